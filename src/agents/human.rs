@@ -1,0 +1,38 @@
+//! A person at the terminal: shows the seat's view and numbered legal actions.
+
+use std::io::{BufRead, Write};
+
+use super::{Agent, Decision};
+use crate::game::Game;
+
+/// Reads choices from standard input; re-asks on bad input.
+#[derive(Debug, Default)]
+pub struct HumanAgent;
+
+impl<G: Game> Agent<G> for HumanAgent {
+    fn act(&mut self, d: Decision<'_, G>) -> G::Action {
+        let stdin = std::io::stdin();
+        let mut out = std::io::stdout();
+        let _ = writeln!(out, "\n{}", d.game.render(d.view, Some(d.me)));
+        let _ = writeln!(out, "Player {} to move:", d.me);
+        for (i, a) in d.legal.iter().enumerate() {
+            let _ = writeln!(out, "  {:>3}) {}", i + 1, d.game.action_label(d.view, *a));
+        }
+        loop {
+            let _ = write!(out, "choice [1-{}]: ", d.legal.len());
+            let _ = out.flush();
+            let mut line = String::new();
+            match stdin.lock().read_line(&mut line) {
+                // End of input: nothing more will come, so play the first action.
+                Ok(0) | Err(_) => return d.legal[0],
+                Ok(_) => {}
+            }
+            match line.trim().parse::<usize>() {
+                Ok(n) if (1..=d.legal.len()).contains(&n) => return d.legal[n - 1],
+                _ => {
+                    let _ = writeln!(out, "please type a number from 1 to {}", d.legal.len());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+//! Agents: what decides for a seat.
+//!
+//! An agent sees only a [`Decision`]: a copy of the true state determinized for
+//! its seat by the runner (never the true state), the legal actions, its own
+//! random stream and a budget. There is deliberately no way to reach the truth.
+
+pub mod human;
+pub mod random;
+
+use std::time::Duration;
+
+use crate::game::{Game, PlayerId};
+use crate::rng::GameRng;
+
+/// How much thinking an agent may do for one decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// A fixed number of search iterations (machine-independent; the default).
+    Iterations(u32),
+    /// Wall-clock time per decision.
+    Time(Duration),
+}
+
+/// Everything an agent may know when it must act.
+pub struct Decision<'a, G: Game> {
+    /// The rules.
+    pub game: &'a G,
+    /// The seat deciding.
+    pub me: PlayerId,
+    /// A determinization of the true state for `me`.
+    pub view: &'a G::State,
+    /// The legal actions at the true state (equal to those at `view`).
+    pub legal: &'a [G::Action],
+    /// This seat's random stream.
+    pub rng: &'a mut GameRng,
+}
+
+/// A decision maker for one seat of a game of type `G`.
+pub trait Agent<G: Game>: Send {
+    /// Chooses one element of `d.legal`. The runner checks it and forfeits the
+    /// game of an agent that returns anything else.
+    fn act(&mut self, d: Decision<'_, G>) -> G::Action;
+
+    /// Search iterations run in the last `act` (0 for agents that do not search).
+    fn last_iterations(&self) -> u64 {
+        0
+    }
+}

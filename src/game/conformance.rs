@@ -1,0 +1,243 @@
+//! The generic checks every game must pass (OpenSpiel's basic tests, TAG's
+//! forward-model tester). Call [`check`] from a game's tests; it panics with a
+//! message naming the seed and step of the first violation.
+
+use std::collections::HashSet;
+
+use super::{Game, Turn, random_playout};
+use crate::rng::{GameRng, below, rng_from_seed};
+
+/// How much to test.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// Random games to play.
+    pub playouts: u32,
+    /// Determinizations per observer at every checked state.
+    pub determinizations: u32,
+    /// Check determinization at every k-th state (it can be costly).
+    pub determinize_every: u32,
+    /// First seed.
+    pub seed: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            playouts: 200,
+            determinizations: 2,
+            determinize_every: 3,
+            seed: 1,
+        }
+    }
+}
+
+/// Runs the whole suite on `game`.
+pub fn check<G: Game>(game: &G, cfg: Config) {
+    let mut hidden_states = 0u64;
+    let mut changed = 0u64;
+    for g in 0..cfg.playouts {
+        let seed = cfg.seed.wrapping_add(u64::from(g));
+        let mut rng = rng_from_seed(seed);
+        let initial = game.initial_state(&mut rng);
+        let initial_json = serde_json::to_string(&initial).expect("state serializes");
+        let mut state = initial.clone();
+        let mut log = Vec::new();
+        let mut step = 0u32;
+        loop {
+            let ctx = format!("{} seed {seed} step {step}", game.spec());
+            let turn = game.turn(&state);
+            let legal = game.legal_actions(&state);
+            assert!(
+                legal.len() <= game.max_actions(),
+                "{ctx}: {} actions > capacity",
+                legal.len()
+            );
+            match turn {
+                Turn::Player(p) => {
+                    assert!(
+                        (p as usize) < game.num_players(),
+                        "{ctx}: player {p} out of range"
+                    );
+                    assert!(!legal.is_empty(), "{ctx}: no legal action at a player turn");
+                    let set: HashSet<_> = legal.iter().collect();
+                    assert_eq!(
+                        set.len(),
+                        legal.len(),
+                        "{ctx}: duplicate legal actions {legal:?}"
+                    );
+                }
+                Turn::Chance => {
+                    assert!(legal.is_empty(), "{ctx}: legal actions at a chance node");
+                    let outcomes = game.chance_outcomes(&state);
+                    assert!(!outcomes.is_empty(), "{ctx}: chance node without outcomes");
+                    let total: f64 = outcomes.iter().map(|o| o.1).sum();
+                    assert!(
+                        (total - 1.0).abs() < 1e-9,
+                        "{ctx}: chance probabilities sum to {total}"
+                    );
+                    assert!(
+                        outcomes.iter().all(|o| o.1 > 0.0),
+                        "{ctx}: a chance outcome with probability 0"
+                    );
+                    let set: HashSet<_> = outcomes.iter().map(|o| o.0).collect();
+                    assert_eq!(
+                        set.len(),
+                        outcomes.len(),
+                        "{ctx}: duplicate chance outcomes"
+                    );
+                    let sampled = game.sample_chance(&state, &mut rng.clone());
+                    assert!(
+                        set.contains(&sampled),
+                        "{ctx}: sampled outcome {sampled:?} not among the outcomes"
+                    );
+                }
+                Turn::Terminal => {
+                    assert!(legal.is_empty(), "{ctx}: legal actions at a terminal state");
+                    let r = game.returns(&state);
+                    assert_eq!(r.len(), game.num_players(), "{ctx}: returns length");
+                    for a in 0..game.num_players() {
+                        for b in 0..game.num_players() {
+                            if game.side(a as u8) == game.side(b as u8) {
+                                assert_eq!(
+                                    r[a], r[b],
+                                    "{ctx}: teammates {a} and {b} have different returns"
+                                );
+                            }
+                        }
+                    }
+                    break;
+                }
+            }
+            if step.is_multiple_of(cfg.determinize_every) {
+                let (h, c) = check_determinize(game, &state, &mut rng, cfg.determinizations, &ctx);
+                hidden_states += h;
+                changed += c;
+                for p in 0..game.num_players() {
+                    let v = game.heuristic(&state, p as u8);
+                    assert!(
+                        (-1.0..=1.0).contains(&v),
+                        "{ctx}: heuristic {v} outside [-1, 1]"
+                    );
+                }
+                let _ = game.render(&state, None);
+            }
+            let action = match turn {
+                Turn::Chance => game.sample_chance(&state, &mut rng),
+                _ => legal[below(&mut rng, legal.len())],
+            };
+            let _ = game.action_label(&state, action);
+            let json = serde_json::to_string(&action).expect("action serializes");
+            let back: G::Action = serde_json::from_str(&json).expect("action deserializes");
+            assert_eq!(back, action, "{ctx}: action serde round trip");
+            let before = state.clone();
+            let mut twin = state.clone();
+            game.apply(&mut state, action);
+            game.apply(&mut twin, action);
+            assert_eq!(
+                state, twin,
+                "{ctx}: apply on equal clones gave different states"
+            );
+            assert_ne!(
+                before, state,
+                "{ctx}: action {action:?} did not change the state"
+            );
+            log.push(action);
+            step += 1;
+            assert!(
+                step <= game.max_game_length(),
+                "{ctx}: game longer than max_game_length {}",
+                game.max_game_length()
+            );
+        }
+        // Earlier clones are untouched by later play, and replay is exact.
+        assert_eq!(
+            serde_json::to_string(&initial).unwrap(),
+            initial_json,
+            "initial state changed by later play"
+        );
+        let back: G::State = serde_json::from_str(&initial_json).expect("state deserializes");
+        assert_eq!(back, initial, "state serde round trip");
+        let mut replay = initial.clone();
+        for a in &log {
+            game.apply(&mut replay, *a);
+        }
+        assert_eq!(
+            replay, state,
+            "replaying the action log gave another state (seed {seed})"
+        );
+    }
+    if game.has_hidden_information() {
+        assert!(
+            hidden_states > 0,
+            "{}: no states checked for determinization",
+            game.spec()
+        );
+        assert!(
+            changed * 20 >= hidden_states,
+            "{}: determinize changed the hidden state in only {changed} of {hidden_states} checks",
+            game.spec()
+        );
+    }
+}
+
+/// Checks determinization at one state; returns (checks made, checks where the
+/// determinized state differed from the true one).
+fn check_determinize<G: Game>(
+    game: &G,
+    state: &G::State,
+    rng: &mut GameRng,
+    times: u32,
+    ctx: &str,
+) -> (u64, u64) {
+    let (mut checks, mut changed) = (0, 0);
+    let turn = game.turn(state);
+    for p in 0..game.num_players() as u8 {
+        let key = game.info_key(state, p);
+        for _ in 0..times {
+            let d = game.determinize(state, p, rng);
+            assert_eq!(
+                game.info_key(&d, p),
+                key,
+                "{ctx}: determinize for {p} changed its info key"
+            );
+            assert_eq!(
+                game.turn(&d),
+                turn,
+                "{ctx}: determinize for {p} changed whose turn it is"
+            );
+            if turn == Turn::Player(p) {
+                assert_eq!(
+                    &*game.legal_actions(&d),
+                    &*game.legal_actions(state),
+                    "{ctx}: determinize for {p} changed its legal actions"
+                );
+            }
+            if !game.has_hidden_information() {
+                assert_eq!(
+                    &d, state,
+                    "{ctx}: perfect-information determinize must clone"
+                );
+            }
+            checks += 1;
+            changed += u64::from(&d != state);
+        }
+    }
+    (checks, changed)
+}
+
+/// Plays `games` random games and returns the mean number of actions, a quick
+/// smoke check usable from benches.
+pub fn mean_length<G: Game>(game: &G, games: u32, seed: u64) -> f64 {
+    let mut rng = rng_from_seed(seed);
+    let mut total = 0u64;
+    for _ in 0..games {
+        let mut s = game.initial_state(&mut rng);
+        total += u64::from(random_playout(
+            game,
+            &mut s,
+            &mut rng,
+            game.max_game_length(),
+        ));
+    }
+    total as f64 / f64::from(games.max(1))
+}

@@ -1,0 +1,221 @@
+//! The contract every game implements.
+//!
+//! Modelled on OpenSpiel's Game/State split and TAG's `copy(playerId)`:
+//! a [`Game`] value holds the rules and parameters and never changes; its
+//! [`Game::State`] is plain data that search clones and mutates (copy-make).
+//!
+//! * Randomness happens only at setup and at [`Turn::Chance`] nodes, whose
+//!   outcomes are ordinary actions. [`Game::apply`] is deterministic, so a game is
+//!   reproduced exactly from its seed and action list, and a test can force any
+//!   die or draw by applying the outcome it wants.
+//! * Hidden information: [`Game::determinize`] returns a full state consistent with
+//!   what one observer knows, everything else resampled; [`Game::info_key`] is what
+//!   that observer knows, and determinization must preserve it.
+//! * Legal actions come in a fixed-capacity list; no heap in the hot path.
+
+pub mod conformance;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::Deref;
+
+use arrayvec::ArrayVec;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::rng::GameRng;
+
+/// Seat number, `0..num_players`.
+pub type PlayerId = u8;
+
+/// The largest player count of any supported game (Karmox la Fuga allows 6).
+pub const MAX_PLAYERS: usize = 6;
+
+/// One value per player.
+pub type Returns = ArrayVec<f64, MAX_PLAYERS>;
+
+/// Who acts at a state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// This player must choose one of the legal actions.
+    Player(PlayerId),
+    /// Nature chooses among the chance outcomes.
+    Chance,
+    /// The game is over; see [`Game::returns`].
+    Terminal,
+}
+
+/// The rules of one game with its parameters fixed (player count, variants).
+///
+/// Implementors are immutable values shared across threads; all mutable data
+/// lives in [`Game::State`].
+pub trait Game: Send + Sync + Sized + 'static {
+    /// Plain data: fixed-size where possible, no RNG, no `Rc`/`RefCell`/trait
+    /// objects. Cloning it is how agents search, so keep it small.
+    type State: Clone + Eq + Hash + Debug + Send + Sync + Serialize + DeserializeOwned;
+    /// One atomic decision or one chance outcome. Compound moves are split into
+    /// several decisions through a pending-decision phase in the state.
+    type Action: Copy + Eq + Hash + Debug + Send + Sync + Serialize + DeserializeOwned;
+    /// A fixed-capacity list such as `ArrayVec<Action, N>`; the game argues `N`
+    /// in a comment and the conformance suite checks it.
+    type Actions: Deref<Target = [Self::Action]> + Clone + Debug;
+    /// What one observer knows: equal for two states the observer cannot tell apart.
+    type InfoKey: Clone + Eq + Hash + Debug;
+
+    /// The canonical spec, e.g. `fox(players=3)`, written into every result row.
+    /// Parameters at their defaults may be omitted.
+    fn spec(&self) -> String;
+
+    /// Number of seats.
+    fn num_players(&self) -> usize;
+
+    /// Side (team) of a seat; seats on one side share their returns. Default: one side per seat.
+    fn side(&self, player: PlayerId) -> u8 {
+        player
+    }
+
+    /// A role label for a seat in a given game (faction, character…), empty if none.
+    fn role(&self, _state: &Self::State, _player: PlayerId) -> String {
+        String::new()
+    }
+
+    /// The capacity of [`Game::Actions`], checked by the conformance suite.
+    fn max_actions(&self) -> usize;
+
+    /// Upper bound on the number of actions (decisions and chance outcomes) in a
+    /// game; the runner stops a game there and records it as truncated.
+    fn max_game_length(&self) -> u32;
+
+    /// True when some seat cannot see the whole state.
+    fn has_hidden_information(&self) -> bool;
+
+    /// The state before the first action. Setup shuffles use `rng`; games that
+    /// prefer to draw setup randomness through chance nodes may ignore it.
+    fn initial_state(&self, rng: &mut GameRng) -> Self::State;
+
+    /// Who acts.
+    fn turn(&self, state: &Self::State) -> Turn;
+
+    /// The legal actions: non-empty exactly when `turn` is a player, no
+    /// duplicates, a stable order. Empty at chance and terminal states.
+    fn legal_actions(&self, state: &Self::State) -> Self::Actions;
+
+    /// Applies a legal action or chance outcome. Deterministic. Callers guarantee
+    /// legality; implementations may `debug_assert!` it.
+    fn apply(&self, state: &mut Self::State, action: Self::Action);
+
+    /// At a chance node, every outcome with its probability (summing to 1).
+    /// Used by tests and exact analyses; may allocate.
+    fn chance_outcomes(&self, state: &Self::State) -> Vec<(Self::Action, f64)>;
+
+    /// At a chance node, draws one outcome with the probabilities of
+    /// [`Game::chance_outcomes`], without allocating.
+    fn sample_chance(&self, state: &Self::State, rng: &mut GameRng) -> Self::Action;
+
+    /// A full state consistent with everything `observer` knows, every hidden
+    /// part resampled. Must keep `info_key(_, observer)`, `turn` and, at the
+    /// observer's turn, `legal_actions`. Perfect-information games return a clone.
+    fn determinize(
+        &self,
+        state: &Self::State,
+        observer: PlayerId,
+        rng: &mut GameRng,
+    ) -> Self::State;
+
+    /// What `observer` knows about `state`.
+    fn info_key(&self, state: &Self::State, observer: PlayerId) -> Self::InfoKey;
+
+    /// Final payoffs at a terminal state (teammates get equal payoffs). The
+    /// winning side gets the highest value.
+    fn returns(&self, state: &Self::State) -> Returns;
+
+    /// A game score per seat for reports (points, or the return if none).
+    fn score(&self, state: &Self::State, player: PlayerId) -> f64 {
+        if self.turn(state) == Turn::Terminal {
+            self.returns(state)[player as usize]
+        } else {
+            0.0
+        }
+    }
+
+    /// An evaluation of a non-terminal state in [-1, 1] from `player`'s view,
+    /// for greedy agents and rollout cut-offs.
+    fn heuristic(&self, state: &Self::State, player: PlayerId) -> f64;
+
+    /// Text rendering for humans, as `viewer` sees it (`None`: everything).
+    fn render(&self, state: &Self::State, viewer: Option<PlayerId>) -> String;
+
+    /// Short human label of an action in a state (before applying it).
+    fn action_label(&self, state: &Self::State, action: Self::Action) -> String;
+}
+
+/// Outcome of one seat in a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// This seat's side alone has the best return.
+    Win,
+    /// Several sides share the best return, or the game was truncated.
+    Draw,
+    /// Another side did better.
+    Loss,
+}
+
+impl Outcome {
+    /// The CSV word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Win => "win",
+            Outcome::Draw => "draw",
+            Outcome::Loss => "loss",
+        }
+    }
+}
+
+/// Outcomes per seat from returns: the side with the best return wins alone,
+/// several sides tied at the top draw, everyone else loses.
+pub fn outcomes<G: Game>(
+    game: &G,
+    returns: &[f64],
+    truncated: bool,
+) -> ArrayVec<Outcome, MAX_PLAYERS> {
+    let n = returns.len();
+    if truncated {
+        return (0..n).map(|_| Outcome::Draw).collect();
+    }
+    let best = returns.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let top = |p: usize| (returns[p] - best).abs() < 1e-9;
+    let first_top_side = (0..n).find(|&p| top(p)).map(|p| game.side(p as PlayerId));
+    let sole = (0..n).all(|p| !top(p) || Some(game.side(p as PlayerId)) == first_top_side);
+    (0..n)
+        .map(|p| match (top(p), sole) {
+            (true, true) => Outcome::Win,
+            (true, false) => Outcome::Draw,
+            (false, _) => Outcome::Loss,
+        })
+        .collect()
+}
+
+/// Plays uniformly random actions (chance sampled) from `state` until terminal
+/// or `max_steps` actions; returns the number of actions applied.
+pub fn random_playout<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut GameRng,
+    max_steps: u32,
+) -> u32 {
+    let mut steps = 0;
+    while steps < max_steps {
+        let action = match game.turn(state) {
+            Turn::Terminal => break,
+            Turn::Chance => game.sample_chance(state, rng),
+            Turn::Player(_) => {
+                let legal = game.legal_actions(state);
+                legal[crate::rng::below(rng, legal.len())]
+            }
+        };
+        game.apply(state, action);
+        steps += 1;
+    }
+    steps
+}

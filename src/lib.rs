@@ -1,0 +1,14 @@
+//! boardlab: self-play and strategy research on modern tabletop games.
+//!
+//! See ARCHITECTURE.md for the map of the code. The core contract is
+//! [`game::Game`]; agents implement [`agents::Agent`]; the tournament runner is
+//! [`arena`].
+#![deny(missing_docs)]
+
+pub mod agents;
+pub mod data;
+pub mod error;
+pub mod game;
+pub mod games;
+pub mod rng;
+pub mod spec;
