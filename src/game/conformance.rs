@@ -218,6 +218,16 @@ fn check_determinize<G: Game>(
                     "{ctx}: perfect-information determinize must clone"
                 );
             }
+            // No leak: the view depends only on what the observer knows. Two
+            // states with the same info key give the same determinization for
+            // the same random stream, so nothing hidden can reach an agent.
+            let seed = crate::rng::unit(rng).to_bits();
+            let from_truth = game.determinize(state, p, &mut rng_from_seed(seed));
+            let from_other = game.determinize(&d, p, &mut rng_from_seed(seed));
+            assert_eq!(
+                from_truth, from_other,
+                "{ctx}: determinize for {p} depends on hidden state (two states with one info key gave different views)"
+            );
             checks += 1;
             changed += u64::from(&d != state);
         }
