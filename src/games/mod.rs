@@ -30,6 +30,9 @@ pub struct GameInfo {
     pub players: &'static str,
     /// Its parameters.
     pub params: &'static [ParamInfo],
+    /// Specs covering every player count and variant, used by the generic
+    /// tests (conformance, allocations, soak).
+    pub test_specs: &'static [&'static str],
 }
 
 /// Every registered game in listing order.
@@ -38,6 +41,7 @@ pub const GAMES: &[GameInfo] = &[GameInfo {
     summary: "Tic-tac-toe, 3x3 (reference game with a known answer: a draw)",
     players: "2",
     params: &[],
+    test_specs: &["tictactoe"],
 }];
 
 /// One concrete game of any registered kind.

@@ -1,0 +1,69 @@
+//! Zero heap allocations per step: `legal_actions`, `apply` and `sample_chance`
+//! never allocate once a game is set up, for every registered game and variant.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use boardlab::game::{Game, Turn};
+use boardlab::games::{AnyGame, GAMES};
+use boardlab::rng::{below, rng_from_seed};
+use boardlab::with_game;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Counts allocations made by the step functions only, over many random games.
+fn allocations_per_step<G: Game>(game: &G, games: u32) -> (u64, u64) {
+    let mut rng = rng_from_seed(7);
+    let (mut allocs, mut steps) = (0, 0);
+    for _ in 0..games {
+        let mut state = game.initial_state(&mut rng);
+        let mut clone = state.clone();
+        for _ in 0..game.max_game_length() {
+            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let action = match game.turn(&state) {
+                Turn::Terminal => break,
+                Turn::Chance => game.sample_chance(&state, &mut rng),
+                Turn::Player(_) => {
+                    let legal = game.legal_actions(&state);
+                    legal[below(&mut rng, legal.len())]
+                }
+            };
+            game.apply(&mut state, action);
+            clone.clone_from(&state);
+            allocs += ALLOCATIONS.load(Ordering::Relaxed) - before;
+            steps += 1;
+        }
+    }
+    (allocs, steps)
+}
+
+#[test]
+fn no_allocation_per_step_in_any_game() {
+    for info in GAMES {
+        for spec in info.test_specs {
+            let game = AnyGame::parse(spec).unwrap();
+            let (allocs, steps) = with_game!(&game, g => allocations_per_step(g, 30));
+            assert!(steps > 0, "{spec}: no steps played");
+            assert_eq!(allocs, 0, "{spec}: {allocs} allocations in {steps} steps");
+        }
+    }
+}
