@@ -6,6 +6,7 @@
 
 pub mod human;
 pub mod random;
+pub mod registry;
 
 use std::time::Duration;
 

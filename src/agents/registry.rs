@@ -1,0 +1,183 @@
+//! Agent specs and presets: `random`, `kind(key=value,...)`, a preset name such
+//! as `ismcts-1k`, or `@path/to/preset.toml`.
+//!
+//! A preset is a small TOML file in `agents/` naming a kind, its parameters and
+//! a one-line description. The presets in `agents/` are embedded in the binary
+//! so they work from any directory; `@file` reads any other preset from disk.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::Agent;
+use super::human::HumanAgent;
+use super::random::RandomAgent;
+use crate::error::SpecError;
+use crate::game::Game;
+use crate::games::ParamInfo;
+use crate::spec::{Params, Spec};
+
+/// An agent kind for listings.
+#[derive(Clone, Copy, Debug)]
+pub struct AgentKindInfo {
+    /// Name used in specs.
+    pub name: &'static str,
+    /// One line on what it does.
+    pub summary: &'static str,
+    /// Its parameters.
+    pub params: &'static [ParamInfo],
+}
+
+/// Every agent kind, in listing order.
+pub const AGENT_KINDS: &[AgentKindInfo] = &[
+    AgentKindInfo {
+        name: "random",
+        summary: "uniformly random legal action",
+        params: &[],
+    },
+    AgentKindInfo {
+        name: "human",
+        summary: "a person at the terminal: shows the seat's view, reads a numbered choice",
+        params: &[],
+    },
+];
+
+/// The presets shipped in `agents/`, embedded: (name, TOML text).
+pub const PRESETS: &[(&str, &str)] = &[("random", include_str!("../../agents/random.toml"))];
+
+/// A preset file: a kind, its parameters and what it is for.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Preset {
+    /// One line shown by `boardlab agents`.
+    pub description: String,
+    /// The agent kind.
+    pub kind: String,
+    /// Parameters of the kind.
+    #[serde(default)]
+    pub params: BTreeMap<String, toml::Value>,
+}
+
+impl Preset {
+    /// Parses preset text; `origin` names it in errors.
+    pub fn parse(text: &str, origin: &str) -> Result<Preset, SpecError> {
+        toml::from_str(text).map_err(|e| SpecError::DataFile {
+            path: origin.to_string(),
+            why: e.to_string().replace('\n', " "),
+        })
+    }
+
+    /// The equivalent spec.
+    pub fn to_spec(&self) -> Spec {
+        let pairs = self.params.iter().map(|(k, v)| {
+            let text = match v {
+                toml::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            (k.clone(), text)
+        });
+        Spec {
+            name: self.kind.clone(),
+            params: Params::from_pairs(pairs),
+        }
+    }
+}
+
+/// A resolved agent: its label (as written by the user) and the kind spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentSpec {
+    /// What the user wrote, used as the agent's name in results.
+    pub label: String,
+    /// The kind and its parameters after preset expansion.
+    pub spec: Spec,
+}
+
+impl AgentSpec {
+    /// Resolves a spec string, a preset name or `@file`, and checks it can be
+    /// built (unknown kinds and parameters are reported here, before any game).
+    pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
+        let text = text.trim();
+        let spec = if let Some(path) = text.strip_prefix('@') {
+            let body = std::fs::read_to_string(path).map_err(|e| SpecError::DataFile {
+                path: path.to_string(),
+                why: e.to_string(),
+            })?;
+            Preset::parse(&body, path)?.to_spec()
+        } else {
+            let spec = Spec::parse(text)?;
+            match PRESETS.iter().find(|(name, _)| *name == spec.name) {
+                Some((name, body)) if AGENT_KINDS.iter().all(|k| k.name != spec.name) => {
+                    // Parameters given with a preset name override the preset's.
+                    let mut expanded = Preset::parse(body, name)?.to_spec();
+                    let mut merged = spec.params.clone();
+                    for (k, v) in expanded.params.iter() {
+                        merged.set_default(k, v);
+                    }
+                    expanded.params = merged;
+                    expanded
+                }
+                _ => spec,
+            }
+        };
+        let resolved = AgentSpec {
+            label: text.to_string(),
+            spec,
+        };
+        resolved.build::<crate::games::tictactoe::TicTacToe>()?;
+        Ok(resolved)
+    }
+
+    /// Builds a fresh agent for game type `G`.
+    pub fn build<G: Game>(&self) -> Result<Box<dyn Agent<G>>, SpecError> {
+        let mut params = self.spec.params.clone();
+        let name = self.spec.name.as_str();
+        let agent: Box<dyn Agent<G>> = match name {
+            "random" => Box::new(RandomAgent),
+            "human" => Box::new(HumanAgent),
+            _ => {
+                let mut known: Vec<&str> = AGENT_KINDS.iter().map(|k| k.name).collect();
+                known.extend(PRESETS.iter().map(|p| p.0));
+                return Err(SpecError::UnknownAgent {
+                    name: name.to_string(),
+                    known: known.join(", "),
+                });
+            }
+        };
+        let allowed: Vec<&str> = AGENT_KINDS
+            .iter()
+            .find(|k| k.name == name)
+            .map(|k| k.params.iter().map(|p| p.name).collect())
+            .unwrap_or_default();
+        params.finish(name, &allowed)?;
+        Ok(agent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_embedded_preset_builds() {
+        for (name, body) in PRESETS {
+            let preset = Preset::parse(body, name).unwrap();
+            assert!(!preset.description.is_empty(), "{name} has no description");
+            AgentSpec::parse(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+
+    #[test]
+    fn unknown_agents_and_params_are_errors() {
+        let e = AgentSpec::parse("alphazero").unwrap_err().to_string();
+        assert!(
+            e.contains("unknown agent 'alphazero'") && e.contains("random"),
+            "{e}"
+        );
+        let e = AgentSpec::parse("random(depth=3)").unwrap_err().to_string();
+        assert!(e.contains("no parameter 'depth'"), "{e}");
+        let e = AgentSpec::parse("@/nonexistent/x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("/nonexistent/x.toml"), "{e}");
+    }
+}
