@@ -129,7 +129,7 @@ impl AgentSpec {
 
     /// Builds a fresh agent for game type `G`.
     pub fn build<G: Game>(&self) -> Result<Box<dyn Agent<G>>, SpecError> {
-        let mut params = self.spec.params.clone();
+        let params = self.spec.params.clone();
         let name = self.spec.name.as_str();
         let agent: Box<dyn Agent<G>> = match name {
             "random" => Box::new(RandomAgent),
