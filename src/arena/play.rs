@@ -55,6 +55,10 @@ pub struct Step<A> {
     pub action: A,
 }
 
+/// A callback that sees each action before it is applied: the state, the
+/// acting seat (`None` for chance) and the action.
+pub type StepHook<'a, G> = dyn FnMut(&<G as Game>::State, Option<u8>, <G as Game>::Action) + 'a;
+
 /// Plays one game with `agents[seat]` in each seat. The game's seed fixes the
 /// setup and every chance outcome; each seat and the view determinizations have
 /// their own streams. `on_step` sees every action (with the acting seat, or
@@ -63,7 +67,7 @@ pub fn play_game<G: Game>(
     game: &G,
     agents: &mut [Box<dyn Agent<G>>],
     seed: u64,
-    on_step: &mut dyn FnMut(&G::State, Option<u8>, G::Action),
+    on_step: &mut StepHook<'_, G>,
 ) -> GameResult {
     let start = Instant::now();
     let n = game.num_players();
