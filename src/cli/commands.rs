@@ -195,6 +195,9 @@ fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String]) -> Result<
             println!("{}", game.render(&state, None));
         }
     }
+    if game.turn(&state) != Turn::Terminal && !expected.truncated {
+        bail!("the trace ends before the game does, yet it is not marked truncated");
+    }
     if game.turn(&state) == Turn::Terminal {
         let returns = game.returns(&state);
         if returns
