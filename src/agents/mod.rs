@@ -4,6 +4,7 @@
 //! its seat by the runner (never the true state), the legal actions, its own
 //! random stream and a budget. There is deliberately no way to reach the truth.
 
+pub mod faulty;
 pub mod human;
 pub mod random;
 pub mod registry;

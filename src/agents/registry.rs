@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::Agent;
+use super::faulty::{Fault, FaultyAgent};
 use super::human::HumanAgent;
 use super::random::RandomAgent;
 use crate::error::SpecError;
@@ -34,6 +35,27 @@ pub const AGENT_KINDS: &[AgentKindInfo] = &[
         name: "random",
         summary: "uniformly random legal action",
         params: &[],
+    },
+    AgentKindInfo {
+        name: "faulty",
+        summary: "test aid: plays randomly, then commits a fault (to check fault containment)",
+        params: &[
+            ParamInfo {
+                name: "fault",
+                default: "panic",
+                help: "panic, illegal (repeats its previous move) or slow",
+            },
+            ParamInfo {
+                name: "after",
+                default: "1",
+                help: "decisions played normally before the fault",
+            },
+            ParamInfo {
+                name: "ms",
+                default: "100",
+                help: "pause of the slow fault, in milliseconds",
+            },
+        ],
     },
     AgentKindInfo {
         name: "human",
@@ -129,11 +151,22 @@ impl AgentSpec {
 
     /// Builds a fresh agent for game type `G`.
     pub fn build<G: Game>(&self) -> Result<Box<dyn Agent<G>>, SpecError> {
-        let params = self.spec.params.clone();
+        let mut params = self.spec.params.clone();
         let name = self.spec.name.as_str();
         let agent: Box<dyn Agent<G>> = match name {
             "random" => Box::new(RandomAgent),
             "human" => Box::new(HumanAgent),
+            "faulty" => {
+                let fault = match params.choice("fault", 0, &["panic", "illegal", "slow"])? {
+                    0 => Fault::Panic,
+                    1 => Fault::Illegal,
+                    _ => Fault::Slow(std::time::Duration::from_millis(
+                        params.int("ms", 100, 0, 60_000)?,
+                    )),
+                };
+                let after = params.int("after", 1, 0, u64::from(u32::MAX))? as u32;
+                Box::new(FaultyAgent::new(fault, after))
+            }
             _ => {
                 let mut known: Vec<&str> = AGENT_KINDS.iter().map(|k| k.name).collect();
                 known.extend(PRESETS.iter().map(|p| p.0));
