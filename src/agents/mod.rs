@@ -4,9 +4,14 @@
 //! its seat by the runner (never the true state), the legal actions, its own
 //! random stream and a budget. There is deliberately no way to reach the truth.
 
+pub mod greedy;
 pub mod human;
+pub mod mcts;
 pub mod random;
 pub mod registry;
+
+#[cfg(test)]
+mod tests;
 
 use std::time::Duration;
 
