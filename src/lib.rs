@@ -6,9 +6,12 @@
 #![deny(missing_docs)]
 
 pub mod agents;
+pub mod arena;
+pub mod cli;
 pub mod data;
 pub mod error;
 pub mod game;
 pub mod games;
 pub mod rng;
 pub mod spec;
+pub mod stats;

@@ -286,3 +286,56 @@ mod tests {
         );
     }
 }
+
+/// Splits a comma-separated list at top-level commas only, so
+/// `mcts(iterations=10,c=2),random` is two items.
+pub fn split_list(text: &str) -> Result<Vec<String>, SpecError> {
+    let mut items = Vec::new();
+    let (mut depth, mut current) = (0i32, String::new());
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        if depth < 0 {
+            break;
+        }
+        current.push(c);
+    }
+    if depth != 0 {
+        return Err(SpecError::Malformed {
+            spec: text.to_string(),
+            why: "unbalanced parentheses".into(),
+        });
+    }
+    items.push(current);
+    let items: Vec<String> = items.into_iter().map(|s| s.trim().to_string()).collect();
+    if items.iter().any(String::is_empty) {
+        return Err(SpecError::Malformed {
+            spec: text.to_string(),
+            why: "an empty item in the list".into(),
+        });
+    }
+    Ok(items)
+}
+
+#[cfg(test)]
+mod list_tests {
+    use super::split_list;
+
+    #[test]
+    fn splits_at_top_level_commas() {
+        assert_eq!(
+            split_list("mcts(iterations=10,c=2), random").unwrap(),
+            vec!["mcts(iterations=10,c=2)", "random"]
+        );
+        assert!(split_list("a,,b").is_err());
+        assert!(split_list("mcts(a=1").is_err());
+        assert!(split_list("a)(").is_err());
+    }
+}

@@ -3,6 +3,7 @@
 //! Generic code (runner, agents, conformance) is written once over `G: Game`;
 //! the CLI picks the concrete game once, through [`AnyGame`] and [`with_game!`].
 
+pub mod connect4;
 pub mod tictactoe;
 
 use crate::error::SpecError;
@@ -36,19 +37,30 @@ pub struct GameInfo {
 }
 
 /// Every registered game in listing order.
-pub const GAMES: &[GameInfo] = &[GameInfo {
-    name: "tictactoe",
-    summary: "Tic-tac-toe, 3x3 (reference game with a known answer: a draw)",
-    players: "2",
-    params: &[],
-    test_specs: &["tictactoe"],
-}];
+pub const GAMES: &[GameInfo] = &[
+    GameInfo {
+        name: "tictactoe",
+        summary: "Tic-tac-toe, 3x3 (reference game with a known answer: a draw)",
+        players: "2",
+        params: &[],
+        test_specs: &["tictactoe"],
+    },
+    GameInfo {
+        name: "connect4",
+        summary: "Connect Four, 7x6 (reference game; the first player wins with perfect play)",
+        players: "2",
+        params: &[],
+        test_specs: &["connect4"],
+    },
+];
 
 /// One concrete game of any registered kind.
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     /// Tic-tac-toe.
     TicTacToe(tictactoe::TicTacToe),
+    /// Connect Four.
+    Connect4(connect4::Connect4),
 }
 
 impl AnyGame {
@@ -57,6 +69,7 @@ impl AnyGame {
         let mut params = spec.params.clone();
         let game = match spec.name.as_str() {
             "tictactoe" => AnyGame::TicTacToe(tictactoe::TicTacToe::from_params(&mut params)?),
+            "connect4" => AnyGame::Connect4(connect4::Connect4::from_params(&mut params)?),
             other => {
                 return Err(SpecError::UnknownGame {
                     name: other.to_string(),
@@ -79,6 +92,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::games::AnyGame::TicTacToe($g) => $body,
+            $crate::games::AnyGame::Connect4($g) => $body,
         }
     };
 }

@@ -1,0 +1,190 @@
+//! The single game loop: chance from the game's stream, agents on their
+//! determinized views, legality checked, length capped, faults contained.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::Instant;
+
+use arrayvec::ArrayVec;
+
+use crate::agents::{Agent, Decision};
+use crate::game::{Game, MAX_PLAYERS, Outcome, Turn, outcomes};
+use crate::rng::{GameRng, Stream, stream_rng};
+
+/// What happened to one seat in one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatResult {
+    /// Win, draw or loss (teammates share it).
+    pub outcome: Outcome,
+    /// The game's score for this seat.
+    pub score: f64,
+    /// The return (payoff) for this seat.
+    pub ret: f64,
+    /// Role label (faction, character…), empty if the game has none.
+    pub role: String,
+    /// Decisions this seat took.
+    pub decisions: u32,
+    /// Search iterations this seat ran in all.
+    pub iterations: u64,
+    /// Wall time spent deciding, in microseconds (not deterministic).
+    pub think_us: u64,
+}
+
+/// The result of one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    /// Per seat.
+    pub seats: ArrayVec<SeatResult, MAX_PLAYERS>,
+    /// Turns: runs of consecutive decisions by one player.
+    pub turns: u32,
+    /// Actions applied, chance outcomes included.
+    pub actions: u32,
+    /// Stopped at the game-length cap.
+    pub truncated: bool,
+    /// A fault that forfeited the game (agent panic, illegal action), if any.
+    pub error: Option<String>,
+    /// Wall time of the whole game in microseconds (not deterministic).
+    pub wall_us: u64,
+}
+
+/// One recorded step, for traces.
+#[derive(Clone, Debug)]
+pub struct Step<A> {
+    /// The acting player, or `None` for chance.
+    pub player: Option<u8>,
+    /// The action or chance outcome.
+    pub action: A,
+}
+
+/// A callback that sees each action before it is applied: the state, the
+/// acting seat (`None` for chance) and the action.
+pub type StepHook<'a, G> = dyn FnMut(&<G as Game>::State, Option<u8>, <G as Game>::Action) + 'a;
+
+/// Plays one game with `agents[seat]` in each seat. The game's seed fixes the
+/// setup and every chance outcome; each seat and the view determinizations have
+/// their own streams. `on_step` sees every action (with the acting seat, or
+/// `None` for chance) and the state before it; traces and narration use it.
+pub fn play_game<G: Game>(
+    game: &G,
+    agents: &mut [Box<dyn Agent<G>>],
+    seed: u64,
+    on_step: &mut StepHook<'_, G>,
+) -> GameResult {
+    let start = Instant::now();
+    let n = game.num_players();
+    let mut game_rng = stream_rng(seed, Stream::Game);
+    let mut view_rng = stream_rng(seed, Stream::View);
+    let mut seat_rngs: ArrayVec<GameRng, MAX_PLAYERS> = (0..n)
+        .map(|s| stream_rng(seed, Stream::Seat(s as u8)))
+        .collect();
+    let mut decisions = [0u32; MAX_PLAYERS];
+    let mut iterations = [0u64; MAX_PLAYERS];
+    let mut think = [0u64; MAX_PLAYERS];
+    let mut state = game.initial_state(&mut game_rng);
+    let (mut actions, mut turns, mut last_player) = (0u32, 0u32, None);
+    let mut fault: Option<(u8, String)> = None;
+    let mut truncated = false;
+    loop {
+        let action = match game.turn(&state) {
+            Turn::Terminal => break,
+            _ if actions >= game.max_game_length() => {
+                truncated = true;
+                break;
+            }
+            Turn::Chance => game.sample_chance(&state, &mut game_rng),
+            Turn::Player(p) => {
+                let legal = game.legal_actions(&state);
+                let view = game.determinize(&state, p, &mut view_rng);
+                let seat = p as usize;
+                let t = Instant::now();
+                let agent = &mut agents[seat];
+                let rng = &mut seat_rngs[seat];
+                let choice = catch_unwind(AssertUnwindSafe(|| {
+                    agent.act(Decision {
+                        game,
+                        me: p,
+                        view: &view,
+                        legal: &legal,
+                        rng,
+                    })
+                }));
+                think[seat] += t.elapsed().as_micros() as u64;
+                decisions[seat] += 1;
+                iterations[seat] += agents[seat].last_iterations();
+                if last_player != Some(p) {
+                    turns += 1;
+                    last_player = Some(p);
+                }
+                match choice {
+                    Ok(a) if legal.contains(&a) => a,
+                    Ok(a) => {
+                        fault = Some((p, format!("seat {p} played an illegal action {a:?}")));
+                        break;
+                    }
+                    Err(panic) => {
+                        let why = panic
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| panic.downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "unknown panic".into());
+                        fault = Some((p, format!("seat {p} agent panicked: {why}")));
+                        break;
+                    }
+                }
+            }
+        };
+        let player = match game.turn(&state) {
+            Turn::Player(p) => Some(p),
+            _ => None,
+        };
+        on_step(&state, player, action);
+        game.apply(&mut state, action);
+        actions += 1;
+    }
+    let terminal = game.turn(&state) == Turn::Terminal;
+    let returns: ArrayVec<f64, MAX_PLAYERS> = if terminal {
+        game.returns(&state)
+    } else {
+        (0..n).map(|_| 0.0).collect()
+    };
+    let mut result_outcomes = outcomes(game, &returns, truncated);
+    if let Some((culprit, _)) = &fault {
+        // The faulting side forfeits; a single other side wins, several draw.
+        let bad = game.side(*culprit);
+        let others: std::collections::BTreeSet<u8> = (0..n as u8)
+            .map(|p| game.side(p))
+            .filter(|&s| s != bad)
+            .collect();
+        for p in 0..n {
+            result_outcomes[p] = if game.side(p as u8) == bad {
+                Outcome::Loss
+            } else if others.len() == 1 {
+                Outcome::Win
+            } else {
+                Outcome::Draw
+            };
+        }
+    }
+    let seats = (0..n)
+        .map(|p| SeatResult {
+            outcome: result_outcomes[p],
+            score: if terminal {
+                game.score(&state, p as u8)
+            } else {
+                0.0
+            },
+            ret: returns[p],
+            role: game.role(&state, p as u8),
+            decisions: decisions[p],
+            iterations: iterations[p],
+            think_us: think[p],
+        })
+        .collect();
+    GameResult {
+        seats,
+        turns,
+        actions,
+        truncated,
+        error: fault.map(|f| f.1),
+        wall_us: start.elapsed().as_micros() as u64,
+    }
+}

@@ -1,0 +1,304 @@
+//! Result files: `games.csv` (one row per game × seat), `summary.csv` (per
+//! agent) and `seats.csv` (per seat). Every column except the `*_us` timing
+//! columns is identical for any thread count.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::play::GameResult;
+use crate::game::Outcome;
+use crate::stats::{Z95, wilson};
+
+/// One row of `games.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRow {
+    /// Index of the game in the run.
+    pub game_index: u64,
+    /// The game's seed (derived from the master seed and the index).
+    pub seed: u64,
+    /// Canonical game spec.
+    pub game: String,
+    /// Seat number.
+    pub seat: u8,
+    /// Index of the agent in the `--agents` list.
+    pub agent_index: usize,
+    /// The agent as written by the user.
+    pub agent: String,
+    /// Role of the seat in this game (faction, character…), or empty.
+    pub role: String,
+    /// win, draw or loss.
+    pub outcome: Outcome,
+    /// The game's score for the seat.
+    pub score: f64,
+    /// The payoff for the seat.
+    #[serde(rename = "return")]
+    pub ret: f64,
+    /// Turns in the game.
+    pub turns: u32,
+    /// Actions in the game, chance outcomes included.
+    pub actions: u32,
+    /// Decisions this seat took.
+    pub decisions: u32,
+    /// Search iterations this seat ran.
+    pub iterations: u64,
+    /// Stopped at the length cap.
+    pub truncated: bool,
+    /// The fault that forfeited the game, or empty.
+    pub error: String,
+    /// Time this seat spent deciding (µs).
+    pub think_us: u64,
+    /// Wall time of the whole game (µs).
+    pub wall_us: u64,
+}
+
+impl GameRow {
+    /// The rows of one game, seat by seat.
+    pub fn from_result(
+        game_index: u64,
+        seed: u64,
+        game: &str,
+        seating: &[usize],
+        labels: &[String],
+        r: &GameResult,
+    ) -> Vec<GameRow> {
+        r.seats
+            .iter()
+            .enumerate()
+            .map(|(seat, s)| GameRow {
+                game_index,
+                seed,
+                game: game.to_string(),
+                seat: seat as u8,
+                agent_index: seating[seat],
+                agent: labels[seating[seat]].clone(),
+                role: s.role.clone(),
+                outcome: s.outcome,
+                score: s.score,
+                ret: s.ret,
+                turns: r.turns,
+                actions: r.actions,
+                decisions: s.decisions,
+                iterations: s.iterations,
+                truncated: r.truncated,
+                error: r.error.clone().unwrap_or_default(),
+                think_us: s.think_us,
+                wall_us: r.wall_us,
+            })
+            .collect()
+    }
+}
+
+/// Win/draw/loss tallies with a Wilson interval; draws count as half a win.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tally {
+    /// Games counted.
+    pub games: u64,
+    /// Wins.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses.
+    pub losses: u64,
+    /// (wins + draws / 2) / games.
+    pub win_rate: f64,
+    /// Lower bound of the 95 % Wilson interval on `win_rate`.
+    pub ci_low: f64,
+    /// Upper bound of the 95 % Wilson interval on `win_rate`.
+    pub ci_high: f64,
+    /// Mean game score.
+    pub mean_score: f64,
+}
+
+impl Tally {
+    /// Tallies rows.
+    pub fn of<'a>(rows: impl Iterator<Item = &'a GameRow>) -> Tally {
+        let mut t = Tally::default();
+        let mut score = 0.0;
+        for r in rows {
+            t.games += 1;
+            score += r.score;
+            match r.outcome {
+                Outcome::Win => t.wins += 1,
+                Outcome::Draw => t.draws += 1,
+                Outcome::Loss => t.losses += 1,
+            }
+        }
+        let n = t.games as f64;
+        let points = t.wins as f64 + 0.5 * t.draws as f64;
+        if t.games > 0 {
+            t.win_rate = points / n;
+            t.mean_score = score / n;
+        }
+        (t.ci_low, t.ci_high) = wilson(points, n, Z95);
+        t
+    }
+}
+
+/// A `summary.csv` row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentSummary {
+    /// Index in the agent list.
+    pub agent_index: usize,
+    /// The agent as written.
+    pub agent: String,
+    /// Its tallies.
+    pub tally: Tally,
+}
+
+/// A `seats.csv` row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatSummary {
+    /// Seat number.
+    pub seat: u8,
+    /// Its tallies.
+    pub tally: Tally,
+}
+
+/// The tally columns of the summary files, after the key columns.
+const TALLY_HEADER: [&str; 8] = [
+    "games",
+    "wins",
+    "draws",
+    "losses",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "mean_score",
+];
+
+impl Tally {
+    fn fields(&self) -> [String; 8] {
+        [
+            self.games.to_string(),
+            self.wins.to_string(),
+            self.draws.to_string(),
+            self.losses.to_string(),
+            format!("{:.6}", self.win_rate),
+            format!("{:.6}", self.ci_low),
+            format!("{:.6}", self.ci_high),
+            format!("{:.6}", self.mean_score),
+        ]
+    }
+}
+
+/// Rows of a summary file: key columns then the tally columns.
+pub trait SummaryRow {
+    /// Names of the key columns.
+    const KEYS: &'static [&'static str];
+    /// Values of the key columns.
+    fn keys(&self) -> Vec<String>;
+    /// The tallies.
+    fn tally(&self) -> &Tally;
+}
+
+impl SummaryRow for AgentSummary {
+    const KEYS: &'static [&'static str] = &["agent_index", "agent"];
+    fn keys(&self) -> Vec<String> {
+        vec![self.agent_index.to_string(), self.agent.clone()]
+    }
+    fn tally(&self) -> &Tally {
+        &self.tally
+    }
+}
+
+impl SummaryRow for SeatSummary {
+    const KEYS: &'static [&'static str] = &["seat"];
+    fn keys(&self) -> Vec<String> {
+        vec![self.seat.to_string()]
+    }
+    fn tally(&self) -> &Tally {
+        &self.tally
+    }
+}
+
+/// Writes a summary file atomically (temporary file, then rename), so a reader
+/// never sees a half-written file.
+pub fn write_summary<R: SummaryRow>(path: &Path, rows: &[R]) -> std::io::Result<()> {
+    let tmp = path.with_extension("csv.tmp");
+    {
+        let file = std::fs::File::create(&tmp)?;
+        let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
+        w.write_record(R::KEYS.iter().chain(TALLY_HEADER.iter()))?;
+        for r in rows {
+            w.write_record(
+                r.keys()
+                    .iter()
+                    .map(String::as_str)
+                    .chain(r.tally().fields().iter().map(String::as_str)),
+            )?;
+        }
+        w.flush()?;
+        w.into_inner()
+            .map_err(|e| std::io::Error::other(e.to_string()))?
+            .get_ref()
+            .sync_all()?;
+    }
+    std::fs::rename(&tmp, path)
+}
+
+/// Per-agent summaries of `rows`.
+pub fn summarize_agents(rows: &[GameRow], labels: &[String]) -> Vec<AgentSummary> {
+    labels
+        .iter()
+        .enumerate()
+        .map(|(i, label)| AgentSummary {
+            agent_index: i,
+            agent: label.clone(),
+            tally: Tally::of(rows.iter().filter(|r| r.agent_index == i)),
+        })
+        .collect()
+}
+
+/// Per-seat summaries of `rows`.
+pub fn summarize_seats(rows: &[GameRow], seats: usize) -> Vec<SeatSummary> {
+    (0..seats as u8)
+        .map(|seat| SeatSummary {
+            seat,
+            tally: Tally::of(rows.iter().filter(|r| r.seat == seat)),
+        })
+        .collect()
+}
+
+/// Reads `games.csv`.
+pub fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
+    let mut r =
+        csv::Reader::from_path(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    r.deserialize()
+        .collect::<Result<Vec<GameRow>, _>>()
+        .map_err(|e| format!("malformed {}: {e}", path.display()))
+}
+
+/// The summary table printed on stdout.
+pub fn format_table(agents: &[AgentSummary]) -> String {
+    let mut out = Vec::new();
+    let width = agents
+        .iter()
+        .map(|a| a.agent.len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let _ = writeln!(
+        out,
+        "{:<3} {:<width$} {:>7} {:>6} {:>6} {:>6} {:>8} {:>17} {:>10}",
+        "#", "agent", "games", "wins", "draws", "losses", "win_rate", "95% CI", "mean_score"
+    );
+    for a in agents {
+        let t = &a.tally;
+        let _ = writeln!(
+            out,
+            "{:<3} {:<width$} {:>7} {:>6} {:>6} {:>6} {:>8.3} {:>17} {:>10.3}",
+            a.agent_index,
+            a.agent,
+            t.games,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.win_rate,
+            format!("[{:.3}, {:.3}]", t.ci_low, t.ci_high),
+            t.mean_score
+        );
+    }
+    String::from_utf8(out).unwrap_or_default()
+}

@@ -1,0 +1,83 @@
+//! Game traces: one JSON-lines file per game — a header (game spec, agents,
+//! seed), one line per action (chance outcomes included), a result line.
+//! `boardlab replay` re-simulates a trace exactly from these.
+
+use std::io::Write;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::play::{GameResult, Step};
+use crate::game::Game;
+
+/// The first line of a trace.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Header {
+    /// Canonical game spec.
+    pub game: String,
+    /// Agent per seat.
+    pub agents: Vec<String>,
+    /// The game's seed.
+    pub seed: u64,
+    /// Index in its run.
+    pub game_index: u64,
+}
+
+/// One action line.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ActionLine<A> {
+    /// Step number from 0.
+    pub step: u32,
+    /// Acting seat, or null for chance.
+    pub player: Option<u8>,
+    /// The action.
+    pub action: A,
+    /// Human label.
+    pub label: String,
+}
+
+/// The last line.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ResultLine {
+    /// Outcome per seat.
+    pub outcomes: Vec<String>,
+    /// Returns per seat.
+    pub returns: Vec<f64>,
+    /// Truncated at the cap.
+    pub truncated: bool,
+}
+
+/// Writes a trace file.
+pub fn write<G: Game>(
+    game: &G,
+    path: &Path,
+    header: &Header,
+    log: &[Step<G::Action>],
+    result: &GameResult,
+) -> std::io::Result<()> {
+    let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
+    writeln!(w, "{}", serde_json::to_string(header)?)?;
+    let mut rng = crate::rng::stream_rng(header.seed, crate::rng::Stream::Game);
+    let mut state = game.initial_state(&mut rng);
+    for (i, s) in log.iter().enumerate() {
+        let line = ActionLine {
+            step: i as u32,
+            player: s.player,
+            action: s.action,
+            label: game.action_label(&state, s.action),
+        };
+        writeln!(w, "{}", serde_json::to_string(&line)?)?;
+        game.apply(&mut state, s.action);
+    }
+    let result = ResultLine {
+        outcomes: result
+            .seats
+            .iter()
+            .map(|s| s.outcome.as_str().to_string())
+            .collect(),
+        returns: result.seats.iter().map(|s| s.ret).collect(),
+        truncated: result.truncated,
+    };
+    writeln!(w, "{}", serde_json::to_string(&result)?)?;
+    w.flush()
+}

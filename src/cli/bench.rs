@@ -1,0 +1,110 @@
+//! `boardlab bench`: single-thread throughput of random playouts, or of one
+//! agent's search from the initial state.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+
+use super::BenchArgs;
+use crate::agents::Decision;
+use crate::agents::registry::AgentSpec;
+use crate::game::{Game, Turn, random_playout};
+use crate::games::AnyGame;
+use crate::rng::rng_from_seed;
+use crate::with_game;
+
+pub(super) fn bench(a: BenchArgs) -> Result<()> {
+    if !(a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 3600.0) {
+        bail!(
+            "bad value '{}' for --seconds: expected a number of seconds from 0 to 3600",
+            a.seconds
+        );
+    }
+    let game = AnyGame::parse(&a.game)?;
+    let limit = Duration::from_secs_f64(a.seconds);
+    let json = match &a.agent {
+        None => with_game!(&game, g => playouts(g, limit)),
+        Some(agent) => {
+            let spec = AgentSpec::parse(agent)?;
+            with_game!(&game, g => search(g, &spec, limit))?
+        }
+    };
+    if a.json {
+        println!("{json}");
+    } else {
+        for (k, v) in json.as_object().into_iter().flatten() {
+            println!("{k:<16} {v}");
+        }
+    }
+    Ok(())
+}
+
+fn playouts<G: Game>(game: &G, limit: Duration) -> serde_json::Value {
+    let mut rng = rng_from_seed(1);
+    let (mut games, mut actions) = (0u64, 0u64);
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        for _ in 0..16 {
+            let mut s = game.initial_state(&mut rng);
+            actions += u64::from(random_playout(
+                game,
+                &mut s,
+                &mut rng,
+                game.max_game_length(),
+            ));
+            games += 1;
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    serde_json::json!({
+        "game": game.spec(),
+        "seconds": secs,
+        "games": games,
+        "actions": actions,
+        "games_per_s": games as f64 / secs,
+        "actions_per_s": actions as f64 / secs,
+    })
+}
+
+fn search<G: Game>(game: &G, spec: &AgentSpec, limit: Duration) -> Result<serde_json::Value> {
+    let mut rng = rng_from_seed(1);
+    let mut state = game.initial_state(&mut rng);
+    while game.turn(&state) == Turn::Chance {
+        let a = game.sample_chance(&state, &mut rng);
+        game.apply(&mut state, a);
+    }
+    let Turn::Player(me) = game.turn(&state) else {
+        bail!("{} has no decision at its start", game.spec());
+    };
+    let legal = game.legal_actions(&state);
+    let mut agent = spec.build::<G>()?;
+    let (mut searches, mut iterations) = (0u64, 0u64);
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        let view = game.determinize(&state, me, &mut rng);
+        agent.act(Decision {
+            game,
+            me,
+            view: &view,
+            legal: &legal,
+            rng: &mut rng,
+        });
+        iterations += agent.last_iterations();
+        searches += 1;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    if iterations == 0 {
+        bail!(
+            "agent '{}' does not search (no iterations to measure)",
+            spec.label
+        );
+    }
+    Ok(serde_json::json!({
+        "game": game.spec(),
+        "agent": spec.label,
+        "seconds": secs,
+        "searches": searches,
+        "iterations": iterations,
+        "iterations_per_s": iterations as f64 / secs,
+    }))
+}

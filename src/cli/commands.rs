@@ -1,0 +1,249 @@
+//! One function per subcommand.
+
+use std::io::BufRead;
+
+use anyhow::{Context, Result, bail};
+
+use super::{Cli, Command, PlayArgs, ReplayArgs, RunArgs};
+use crate::agents::registry::{AGENT_KINDS, AgentSpec, PRESETS, Preset};
+use crate::arena::trace::{ActionLine, Header, ResultLine};
+use crate::arena::{self, RunOptions, play, record};
+use crate::game::{Game, Turn};
+use crate::games::{AnyGame, GAMES};
+use crate::spec::split_list;
+use crate::with_game;
+
+pub(super) fn dispatch(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Run(a) => run(a),
+        Command::Play(a) => play_interactive(a),
+        Command::Replay(a) => replay(a),
+        Command::Games => {
+            list_games();
+            Ok(())
+        }
+        Command::Agents => {
+            list_agents();
+            Ok(())
+        }
+        Command::Bench(a) => super::bench::bench(a),
+    }
+}
+
+fn parse_agents(text: &str) -> Result<Vec<AgentSpec>> {
+    Ok(split_list(text)?
+        .iter()
+        .map(|s| AgentSpec::parse(s))
+        .collect::<Result<_, _>>()?)
+}
+
+fn run(a: RunArgs) -> Result<()> {
+    let game = AnyGame::parse(&a.game)?;
+    let specs = parse_agents(&a.agents)?;
+    let opts = RunOptions {
+        games: a.games,
+        seed: a.seed,
+        threads: a.threads,
+        out: a.out.clone(),
+        trace: a.trace.clone(),
+        force: a.force,
+        progress: !a.quiet,
+    };
+    let out = with_game!(&game, g => arena::run(g, &specs, &opts))?;
+    let spec = with_game!(&game, g => g.spec());
+    if out.rounded {
+        println!(
+            "note: {} games requested, {} played so that every agent sits in every seat equally often",
+            a.games, out.games
+        );
+    }
+    println!("{spec}: {} games, seed {}", out.games, a.seed);
+    print!("{}", record::format_table(&out.agents));
+    let seats: Vec<String> = out
+        .seats
+        .iter()
+        .map(|s| {
+            format!(
+                "seat {}: {:.3} [{:.3}, {:.3}]",
+                s.seat, s.tally.win_rate, s.tally.ci_low, s.tally.ci_high
+            )
+        })
+        .collect();
+    println!("win rate by seat: {}", seats.join("; "));
+    let errors = out.rows.iter().filter(|r| !r.error.is_empty()).count();
+    if errors > 0 {
+        println!("warning: {errors} rows record a fault (see the error column)");
+    }
+    if let Some(dir) = &a.out {
+        println!("results in {}", dir.display());
+    }
+    Ok(())
+}
+
+fn play_interactive(a: PlayArgs) -> Result<()> {
+    let game = AnyGame::parse(&a.game)?;
+    let specs = parse_agents(&a.agents)?;
+    with_game!(&game, g => play_one(g, &specs, a.seed))
+}
+
+fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seed: u64) -> Result<()> {
+    if specs.len() != game.num_players() {
+        bail!(
+            "{} needs exactly {} agents, one per seat; {} given",
+            game.spec(),
+            game.num_players(),
+            specs.len()
+        );
+    }
+    let mut agents = specs
+        .iter()
+        .map(|s| s.build::<G>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let humans: Vec<usize> = (0..specs.len())
+        .filter(|&i| specs[i].spec.name == "human")
+        .collect();
+    let mut narrate = |state: &G::State, player: Option<u8>, action: G::Action| match player {
+        Some(p) if !humans.contains(&(p as usize)) => println!(
+            "seat {p} ({}): {}",
+            specs[p as usize].label,
+            game.action_label(state, action)
+        ),
+        Some(_) => {}
+        None => println!("chance: {}", game.action_label(state, action)),
+    };
+    let result = play::play_game(
+        game,
+        &mut agents,
+        crate::rng::game_seed(seed, 0),
+        &mut narrate,
+    );
+    println!();
+    for (seat, s) in result.seats.iter().enumerate() {
+        println!(
+            "seat {seat} ({}): {} (score {})",
+            specs[seat].label,
+            s.outcome.as_str(),
+            s.score
+        );
+    }
+    if let Some(e) = result.error {
+        println!("fault: {e}");
+    }
+    Ok(())
+}
+
+fn replay(a: ReplayArgs) -> Result<()> {
+    let file = std::fs::File::open(&a.file)
+        .with_context(|| format!("cannot open trace {}", a.file.display()))?;
+    let mut lines = std::io::BufReader::new(file).lines();
+    let first = lines.next().context("empty trace file")??;
+    let header: Header = serde_json::from_str(&first)
+        .with_context(|| format!("malformed trace header in {}", a.file.display()))?;
+    let game = AnyGame::parse(&header.game)?;
+    let rest: Vec<String> = lines.collect::<Result<_, _>>()?;
+    with_game!(&game, g => replay_lines(g, &header, &rest))
+}
+
+fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String]) -> Result<()> {
+    let Some((last, actions)) = lines.split_last() else {
+        bail!("trace has no result line");
+    };
+    let expected: ResultLine = serde_json::from_str(last).context("malformed trace result line")?;
+    let mut rng = crate::rng::stream_rng(header.seed, crate::rng::Stream::Game);
+    let mut state = game.initial_state(&mut rng);
+    println!(
+        "{} seed {} agents {}",
+        header.game,
+        header.seed,
+        header.agents.join(", ")
+    );
+    println!("{}", game.render(&state, None));
+    for (i, line) in actions.iter().enumerate() {
+        let step: ActionLine<G::Action> = serde_json::from_str(line)
+            .with_context(|| format!("malformed trace line {}", i + 2))?;
+        let legal = match game.turn(&state) {
+            Turn::Player(p) => {
+                step.player == Some(p) && game.legal_actions(&state).contains(&step.action)
+            }
+            Turn::Chance => {
+                step.player.is_none()
+                    && game
+                        .chance_outcomes(&state)
+                        .iter()
+                        .any(|o| o.0 == step.action)
+            }
+            Turn::Terminal => false,
+        };
+        if !legal {
+            bail!(
+                "trace step {} ({}) is not legal in the re-simulated game",
+                step.step,
+                step.label
+            );
+        }
+        let who = step.player.map_or("chance".to_string(), |p| {
+            format!("seat {p} ({})", header.agents[p as usize])
+        });
+        println!(
+            "{:>4}. {who}: {}",
+            step.step,
+            game.action_label(&state, step.action)
+        );
+        let before = game.turn(&state);
+        game.apply(&mut state, step.action);
+        if before != game.turn(&state) {
+            println!("{}", game.render(&state, None));
+        }
+    }
+    if game.turn(&state) == Turn::Terminal {
+        let returns = game.returns(&state);
+        if returns
+            .iter()
+            .zip(&expected.returns)
+            .any(|(a, b)| (a - b).abs() > 1e-9)
+        {
+            bail!(
+                "re-simulated returns {:?} differ from the trace's {:?}",
+                &*returns,
+                expected.returns
+            );
+        }
+    }
+    println!(
+        "result: {} (returns {:?})",
+        expected.outcomes.join(", "),
+        expected.returns
+    );
+    Ok(())
+}
+
+fn list_games() {
+    for g in GAMES {
+        println!("{:<12} players {:<5} {}", g.name, g.players, g.summary);
+        for p in g.params {
+            println!("    {:<18} default {:<10} {}", p.name, p.default, p.help);
+        }
+    }
+}
+
+fn list_agents() {
+    println!("Agent kinds (use as kind or kind(key=value,...)):");
+    for k in AGENT_KINDS {
+        println!("  {:<10} {}", k.name, k.summary);
+        for p in k.params {
+            println!("      {:<16} default {:<8} {}", p.name, p.default, p.help);
+        }
+    }
+    println!("\nPresets in agents/ (use by name, or @agents/<name>.toml):");
+    for (name, body) in PRESETS {
+        match Preset::parse(body, name) {
+            Ok(p) => println!(
+                "  {:<12} {:<40} {}",
+                name,
+                p.to_spec().to_string(),
+                p.description
+            ),
+            Err(e) => println!("  {name:<12} (unreadable: {e})"),
+        }
+    }
+}

@@ -1,0 +1,139 @@
+//! The command line: clap arguments in, library calls, errors out as one line
+//! with exit code 2.
+
+mod bench;
+mod commands;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Self-play and strategy research on modern tabletop games.
+///
+/// Games are named by a spec: `fox`, `fox(players=4)`, `karmaka(players=3,teams=false)`.
+/// Agents likewise: `random`, `mcts(iterations=2000,c=1.4)`, a preset name such as
+/// `ismcts-1k`, or `@path/to/preset.toml`. `boardlab games` and `boardlab agents`
+/// list what exists.
+///
+/// Exit codes: 0 success, 2 bad input or output that cannot be written.
+#[derive(Debug, Parser)]
+#[command(name = "boardlab", version, about, long_about, help_expected = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Play a tournament: agents rotate over seats; results go to CSV files.
+    ///
+    /// Example: boardlab run --game 'fox(players=2)' --agents random,greedy --games 1000 --out results/demo
+    Run(RunArgs),
+    /// Play one game interactively (use `human` for your seat).
+    ///
+    /// Example: boardlab play --game tictactoe --agents human,random
+    Play(PlayArgs),
+    /// Re-simulate a trace file written by `run --trace` and print it turn by turn.
+    Replay(ReplayArgs),
+    /// List the games, their player counts and parameters with defaults.
+    Games,
+    /// List the agent kinds, their parameters and the presets in agents/.
+    Agents,
+    /// Measure random-playout throughput (or an agent's search speed) on one thread.
+    Bench(BenchArgs),
+}
+
+/// Arguments of `run`.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// Game spec, e.g. `connect4` or `fox(players=3)`.
+    #[arg(long)]
+    pub game: String,
+    /// Comma-separated agents, one per seat, e.g. `random,mcts(iterations=1000)`.
+    #[arg(long)]
+    pub agents: String,
+    /// Number of games (rounded up to a multiple of the number of seats, so every agent sits in every seat equally often).
+    #[arg(long, default_value_t = 100)]
+    pub games: u64,
+    /// Master seed; the same seed gives the same games whatever the thread count.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Directory for games.csv, summary.csv and seats.csv.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Directory for one JSON-lines trace per game (replay with `boardlab replay`).
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+    /// Overwrite results already in --out.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Arguments of `play`.
+#[derive(Debug, clap::Args)]
+pub struct PlayArgs {
+    /// Game spec.
+    #[arg(long)]
+    pub game: String,
+    /// Comma-separated agents, one per seat; `human` for a person at the terminal.
+    #[arg(long)]
+    pub agents: String,
+    /// Seed of the game.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Arguments of `replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// A trace file (game-NNNNNNNN.jsonl).
+    pub file: PathBuf,
+}
+
+/// Arguments of `bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// Game spec.
+    #[arg(long)]
+    pub game: String,
+    /// Measure this agent's search from the initial state instead of random playouts.
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Measuring time in seconds.
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the CLI and maps errors to exit code 2 with a one-line message.
+pub fn main(cli: Cli) -> ExitCode {
+    match commands::dispatch(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            let text = format!("{e:#}").replace('\n', " ");
+            eprintln!("boardlab: error: {text}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
+}
