@@ -545,3 +545,58 @@ fn hidden_information_reaches_agents_only_through_the_view() {
         assert_no_leak(&g, &a, &b, 0, &mut i, true, seed);
     }
 }
+
+// -------------------------------------------------------------- Connect Four
+
+/// `mcts(iterations=1000)` beats `random` in at least 95 % of Connect Four
+/// games. Played through the runner's game loop, half the games in each seat.
+/// Draws count as failures. With n = 200, the 95 % Wilson lower bound clears
+/// 0.95 only with at most 2 failures (198/200 gives 0.964), so a true win rate
+/// of 95 % passes this with negligible probability: the check is a real lower
+/// bound, not a smoke test.
+#[test]
+fn mcts_beats_random_at_connect_four() {
+    use crate::arena::play::play_game;
+    use crate::game::Outcome;
+    use crate::games::connect4::Connect4;
+    use crate::stats::{Z95, wilson};
+    let g = Connect4;
+    let n = 200u64;
+    let mut wins = 0u64;
+    for i in 0..n {
+        let seat = (i % 2) as usize;
+        let mut agents: Vec<Box<dyn Agent<Connect4>>> =
+            vec![Box::new(mcts::<Connect4>(1000)), Box::new(RandomAgent)];
+        if seat == 1 {
+            agents.swap(0, 1);
+        }
+        let result = play_game(&g, &mut agents, 5000 + i, &mut |_, _, _| {});
+        assert!(result.error.is_none(), "{:?}", result.error);
+        wins += u64::from(result.seats[seat].outcome == Outcome::Win);
+    }
+    let (lo, _) = wilson(wins as f64, n as f64, Z95);
+    assert!(lo >= 0.95, "{wins}/{n} wins, Wilson lower bound {lo:.3}");
+}
+
+#[test]
+fn searches_take_a_win_and_block_at_connect_four() {
+    use crate::games::connect4::Connect4;
+    let g = Connect4;
+    let play_cols = |cols: &[u8]| {
+        let mut s = g.initial_state(&mut rng_from_seed(0));
+        for &c in cols {
+            g.apply(&mut s, c);
+        }
+        s
+    };
+    // X holds columns 0,1,2 on the bottom row, O stacked on 6: X wins at 3.
+    let win = play_cols(&[0, 6, 1, 6, 2, 5]);
+    // Same threat, O to move: only 3 stops it.
+    let block = play_cols(&[0, 6, 1, 6, 2]);
+    for (name, mut agent) in searchers::<Connect4>(1000) {
+        for seed in 0..2 {
+            assert_eq!(decide(&g, &mut *agent, &win, seed), 3, "{name} win");
+            assert_eq!(decide(&g, &mut *agent, &block, seed), 3, "{name} block");
+        }
+    }
+}
