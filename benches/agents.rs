@@ -2,8 +2,13 @@
 //! initial position of tic-tac-toe and Connect Four. Criterion reports the
 //! throughput in elements/s, one element being one search iteration; compare
 //! agents by the ratios, which depend far less on the machine than the values.
+//!
+//! Before measuring, a counting allocator checks that a search whose tree fits
+//! in the arena left by an earlier, larger search allocates nothing at all.
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use boardlab::agents::mcts::ismcts::IsmctsAgent;
 use boardlab::agents::mcts::pimc::PimcAgent;
@@ -17,6 +22,60 @@ use boardlab::rng::rng_from_seed;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 const ITERATIONS: u32 = 1000;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Panics if a search allocates once its arena has grown: a search of
+/// `ITERATIONS` iterations adds at most one node per iteration, so after a first
+/// decision has sized the arena (and the scratch buffers), further decisions
+/// from the same position must not allocate at all.
+fn check_no_allocations<G: Game>(game: &G, name: &str) {
+    let state = game.initial_state(&mut rng_from_seed(1));
+    let Turn::Player(me) = game.turn(&state) else {
+        panic!("{name} does not start with a decision")
+    };
+    let legal = game.legal_actions(&state);
+    let mut rng = rng_from_seed(3);
+    for (label, mut agent) in agents::<G>() {
+        let mut allocations = 0;
+        for i in 0..5 {
+            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            black_box(agent.act(Decision {
+                game,
+                me,
+                view: &state,
+                legal: &legal,
+                rng: &mut rng,
+            }));
+            if i > 0 {
+                allocations += ALLOCATIONS.load(Ordering::Relaxed) - before;
+            }
+        }
+        assert_eq!(
+            allocations, 0,
+            "{label} on {name} allocated after its arena was sized"
+        );
+    }
+}
 
 fn config(rollout: Rollout) -> SearchConfig {
     SearchConfig {
@@ -75,6 +134,8 @@ fn bench_game<G: Game>(c: &mut Criterion, game: &G, name: &str) {
 }
 
 fn searches(c: &mut Criterion) {
+    check_no_allocations(&TicTacToe, "tictactoe");
+    check_no_allocations(&Connect4, "connect4");
     bench_game(c, &TicTacToe, "tictactoe");
     bench_game(c, &Connect4, "connect4");
 }
