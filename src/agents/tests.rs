@@ -600,3 +600,147 @@ fn searches_take_a_win_and_block_at_connect_four() {
         }
     }
 }
+
+// ------------------------------------------------------- max^n with 3 players
+
+/// Three seats move once each, in order, choosing 0 or 1. Seat 2's choice only
+/// pays itself; seats 0 and 1 get (seat 0 first, seat 1 second):
+///
+/// | seat 0 | seat 1 = 0   | seat 1 = 1   |
+/// |--------|--------------|--------------|
+/// | 0      | (0.5, -1)    | (-0.5, 1)    |
+/// | 1      | (0, 1)       | (-1, -1)     |
+///
+/// Under max^n seat 1 answers 0 with 1 and 1 with 0, so seat 0 gets -0.5 or 0
+/// and plays 1. Backing up seat 0's return everywhere (optimistic: 0.5 vs 0)
+/// or assuming the others minimise it (paranoid: -0.5 vs -1) both play 0.
+#[derive(Clone, Debug)]
+struct ThreeSeats;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+struct ThreeSeatsState {
+    moves: [u8; 3],
+    n: u8,
+}
+
+impl Game for ThreeSeats {
+    type State = ThreeSeatsState;
+    type Action = u8;
+    type Actions = ArrayVec<u8, 2>;
+    type InfoKey = ThreeSeatsState;
+
+    fn spec(&self) -> String {
+        "threeseats".into()
+    }
+    fn num_players(&self) -> usize {
+        3
+    }
+    fn max_actions(&self) -> usize {
+        2
+    }
+    fn max_game_length(&self) -> u32 {
+        3
+    }
+    fn has_hidden_information(&self) -> bool {
+        false
+    }
+    fn initial_state(&self, _rng: &mut GameRng) -> ThreeSeatsState {
+        ThreeSeatsState::default()
+    }
+    fn turn(&self, s: &ThreeSeatsState) -> Turn {
+        if s.n < 3 {
+            Turn::Player(s.n)
+        } else {
+            Turn::Terminal
+        }
+    }
+    fn legal_actions(&self, s: &ThreeSeatsState) -> ArrayVec<u8, 2> {
+        if s.n < 3 {
+            [0, 1].into_iter().collect()
+        } else {
+            ArrayVec::new()
+        }
+    }
+    fn apply(&self, s: &mut ThreeSeatsState, a: u8) {
+        s.moves[s.n as usize] = a;
+        s.n += 1;
+    }
+    fn chance_outcomes(&self, _s: &ThreeSeatsState) -> Vec<(u8, f64)> {
+        Vec::new()
+    }
+    fn sample_chance(&self, _s: &ThreeSeatsState, _rng: &mut GameRng) -> u8 {
+        unreachable!("no chance nodes")
+    }
+    fn determinize(
+        &self,
+        s: &ThreeSeatsState,
+        _o: PlayerId,
+        _rng: &mut GameRng,
+    ) -> ThreeSeatsState {
+        s.clone()
+    }
+    fn info_key(&self, s: &ThreeSeatsState, _o: PlayerId) -> ThreeSeatsState {
+        s.clone()
+    }
+    fn returns(&self, s: &ThreeSeatsState) -> Returns {
+        let (r0, r1) = match (s.moves[0], s.moves[1]) {
+            (0, 0) => (0.5, -1.0),
+            (0, _) => (-0.5, 1.0),
+            (_, 0) => (0.0, 1.0),
+            _ => (-1.0, -1.0),
+        };
+        let r2 = if s.moves[2] == 0 { 0.5 } else { 0.0 };
+        [r0, r1, r2].into_iter().collect()
+    }
+    fn heuristic(&self, _s: &ThreeSeatsState, _player: PlayerId) -> f64 {
+        0.0
+    }
+    fn render(&self, s: &ThreeSeatsState, _viewer: Option<PlayerId>) -> String {
+        format!("{s:?}")
+    }
+    fn action_label(&self, _s: &ThreeSeatsState, a: u8) -> String {
+        a.to_string()
+    }
+}
+
+#[test]
+fn searches_back_up_max_n_with_three_seats() {
+    let g = ThreeSeats;
+    conformance::check(&g, conformance::Config::default());
+    let after = |moves: &[u8]| {
+        let mut s = ThreeSeatsState::default();
+        for &m in moves {
+            g.apply(&mut s, m);
+        }
+        s
+    };
+    for (name, mut agent) in searchers::<ThreeSeats>(1000) {
+        for seed in 0..3 {
+            assert_eq!(
+                decide(&g, &mut *agent, &after(&[]), seed),
+                1,
+                "{name} seat 0"
+            );
+            assert_eq!(
+                decide(&g, &mut *agent, &after(&[0]), seed),
+                1,
+                "{name} seat 1"
+            );
+            assert_eq!(
+                decide(&g, &mut *agent, &after(&[1]), seed),
+                0,
+                "{name} seat 1"
+            );
+            assert_eq!(
+                decide(&g, &mut *agent, &after(&[1, 0]), seed),
+                0,
+                "{name} seat 2"
+            );
+        }
+    }
+    let mut r = RandomAgent;
+    let mut m = mcts::<ThreeSeats>(500);
+    let mut i = IsmctsAgent::<ThreeSeats>::new(iters(500));
+    let (returns, log) = play(&g, &mut [&mut m, &mut i, &mut r], 1);
+    assert_eq!(&log[..2], &[1, 0], "{returns:?}");
+}

@@ -201,10 +201,11 @@ impl<G: Game> Engine<G> {
         self.path.clear();
         self.path.push(node);
         let values: Returns = loop {
-            if steps >= cap {
+            let turn = game.turn(&state);
+            if turn != Turn::Terminal && steps >= cap {
                 break heuristic_values(game, &state);
             }
-            let p = match game.turn(&state) {
+            let p = match turn {
                 Turn::Terminal => break normalized_returns(game, &state),
                 Turn::Chance => {
                     // Open loop: outcomes are not stored in the tree.
