@@ -109,8 +109,14 @@ fn resume_after_kill_9_equals_an_uninterrupted_run() {
     std::thread::sleep(std::time::Duration::from_millis(150));
     child.kill().unwrap(); // SIGKILL on Unix.
     child.wait().unwrap();
-    let partial = std::fs::read_to_string(killed.join("games.csv")).unwrap_or_default().lines().count();
-    assert!(partial < 120_001, "the run finished before it was killed; raise the game count");
+    let partial = std::fs::read_to_string(killed.join("games.csv"))
+        .unwrap_or_default()
+        .lines()
+        .count();
+    assert!(
+        partial < 120_001,
+        "the run finished before it was killed; raise the game count"
+    );
     let mut args = run_args(killed.to_str().unwrap(), games);
     args.push("--resume");
     let out = boardlab(&args);

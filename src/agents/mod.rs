@@ -5,9 +5,14 @@
 //! random stream and a budget. There is deliberately no way to reach the truth.
 
 pub mod faulty;
+pub mod greedy;
 pub mod human;
+pub mod mcts;
 pub mod random;
 pub mod registry;
+
+#[cfg(test)]
+mod tests;
 
 use std::time::Duration;
 

@@ -11,7 +11,12 @@ use serde::Deserialize;
 
 use super::Agent;
 use super::faulty::{Fault, FaultyAgent};
+use super::greedy::GreedyAgent;
 use super::human::HumanAgent;
+use super::mcts::SearchConfig;
+use super::mcts::ismcts::IsmctsAgent;
+use super::mcts::pimc::PimcAgent;
+use super::mcts::uct::MctsAgent;
 use super::random::RandomAgent;
 use crate::error::SpecError;
 use crate::game::Game;
@@ -62,10 +67,91 @@ pub const AGENT_KINDS: &[AgentKindInfo] = &[
         summary: "a person at the terminal: shows the seat's view, reads a numbered choice",
         params: &[],
     },
+    AgentKindInfo {
+        name: "greedy",
+        summary: "one-step look-ahead: the legal action whose result the game's heuristic rates best",
+        params: &[ParamInfo {
+            name: "samples",
+            default: "4",
+            help: "chance samples per action when the action leads to a chance node (1-1000)",
+        }],
+    },
+    AgentKindInfo {
+        name: "mcts",
+        summary: "UCT on the seat's view (one determinization), max^n backup, open-loop chance",
+        params: SEARCH_PARAMS,
+    },
+    AgentKindInfo {
+        name: "pimc",
+        summary: "determinized UCT: independent searches in sampled worlds, root visits summed",
+        params: PIMC_PARAMS,
+    },
+    AgentKindInfo {
+        name: "ismcts",
+        summary: "single-observer information-set MCTS: one tree, a new determinization per iteration",
+        params: SEARCH_PARAMS,
+    },
+];
+
+/// Parameters shared by the tree searches (read by [`SearchConfig::from_params`]).
+const SEARCH_PARAMS: &[ParamInfo] = &[
+    ParamInfo {
+        name: "iterations",
+        default: "1000",
+        help: "search iterations per decision (machine-independent budget)",
+    },
+    ParamInfo {
+        name: "time_ms",
+        default: "0",
+        help: "wall-clock milliseconds per decision; when > 0 it replaces `iterations`",
+    },
+    ParamInfo {
+        name: "c",
+        default: "1.4",
+        help: "UCB exploration constant for returns in [-1, 1]",
+    },
+    ParamInfo {
+        name: "rollout",
+        default: "random",
+        help: "rollout policy: random, or greedy (heuristic one-step look-ahead)",
+    },
+    ParamInfo {
+        name: "epsilon",
+        default: "0.1",
+        help: "with rollout=greedy, probability of a random action instead (0-1)",
+    },
+    ParamInfo {
+        name: "max_rollout",
+        default: "0",
+        help: "stop a rollout after this many actions and score it with the heuristic (0: play to the end)",
+    },
+];
+
+/// PIMC's parameters: the search ones plus the number of worlds.
+const PIMC_PARAMS: &[ParamInfo] = &[
+    SEARCH_PARAMS[0],
+    SEARCH_PARAMS[1],
+    SEARCH_PARAMS[2],
+    SEARCH_PARAMS[3],
+    SEARCH_PARAMS[4],
+    SEARCH_PARAMS[5],
+    ParamInfo {
+        name: "determinizations",
+        default: "10",
+        help: "worlds sampled from the view per decision; the budget is split evenly among them",
+    },
 ];
 
 /// The presets shipped in `agents/`, embedded: (name, TOML text).
-pub const PRESETS: &[(&str, &str)] = &[("random", include_str!("../../agents/random.toml"))];
+pub const PRESETS: &[(&str, &str)] = &[
+    ("random", include_str!("../../agents/random.toml")),
+    ("greedy", include_str!("../../agents/greedy.toml")),
+    ("mcts-1k", include_str!("../../agents/mcts-1k.toml")),
+    ("mcts-10k", include_str!("../../agents/mcts-10k.toml")),
+    ("pimc-1k", include_str!("../../agents/pimc-1k.toml")),
+    ("ismcts-1k", include_str!("../../agents/ismcts-1k.toml")),
+    ("ismcts-10k", include_str!("../../agents/ismcts-10k.toml")),
+];
 
 /// A preset file: a kind, its parameters and what it is for.
 #[derive(Clone, Debug, Deserialize)]
@@ -166,6 +252,18 @@ impl AgentSpec {
                 };
                 let after = params.int("after", 1, 0, u64::from(u32::MAX))? as u32;
                 Box::new(FaultyAgent::new(fault, after))
+            }
+            "greedy" => Box::new(GreedyAgent {
+                samples: params.int("samples", 4, 1, 1000)? as u32,
+            }),
+            "mcts" => Box::new(MctsAgent::<G>::new(SearchConfig::from_params(&mut params)?)),
+            "ismcts" => Box::new(IsmctsAgent::<G>::new(SearchConfig::from_params(
+                &mut params,
+            )?)),
+            "pimc" => {
+                let cfg = SearchConfig::from_params(&mut params)?;
+                let worlds = params.int("determinizations", 10, 1, 100_000)? as u32;
+                Box::new(PimcAgent::<G>::new(cfg, worlds))
             }
             _ => {
                 let mut known: Vec<&str> = AGENT_KINDS.iter().map(|k| k.name).collect();

@@ -1,0 +1,144 @@
+//! Search speed: iterations per second of each search agent deciding from the
+//! initial position of tic-tac-toe and Connect Four. Criterion reports the
+//! throughput in elements/s, one element being one search iteration; compare
+//! agents by the ratios, which depend far less on the machine than the values.
+//!
+//! Before measuring, a counting allocator checks that a search whose tree fits
+//! in the arena left by an earlier, larger search allocates nothing at all.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use boardlab::agents::mcts::ismcts::IsmctsAgent;
+use boardlab::agents::mcts::pimc::PimcAgent;
+use boardlab::agents::mcts::uct::MctsAgent;
+use boardlab::agents::mcts::{Rollout, SearchConfig};
+use boardlab::agents::{Agent, Budget, Decision};
+use boardlab::game::{Game, Turn};
+use boardlab::games::connect4::Connect4;
+use boardlab::games::tictactoe::TicTacToe;
+use boardlab::rng::rng_from_seed;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+
+const ITERATIONS: u32 = 1000;
+
+struct Counting;
+
+static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Panics if a search allocates once its arena has grown: a search of
+/// `ITERATIONS` iterations adds at most one node per iteration, so after a first
+/// decision has sized the arena (and the scratch buffers), further decisions
+/// from the same position must not allocate at all.
+fn check_no_allocations<G: Game>(game: &G, name: &str) {
+    let state = game.initial_state(&mut rng_from_seed(1));
+    let Turn::Player(me) = game.turn(&state) else {
+        panic!("{name} does not start with a decision")
+    };
+    let legal = game.legal_actions(&state);
+    let mut rng = rng_from_seed(3);
+    for (label, mut agent) in agents::<G>() {
+        let mut allocations = 0;
+        for i in 0..5 {
+            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            black_box(agent.act(Decision {
+                game,
+                me,
+                view: &state,
+                legal: &legal,
+                rng: &mut rng,
+            }));
+            if i > 0 {
+                allocations += ALLOCATIONS.load(Ordering::Relaxed) - before;
+            }
+        }
+        assert_eq!(
+            allocations, 0,
+            "{label} on {name} allocated after its arena was sized"
+        );
+    }
+}
+
+fn config(rollout: Rollout) -> SearchConfig {
+    SearchConfig {
+        budget: Budget::Iterations(ITERATIONS),
+        rollout,
+        ..SearchConfig::default()
+    }
+}
+
+/// The agents measured, by label.
+fn agents<G: Game>() -> Vec<(&'static str, Box<dyn Agent<G>>)> {
+    let greedy = Rollout::Greedy { epsilon: 0.1 };
+    vec![
+        (
+            "mcts",
+            Box::new(MctsAgent::<G>::new(config(Rollout::Random))),
+        ),
+        ("mcts-greedy", Box::new(MctsAgent::<G>::new(config(greedy)))),
+        (
+            "pimc",
+            Box::new(PimcAgent::<G>::new(config(Rollout::Random), 10)),
+        ),
+        (
+            "ismcts",
+            Box::new(IsmctsAgent::<G>::new(config(Rollout::Random))),
+        ),
+    ]
+}
+
+fn bench_game<G: Game>(c: &mut Criterion, game: &G, name: &str) {
+    let mut group = c.benchmark_group(format!("search/{name}"));
+    group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
+    group.sample_size(20);
+    let state = game.initial_state(&mut rng_from_seed(1));
+    let Turn::Player(me) = game.turn(&state) else {
+        panic!("{name} does not start with a decision")
+    };
+    let legal = game.legal_actions(&state);
+    for (label, mut agent) in agents::<G>() {
+        let mut rng = rng_from_seed(7);
+        group.bench_function(BenchmarkId::from_parameter(label), |b| {
+            b.iter(|| {
+                let a = agent.act(Decision {
+                    game,
+                    me,
+                    view: &state,
+                    legal: &legal,
+                    rng: &mut rng,
+                });
+                assert_eq!(agent.last_iterations(), u64::from(ITERATIONS));
+                black_box(a)
+            })
+        });
+    }
+    group.finish();
+}
+
+fn searches(c: &mut Criterion) {
+    check_no_allocations(&TicTacToe, "tictactoe");
+    check_no_allocations(&Connect4, "connect4");
+    bench_game(c, &TicTacToe, "tictactoe");
+    bench_game(c, &Connect4, "connect4");
+}
+
+criterion_group!(benches, searches);
+criterion_main!(benches);

@@ -1,0 +1,161 @@
+//! The search tree as an arena: one `Vec` of nodes addressed by `u32`, children
+//! as a singly linked sibling list. No node owns heap memory, so clearing the
+//! arena between decisions keeps its capacity and a search allocates only when
+//! the tree outgrows every earlier one.
+
+/// "No node": the end of a sibling list, or a leaf's missing first child.
+pub const NIL: u32 = u32::MAX;
+
+/// One node: the statistics of an action taken by `mover` at its parent.
+///
+/// Nodes are keyed by (mover, action) rather than by state, so the same tree
+/// serves open-loop search over chance outcomes and over determinizations.
+#[derive(Clone, Copy, Debug)]
+pub struct Node<A> {
+    /// The action leading here from the parent (a placeholder at the root).
+    pub action: A,
+    /// The seat that chose `action`; the node's returns are that seat's.
+    pub mover: u8,
+    /// Iterations that passed through this node.
+    pub visits: u32,
+    /// Iterations in which `action` was legal at the parent (ISMCTS availability).
+    pub avail: u32,
+    /// Sum of `mover`'s returns over those iterations (max^n backup).
+    pub total: f64,
+    /// First child, or [`NIL`].
+    pub first_child: u32,
+    /// Next sibling, or [`NIL`].
+    pub next_sibling: u32,
+}
+
+impl<A> Node<A> {
+    /// Mean return for the mover; 0 before any visit.
+    pub fn mean(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.total / f64::from(self.visits)
+        }
+    }
+}
+
+/// The arena. Index 0 is the root after [`Tree::reset`].
+#[derive(Clone, Debug, Default)]
+pub struct Tree<A> {
+    nodes: Vec<Node<A>>,
+}
+
+impl<A: Copy> Tree<A> {
+    /// An empty arena.
+    pub fn new() -> Self {
+        Tree { nodes: Vec::new() }
+    }
+
+    /// Drops every node but keeps the capacity, then adds a root. `placeholder`
+    /// is any action value; the root's action is never read.
+    pub fn reset(&mut self, placeholder: A) {
+        self.nodes.clear();
+        self.nodes.push(Node {
+            action: placeholder,
+            mover: 0,
+            visits: 0,
+            avail: 0,
+            total: 0.0,
+            first_child: NIL,
+            next_sibling: NIL,
+        });
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True before [`Tree::reset`].
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Allocated node slots (to check that capacity is reused).
+    pub fn capacity(&self) -> usize {
+        self.nodes.capacity()
+    }
+
+    /// A node by index.
+    #[inline]
+    pub fn get(&self, i: u32) -> &Node<A> {
+        &self.nodes[i as usize]
+    }
+
+    /// A node by index, mutable.
+    #[inline]
+    pub fn get_mut(&mut self, i: u32) -> &mut Node<A> {
+        &mut self.nodes[i as usize]
+    }
+
+    /// Adds a child of `parent` (prepended to its sibling list) with
+    /// availability 1 and no visits yet; returns its index.
+    pub fn add_child(&mut self, parent: u32, mover: u8, action: A) -> u32 {
+        let index = u32::try_from(self.nodes.len()).expect("search tree exceeds u32 nodes");
+        assert!(index != NIL, "search tree exceeds u32 nodes");
+        let next = self.nodes[parent as usize].first_child;
+        self.nodes.push(Node {
+            action,
+            mover,
+            visits: 0,
+            avail: 1,
+            total: 0.0,
+            first_child: NIL,
+            next_sibling: next,
+        });
+        self.nodes[parent as usize].first_child = index;
+        index
+    }
+
+    /// The children of `parent`, newest first.
+    pub fn children(&self, parent: u32) -> Children<'_, A> {
+        Children {
+            tree: self,
+            next: self.get(parent).first_child,
+        }
+    }
+}
+
+/// Iterator over a node's children (indices).
+pub struct Children<'a, A> {
+    tree: &'a Tree<A>,
+    next: u32,
+}
+
+impl<A: Copy> Iterator for Children<'_, A> {
+    type Item = u32;
+    fn next(&mut self) -> Option<u32> {
+        if self.next == NIL {
+            return None;
+        }
+        let i = self.next;
+        self.next = self.tree.get(i).next_sibling;
+        Some(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn children_are_linked_and_capacity_is_kept() {
+        let mut t: Tree<u8> = Tree::new();
+        t.reset(0);
+        let a = t.add_child(0, 0, 5);
+        let b = t.add_child(0, 0, 7);
+        let c = t.add_child(a, 1, 3);
+        assert_eq!(t.children(0).collect::<Vec<_>>(), vec![b, a]);
+        assert_eq!(t.children(a).collect::<Vec<_>>(), vec![c]);
+        assert_eq!(t.children(b).count(), 0);
+        let cap = t.capacity();
+        t.reset(0);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t.capacity(), cap);
+    }
+}
