@@ -1,8 +1,8 @@
 //! A one-ply evaluation after spec §9, from the Foxes' side: immediate wins
 //! first, then rescue reach, Indigo's safety, Zev's guard on Scarlett and tempo.
 
-use super::board::neighbours;
-use super::state::{Cell, INDIGO, Phase, SCARLETT, State, ZEV};
+use super::board::{SQUARES, neighbours};
+use super::state::{Cell, INDIGO, PUFFER, Phase, SCARLETT, State, ZEV};
 use super::{Ending, Fox};
 
 impl Fox {
@@ -33,6 +33,8 @@ impl Fox {
         }
         if capture {
             v -= 0.45;
+        } else if self.rotation_threat(s) {
+            v -= 0.2;
         }
         // Squares next to Scarlett that Indigo can reach give an entry next turn.
         let near_scarlett = (indigo_reach & neighbours(scarlett)).count_ones().min(4);
@@ -50,5 +52,37 @@ impl Fox {
             v -= 0.1;
         }
         v.clamp(-0.9, 0.9)
+    }
+
+    /// Could one Puffer rotation, still to come before Zev moves, open a path
+    /// from Zev to Indigo? Candidate tiles are those next to the squares Puffer
+    /// can end on (or next to him once he has moved). Spec §9 reports that this
+    /// term matters for the Foxes' safety.
+    fn rotation_threat(&self, s: &State) -> bool {
+        let puffer = s.pos[PUFFER as usize];
+        let around = match (s.to_move, s.phase) {
+            (INDIGO, _) | (PUFFER, Phase::Move) => {
+                let ends = self.mv.reach(s, PUFFER) | 1 << puffer;
+                (0..SQUARES as u8)
+                    .filter(|q| ends & (1 << q) != 0)
+                    .fold(0, |m, q| m | neighbours(q))
+            }
+            (PUFFER, _) => neighbours(puffer),
+            _ => return false,
+        };
+        let indigo = s.pos[INDIGO as usize];
+        let free = around & !s.occupied();
+        (0..SQUARES as u8)
+            .filter(|q| free & (1 << q) != 0)
+            .any(|q| {
+                let Cell::Up(id, r) = s.cells[q as usize] else {
+                    return false;
+                };
+                (1..4).any(|k| {
+                    let mut t = s.clone();
+                    t.cells[q as usize] = Cell::Up(id, (r + k) % 4);
+                    self.mv.reach(&t, ZEV) & (1 << indigo) != 0
+                })
+            })
     }
 }

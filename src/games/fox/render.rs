@@ -1,7 +1,12 @@
 //! Text for humans: the board in the spec's grid notation and action labels.
 
 use super::board::{mask_name, square_name};
-use super::state::{Action, CHARACTER_NAMES, Cell, PAWN_CODES, Phase, START_CODES, State};
+use super::state::{
+    Action, CHARACTER_NAMES, Cell, INDIGO, PAWN_CODES, Phase, SCARLETT, START_CODES, State, ZEV,
+};
+
+/// Arrow glyphs by direction index (N, NE, E, SE, S, SW, W, NW).
+const GLYPHS: [char; 8] = ['↑', '↗', '→', '↘', '↓', '↙', '←', '↖'];
 use super::{Ending, Fox};
 
 impl Fox {
@@ -35,6 +40,26 @@ impl Fox {
         t
     }
 
+    /// One cell for the board picture: arrow glyphs for face-up tiles,
+    /// otherwise as [`Fox::cell_text`].
+    fn cell_picture(&self, s: &State, sq: u8, show_hidden: bool) -> String {
+        let cell = s.cells[sq as usize];
+        if !matches!(cell, Cell::Up(..)) {
+            return self.cell_text(s, sq, show_hidden);
+        }
+        let arrows = self.mv.arrows(cell);
+        let mut t: String = (0..8)
+            .filter(|d| arrows & (1 << d) != 0)
+            .map(|d| GLYPHS[d])
+            .collect();
+        let text = self.cell_text(s, sq, false);
+        if let Some((_, pawns)) = text.split_once('@') {
+            t.push('@');
+            t.push_str(pawns);
+        }
+        t
+    }
+
     pub(super) fn render_board(&self, s: &State, show_hidden: bool) -> String {
         let mut out = String::from("      a         b         c         d         e\n");
         for y in (0..5u8).rev() {
@@ -42,7 +67,7 @@ impl Fox {
             for x in 0..5u8 {
                 out.push_str(&format!(
                     "{:<10}",
-                    self.cell_text(s, y * 5 + x, show_hidden)
+                    self.cell_picture(s, y * 5 + x, show_hidden)
                 ));
             }
             out.truncate(out.trim_end().len());
@@ -71,12 +96,13 @@ impl Fox {
         let sq = square_name;
         match action {
             Action::Move(q) => {
-                let what = match (s.pawns_on(q), s.cells[q as usize]) {
-                    (p, _) if p & 0b0100 != 0 && s.to_move == 0 => " (rescue)",
-                    (p, _) if p & 0b0001 != 0 && s.to_move == 3 => " (capture)",
-                    (_, Cell::Down(_)) => " (flip)",
-                    (_, Cell::Start(_)) => " (start tile)",
-                    _ => "",
+                let on = |c: u8| s.pos[c as usize] == q;
+                let what = match s.cells[q as usize] {
+                    _ if s.to_move == INDIGO && on(SCARLETT) => " (rescue)",
+                    _ if s.to_move == ZEV && on(INDIGO) => " (capture)",
+                    Cell::Down(_) => " (flip)",
+                    Cell::Start(_) => " (start tile)",
+                    Cell::Up(..) => "",
                 };
                 format!("{who} moves to {}{what}", sq(q))
             }

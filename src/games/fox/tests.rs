@@ -1023,9 +1023,10 @@ fn render_and_labels() {
         public.contains("*S ") || public.contains("*S\n"),
         "{public}"
     );
-    assert!(public.contains("E~1"), "{public}");
+    assert!(public.contains("↑→ "), "N+E on c4:\n{public}");
+    assert!(public.contains("→@Pu"), "{public}");
     assert!(
-        public.contains("S@Sc") && public.contains("*I@In"),
+        public.contains("↓@Sc") && public.contains("*I@In"),
         "{public}"
     );
     assert!(!public.contains("#S+W"), "hidden tile leaked:\n{public}");
