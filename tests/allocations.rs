@@ -13,16 +13,27 @@ struct Counting;
 
 static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
 
+thread_local! {
+    // Only the measuring thread counts: the test harness allocates on others.
+    static MEASURING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn count() {
+    if MEASURING.try_with(|m| m.get()).unwrap_or(false) {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -39,6 +50,7 @@ fn allocations_per_step<G: Game>(game: &G, games: u32) -> (u64, u64) {
         let mut clone = state.clone();
         for _ in 0..game.max_game_length() {
             let before = ALLOCATIONS.load(Ordering::Relaxed);
+            MEASURING.with(|m| m.set(true));
             let action = match game.turn(&state) {
                 Turn::Terminal => break,
                 Turn::Chance => game.sample_chance(&state, &mut rng),
@@ -49,11 +61,22 @@ fn allocations_per_step<G: Game>(game: &G, games: u32) -> (u64, u64) {
             };
             game.apply(&mut state, action);
             clone.clone_from(&state);
+            MEASURING.with(|m| m.set(false));
             allocs += ALLOCATIONS.load(Ordering::Relaxed) - before;
             steps += 1;
         }
     }
     (allocs, steps)
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    MEASURING.with(|m| m.set(true));
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    let v: Vec<u64> = std::hint::black_box(vec![1, 2, 3]);
+    MEASURING.with(|m| m.set(false));
+    assert_eq!(v.len(), 3);
+    assert!(ALLOCATIONS.load(Ordering::Relaxed) > before);
 }
 
 #[test]
