@@ -1259,3 +1259,27 @@ fn soak_random_games_all_player_counts() {
     assert!(endings[Ending::Capture as usize] > 0, "{endings:?}");
     assert!(endings[Ending::AllRevealed as usize] > 0, "{endings:?}");
 }
+
+#[test]
+fn sampled_flips_follow_the_type_counts() {
+    let g = fox();
+    let mut s = board(&g, F2, INDIGO);
+    g.apply(&mut s, Action::Move(sq("b2")));
+    let mut rng = rng_from_seed(21);
+    let n = 22_000;
+    let mut singles_n = 0;
+    for _ in 0..n {
+        let Action::Tile(id) = g.sample_chance(&s, &mut rng) else {
+            panic!("not a tile")
+        };
+        assert_ne!(s.hidden_ids() & (1 << id), 0);
+        singles_n += usize::from(g.tile_set().masks[id as usize] == mask_of("N"));
+    }
+    // Binomial p = 3/22: allow 5 standard deviations.
+    let p = 3.0 / 22.0;
+    let sd = (n as f64 * p * (1.0 - p)).sqrt();
+    assert!(
+        (singles_n as f64 - n as f64 * p).abs() < 5.0 * sd,
+        "{singles_n}"
+    );
+}
