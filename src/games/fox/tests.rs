@@ -746,7 +746,7 @@ const F19: &str = "
 ";
 
 #[test]
-fn f19_puffer_passes_through_zev_but_scarlett_stops() {
+fn f19_puffer_passes_through_zevs_square() {
     let g = fox();
     let s = board(&g, F19, PUFFER);
     assert_eq!(finals(&g, &s), names(&["a3", "b3", "c1"]));
