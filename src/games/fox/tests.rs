@@ -746,10 +746,15 @@ const F19: &str = "
 ";
 
 #[test]
-fn f19_puffer_passes_through_zev_but_scarlett_stops() {
+fn f19_puffer_passes_through_zevs_square() {
     let g = fox();
     let s = board(&g, F19, PUFFER);
     assert_eq!(finals(&g, &s), names(&["a3", "b3", "c1"]));
+}
+
+#[test]
+fn f19_contrast_scarlett_stops_before_zev() {
+    let g = fox();
     let mut s = board(&g, F19, SCARLETT);
     s.pos[SCARLETT as usize] = sq("a2");
     s.pos[PUFFER as usize] = sq("d4");
@@ -786,7 +791,12 @@ fn f21_arrow_into_guarded_scarlett_is_a_stop() {
     let g = fox();
     let s = board(&g, F21, INDIGO);
     assert_eq!(finals(&g, &s), names(&["b3", "b2", "a4", "b4", "a2"]));
-    // Variant: Zev on e5, d4 an empty W tile; E-E now wins.
+}
+
+#[test]
+fn f21_variant_zev_away_so_the_arrow_wins() {
+    // Zev on e5, d4 an empty W tile: E-E now enters Scarlett's square.
+    let g = fox();
     let mut v = board(&g, F21, INDIGO);
     v.pos[ZEV as usize] = sq("e5");
     let f = finals(&g, &v);
@@ -948,6 +958,7 @@ fn parameters_are_checked() {
         ("guard=diagonal", "adjacent, orthogonal"),
         ("colour=red", "colour"),
         ("tiles=/nonexistent/tiles.toml", "/nonexistent/tiles.toml"),
+        ("players=3,alone=guardians,stay_ability=2", "stay_ability"),
     ] {
         let e = Fox::with(spec).unwrap_err().to_string();
         assert!(e.contains(needle), "{spec}: {e}");
@@ -967,6 +978,42 @@ fn parameters_are_checked() {
         assert_eq!(h.spec(), g.spec());
     }
     assert_eq!(Fox::with("players=2").unwrap().spec(), "fox");
+}
+
+#[test]
+fn tiles_parameter_replaces_the_data() {
+    // A JSON file with another layout, an orthogonal-only mix and a short cap.
+    let json = r#"{
+        "version": "test-orthogonal",
+        "turn_cap": 12,
+        "layout": {"indigo": "a5", "scarlett": "e1", "guardians": "d2"},
+        "tile": [
+            {"code": "N", "arrows": ["N"], "copies": 5},
+            {"code": "E", "arrows": ["E"], "copies": 5},
+            {"code": "S", "arrows": ["S"], "copies": 5},
+            {"code": "W", "arrows": ["W"], "copies": 5},
+            {"code": "N+S", "arrows": ["N", "S"], "copies": 1},
+            {"code": "E+W", "arrows": ["E", "W"], "copies": 1}
+        ]
+    }"#;
+    let dir = std::env::temp_dir().join(format!("fox-tiles-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("orthogonal.json");
+    std::fs::write(&path, json).unwrap();
+    let g = Fox::with(&format!("tiles={}", path.display())).unwrap();
+    assert_eq!(g.tile_set().turn_cap, 12);
+    assert_eq!(g.max_game_length(), 48);
+    let mut rng = rng_from_seed(4);
+    let s = g.initial_state(&mut rng);
+    assert_eq!(s.pos, [sq("a5"), sq("d2"), sq("e1"), sq("d2")]);
+    assert!(matches!(s.cells[sq("e1") as usize], Cell::Start(1)));
+    // Games end by the short cap at the latest.
+    for _ in 0..20 {
+        let mut s = g.initial_state(&mut rng);
+        crate::game::random_playout(&g, &mut s, &mut rng, g.max_game_length());
+        assert_eq!(g.turn(&s), Turn::Terminal);
+        assert!(s.turn_count <= 12);
+    }
 }
 
 #[test]
@@ -1211,4 +1258,28 @@ fn soak_random_games_all_player_counts() {
     assert!(endings[Ending::Rescue as usize] > 0, "{endings:?}");
     assert!(endings[Ending::Capture as usize] > 0, "{endings:?}");
     assert!(endings[Ending::AllRevealed as usize] > 0, "{endings:?}");
+}
+
+#[test]
+fn sampled_flips_follow_the_type_counts() {
+    let g = fox();
+    let mut s = board(&g, F2, INDIGO);
+    g.apply(&mut s, Action::Move(sq("b2")));
+    let mut rng = rng_from_seed(21);
+    let n = 22_000;
+    let mut singles_n = 0;
+    for _ in 0..n {
+        let Action::Tile(id) = g.sample_chance(&s, &mut rng) else {
+            panic!("not a tile")
+        };
+        assert_ne!(s.hidden_ids() & (1 << id), 0);
+        singles_n += usize::from(g.tile_set().masks[id as usize] == mask_of("N"));
+    }
+    // Binomial p = 3/22: allow 5 standard deviations.
+    let p = 3.0 / 22.0;
+    let sd = (n as f64 * p * (1.0 - p)).sqrt();
+    assert!(
+        (singles_n as f64 - n as f64 * p).abs() < 5.0 * sd,
+        "{singles_n}"
+    );
 }
