@@ -6,7 +6,7 @@ use anyhow::{Context, Result, bail};
 
 use std::process::ExitCode;
 
-use super::{Cli, Command, MergeArgs, PlayArgs, ReplayArgs, RunArgs};
+use super::{Cli, Command, ExperimentArgs, MergeArgs, PlayArgs, ReplayArgs, RunArgs};
 use crate::agents::registry::{AGENT_KINDS, AgentSpec, PRESETS, Preset};
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::arena::{self, RunOptions, play, record};
@@ -24,8 +24,45 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Agents => list_agents(),
         Command::Bench(a) => super::bench::bench(a)?,
         Command::Merge(a) => merge(a)?,
+        Command::Experiment(a) => experiment(a)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn experiment(a: ExperimentArgs) -> Result<()> {
+    arena::play::quiet_contained_panics();
+    let exp = crate::experiment::Experiment::load(&a.file)?;
+    let stem = a
+        .file
+        .file_stem()
+        .map_or("experiment".into(), |s| s.to_string_lossy().to_string());
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("results").join(stem));
+    let opts = crate::experiment::ExperimentOptions {
+        out: out.clone(),
+        threads: a.threads,
+        resume: a.resume,
+        force: a.force,
+        progress: !a.quiet,
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    };
+    let results = crate::experiment::run(&exp, &a.file, &opts)?;
+    for r in &results {
+        println!(
+            "{} {} [{}]",
+            r.cell.id,
+            r.cell.game,
+            r.cell.agents.join(", ")
+        );
+        print!(
+            "{}",
+            record::format_table(&record::summarize_agents(&r.rows, &r.cell.agents))
+        );
+    }
+    println!("results in {}", out.display());
+    Ok(())
 }
 
 fn merge(a: MergeArgs) -> Result<()> {

@@ -44,8 +44,34 @@ pub enum Command {
     Agents,
     /// Measure random-playout throughput (or an agent's search speed) on one thread.
     Bench(BenchArgs),
+    /// Run a study described in a TOML file: a parameter sweep × agent lineups.
+    ///
+    /// Example: boardlab experiment experiments/fox-factions.toml
+    Experiment(ExperimentArgs),
     /// Combine the shard directories of one run (`run --shard K/N`) into one result.
     Merge(MergeArgs),
+}
+
+/// Arguments of `experiment`.
+#[derive(Debug, clap::Args)]
+pub struct ExperimentArgs {
+    /// The experiment file (see experiments/ for examples).
+    pub file: PathBuf,
+    /// Output directory (default: results/<file name without .toml>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads, overriding the file's setting.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Continue an interrupted experiment: finished games of every cell are kept.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// Overwrite an earlier output.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Arguments of `merge`.
