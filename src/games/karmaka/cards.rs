@@ -114,6 +114,40 @@ impl Ability {
         )
     }
 
+    /// The printed card text, for players.
+    pub fn text(self) -> &'static str {
+        use Ability::*;
+        match self {
+            Panic => "Ruin the top card of any player's Deck. You may then play another card.",
+            Dwindle => "The player of your choice ruins a card from their Hand.",
+            Crisis => "The rival of your choice ruins one of their Deeds.",
+            HellsHeart => "Ruin the top 2 cards of a rival's Future Life.",
+            Roulette => {
+                "Ruin up to 2 cards in your Hand. You may draw up to that many cards plus 1."
+            }
+            Vengeance => "Ruin a rival's exposed Deed.",
+            Spite => "Ruin 2 random cards from a rival's Hand.",
+            Peek => "Look at a rival's Hand. You may then play another card.",
+            Transmigrate => "Take any card from your Future Life into your Hand.",
+            Denial => "Ruin a card from your Hand. Play a copy of that card's ability.",
+            Destiny => "Look at the top 3 cards of the Well; place up to 2 on your Future Life.",
+            StolenDreams => "Move the top card of a rival's Future Life onto your Future Life.",
+            Thievery => "Take a rival's exposed Deed into your Hand.",
+            Swindle => "Look at 3 random cards from a rival's Hand; take one into your Hand.",
+            AnotherDay => "Draw a card from the Well. You may then play another card.",
+            Recycle => "Move one of the top 3 Ruins onto your Future Life.",
+            Longevity => "Deal 2 cards from the Well onto any player's Deck.",
+            Salvage => "Take one of the top 3 Ruins into your Hand.",
+            Sowing => {
+                "Draw 2 cards from the Well, then place 2 cards from your Hand onto your Future Life."
+            }
+            Voyage => "Draw 3 cards from the Well. You may then play another card.",
+            Jubilee => "Move up to 2 cards from your Hand onto your Deeds.",
+            Embody => "Choose one of your Deeds. Play a copy of that Deed's ability.",
+            Mimic => "Choose any rival's exposed Deed. Play a copy of that Deed's ability.",
+        }
+    }
+
     /// Denial, Embody and Mimic.
     pub fn copies(self) -> bool {
         matches!(self, Ability::Denial | Ability::Embody | Ability::Mimic)

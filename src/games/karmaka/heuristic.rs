@@ -7,7 +7,9 @@ use super::state::{Phase, State, THRESHOLD, TRANSCENDED};
 impl Karmaka {
     /// Progress of one seat in rungs: the rung, plus up to 0.8 for the share of
     /// the next threshold already secured (Deeds score plus rings), plus up to
-    /// 0.15 for a Future Life that would score well next life.
+    /// 0.15 for a Future Life that would score well next life. Once the climb
+    /// is secured, a short remaining life (few Hand and Deck cards) and an
+    /// off-colour exposed "cover" Deed add a little (spec §9, terms 1 and 4).
     fn progress(&self, s: &State, p: u8) -> f64 {
         let pu = p as usize;
         let level = s.level[pu];
@@ -20,7 +22,18 @@ impl Karmaka {
         let next = THRESHOLD.get(level as usize + 1).copied().unwrap_or(7);
         let future =
             (f64::from(self.score_deeds(&s.futures[pu])) / f64::from(next)).min(1.0) * 0.15;
-        f64::from(level) + secured + future
+        let mut extra = 0.0;
+        if now >= need {
+            let left = (s.hands[pu].len() + s.decks[pu].len()).min(10) as f64;
+            extra += 0.03 * (1.0 - left / 10.0);
+            // Losing the exposed Deed (Vengeance, Thievery) would not hurt.
+            if let Some((_, below)) = s.deeds[pu].split_last()
+                && f64::from(self.score_deeds(below)) + f64::from(s.rings[pu]) >= need
+            {
+                extra += 0.02;
+            }
+        }
+        f64::from(level) + secured + future + extra
     }
 
     /// The heuristic value of `s` for `player`.

@@ -3,8 +3,17 @@
 use std::fmt::Write;
 
 use super::Karmaka;
-use super::cards::Ability;
+use super::cards::{Ability, Colour};
 use super::state::{Action, NONE, Phase, State, THRESHOLD, bit};
+
+fn colour_word(c: Colour) -> &'static str {
+    match c {
+        Colour::Red => "red",
+        Colour::Green => "green",
+        Colour::Blue => "blue",
+        Colour::Mosaic => "mosaic",
+    }
+}
 
 const RUNGS: [&str; 5] = ["Dung Beetle", "Snake", "Wolf", "Ape", "Transcendence"];
 
@@ -19,7 +28,7 @@ impl Karmaka {
                     "??".to_string()
                 } else {
                     let t = self.cards.ty(c);
-                    format!("{} {}({:?} {})", t.code, t.name, t.colour, t.points)
+                    format!("{} ({} {})", t.name, colour_word(t.colour), t.points)
                 }
             })
             .collect::<Vec<_>>()
@@ -28,7 +37,7 @@ impl Karmaka {
 
     fn type_name(&self, t: u8) -> String {
         let ty = &self.cards.types[t as usize];
-        format!("{} ({:?} {})", ty.name, ty.colour, ty.points)
+        format!("{} ({} {})", ty.name, colour_word(ty.colour), ty.points)
     }
 
     /// The table as `viewer` sees it (`None`: everything).
@@ -104,6 +113,25 @@ impl Karmaka {
             let _ = writeln!(out, "Aside: {}", self.cards_text(&v.aside));
         }
         let _ = writeln!(out, "Now: {}", self.phase_text(&v));
+        if let Some(o) = viewer {
+            let m = self.types_in(&s.hands[o as usize]);
+            if m != 0 {
+                let _ = writeln!(out, "Your cards:");
+            }
+            for t in 0..self.cards.types.len() {
+                if m & 1 << t != 0 {
+                    let ty = &self.cards.types[t];
+                    let _ = writeln!(
+                        out,
+                        "    {} ({} {}): {}",
+                        ty.name,
+                        colour_word(ty.colour),
+                        ty.points,
+                        ty.ability.text()
+                    );
+                }
+            }
+        }
         if let (Some(o), true) = (viewer, viewer.is_some()) {
             let known: Vec<String> = (0..self.players)
                 .filter(|&q| q != o)
@@ -181,17 +209,19 @@ impl Karmaka {
                 _ => format!("target P{p}"),
             },
             Action::Pick(t) => {
-                let verb = match s.phase {
-                    Phase::DenialPick => "ruin and copy",
-                    Phase::EmbodyPick => "copy your Deed",
-                    Phase::DwindlePick(_) | Phase::RouletteRuin(_) => "ruin",
-                    Phase::SowPlace(_) | Phase::DestinyPlace(_) => "place on your Future Life",
-                    Phase::DestinyReturn => "put back on the Well (under the rest)",
-                    Phase::SwindleTake(_) => "take",
-                    Phase::JubileePick(_) => "move to your Deeds",
-                    _ => "pick",
+                let (verb, rest) = match s.phase {
+                    Phase::DenialPick => ("ruin", " and play a copy of its ability"),
+                    Phase::EmbodyPick => ("copy the ability of your Deed", ""),
+                    Phase::DwindlePick(_) | Phase::RouletteRuin(_) => ("ruin", ""),
+                    Phase::SowPlace(_) | Phase::DestinyPlace(_) => {
+                        ("place", " on your Future Life")
+                    }
+                    Phase::DestinyReturn => ("put back", " on the Well (below the rest)"),
+                    Phase::SwindleTake(_) => ("take", " into your Hand"),
+                    Phase::JubileePick(_) => ("move", " to your Deeds"),
+                    _ => ("pick", ""),
                 };
-                format!("{verb} {}", self.type_name(t))
+                format!("{verb} {}{rest}", self.type_name(t))
             }
             Action::Deed(i) => {
                 let v = match s.phase {

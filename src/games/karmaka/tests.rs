@@ -1266,6 +1266,15 @@ fn invalid_combinations_are_errors() {
     assert_eq!(g.num_players(), 3);
     assert_eq!(g.spec(), "karmaka(variant=big-bad-wolf)");
     assert_eq!(game("karmaka(players=4,teams=true)").side(3), 1);
+    for spec in [
+        "karmaka(players=4,teams=true,first=2)",
+        "karmaka(variant=big-bad-wolf,bbw_partner_future=true)",
+        "karmaka(players=3,max_plies=300,refill_on_deal=false)",
+    ] {
+        let g = game(spec);
+        assert_eq!(game(&g.spec()).spec(), g.spec(), "{spec}");
+        assert_ne!(g.spec(), "karmaka");
+    }
 }
 
 #[test]
@@ -1378,4 +1387,45 @@ fn render_shows_only_what_the_viewer_sees() {
     assert!(g.render(&s, None).contains("Thievery"));
     let l = g.action_label(&s, Action::Ability(ty(&g, "VEN")));
     assert!(l.contains("Vengeance"), "{l}");
+}
+/// A longer run of the generic suite over more switch combinations
+/// (`cargo test -- --ignored`).
+#[test]
+#[ignore]
+fn zz_heavy_conformance() {
+    for spec in [
+        "karmaka",
+        "karmaka(players=3)",
+        "karmaka(players=4)",
+        "karmaka(players=4,teams=true,mimic_ally=true)",
+        "karmaka(variant=big-bad-wolf)",
+        "karmaka(variant=big-bad-wolf,bbw_partner_future=true,bbw_partner_target=false)",
+        "karmaka(players=4,opposite_targetable=true,bonus_when_void=false,embody_victim=false)",
+        "karmaka(players=3,pass_after_draw=false,refill_on_deal=false,max_plies=50)",
+    ] {
+        conformance::check(
+            &game(spec),
+            conformance::Config {
+                playouts: 200,
+                seed: 99,
+                ..Default::default()
+            },
+        );
+        soak(spec, 200, 5);
+    }
+}
+
+#[test]
+fn heuristic_prefers_progress() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    assert_eq!(g.heuristic(&s, 0), 0.0);
+    s.level[0] = 2;
+    assert!(g.heuristic(&s, 0) > 0.3 && g.heuristic(&s, 1) < -0.3);
+    let before = g.heuristic(&s, 0);
+    deeds(&mut s, 0, &[15, 16]);
+    assert!(g.heuristic(&s, 0) > before, "secured points count");
+    let mut t = table(&g, 0);
+    deeds(&mut t, 1, &[15, 16]);
+    assert!(g.heuristic(&t, 0) < 0.0);
 }
