@@ -1429,3 +1429,67 @@ fn heuristic_prefers_progress() {
     deeds(&mut t, 1, &[15, 16]);
     assert!(g.heuristic(&t, 0) < 0.0);
 }
+
+#[test]
+fn setup_deals_four_and_two() {
+    let g = game("karmaka(players=4,first=2)");
+    let s = g.initial_state(&mut rng_from_seed(8));
+    assert!(Karmaka::conserved(&s));
+    assert_eq!(s.active, 2);
+    assert_eq!(s.phase, Phase::Main);
+    for p in 0..4u8 {
+        let pu = p as usize;
+        // The first player has drawn its top Deck card.
+        let (h, d) = if p == 2 { (5, 1) } else { (4, 2) };
+        assert_eq!((s.hands[pu].len(), s.decks[pu].len()), (h, d));
+        assert!(s.decks[pu].iter().all(|&c| s.known[c as usize] == 0));
+        assert!(s.hands[pu].iter().all(|&c| s.known[c as usize] == bit(p)));
+    }
+    assert_eq!(s.well.len(), 64 - 24);
+    // Nobody, not even the owner, sees a Deck.
+    let v = g.view(&s, 0);
+    assert!(v.decks[0].iter().all(|&c| c == NONE));
+    assert!(v.hands[1].iter().all(|&c| c == NONE));
+    assert!(v.hands[0].iter().all(|&c| c != NONE));
+}
+
+#[test]
+fn destiny_knowledge_follows_cards_onto_a_deck() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[28, 44]);
+    hand(&mut s, 1, &[1]);
+    hand(&mut s, 2, &[2]);
+    well_top(&mut s, &[10, 20, 30]);
+    act(&g, &mut s, Action::Ability(ty(&g, "DES")));
+    act(&g, &mut s, Action::Stop);
+    assert_eq!(s.phase, Phase::DestinyReturn);
+    act(&g, &mut s, Action::Pick(k(&g, 20)));
+    act(&g, &mut s, Action::Pick(k(&g, 10)));
+    assert_eq!(&s.well_top[..], &[20, 10, 30]);
+    act(&g, &mut s, Action::Decline);
+    act(&g, &mut s, Action::Decline);
+    // Next turn: Longevity on P1 deals 30 then 10 onto its Deck.
+    s.active = 0;
+    s.phase = Phase::Main;
+    act(&g, &mut s, Action::Ability(ty(&g, "LON")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(&s.decks[1][..], &[30, 10]);
+    assert_eq!(s.known[10], bit(0));
+    let v0 = g.view(&s, 0);
+    assert_eq!(&v0.decks[1][..], &[30, 10]);
+    assert_eq!(&g.view(&s, 1).decks[1][..], &[NONE, NONE]);
+    // P0's determinizations keep the Deck cards and the Well top it knows.
+    for seed in 0..5 {
+        let d = g.determinize(&s, 0, &mut rng_from_seed(seed));
+        assert_eq!(&d.decks[1][..], &[30, 10]);
+        assert_eq!(&d.well_top[..], &[20]);
+        assert_eq!(g.info_key(&d, 0), g.info_key(&s, 0));
+    }
+    // P2's resample them.
+    let moved = (0..20).any(|seed| {
+        let d = g.determinize(&s, 2, &mut rng_from_seed(seed));
+        d.decks[1][..] != [30, 10]
+    });
+    assert!(moved);
+}
