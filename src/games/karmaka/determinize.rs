@@ -5,13 +5,15 @@
 //! `NONE` per unknown card, since a Hand has no order. Determinization starts
 //! from that view only, so its result cannot depend on anything hidden: the
 //! unknown cards are collected in id order, shuffled, and dealt into the
-//! unknown slots.
+//! unknown slots. Who else knows each unknown slot (a rival who peeked at a
+//! Hand, a Destiny player who knows a dealt Deck card) is public and part of
+//! the key, and the resampled cards inherit it.
 
 use arrayvec::ArrayVec;
 
 use super::Karmaka;
 use super::cards::NCARDS;
-use super::state::{NONE, Phase, Pile, State, bit};
+use super::state::{NONE, Pile, State, bit};
 use crate::rng::{GameRng, shuffle};
 
 /// Everything an observer knows: the masked state.
@@ -21,7 +23,14 @@ pub struct InfoKey {
     pub observer: u8,
     /// The state with unknown cards replaced by `NONE`.
     pub view: State,
+    /// Who knows each unknown slot, in the canonical slot order.
+    pub hidden: Masks,
 }
+
+/// Knowledge masks of the unknown slots, in canonical slot order: per seat
+/// the Hand (sorted, as a Hand has no order), Deck and Future Life, then the
+/// Well top, the aside cards and the Well pool.
+pub type Masks = ArrayVec<u8, NCARDS>;
 
 fn mask_pile(pile: &mut Pile, known: &[u8; NCARDS], b: u8) {
     for c in pile.iter_mut() {
@@ -42,20 +51,43 @@ fn mask_small(pile: &mut ArrayVec<u8, 3>, known: &[u8; NCARDS], b: u8) {
 impl Karmaka {
     /// The state as `o` sees it.
     pub fn view(&self, s: &State, o: u8) -> State {
+        self.view_masks(s, o).0
+    }
+
+    /// The view plus who knows each slot unknown to `o`.
+    pub fn view_masks(&self, s: &State, o: u8) -> (State, Masks) {
         let b = bit(o);
         let mut v = s.clone();
+        let mut masks = Masks::new();
+        let unknown = |c: u8| s.known[c as usize] & b == 0;
+        let push_positional = |pile: &[u8], masks: &mut Masks| {
+            for &c in pile {
+                if unknown(c) {
+                    masks.push(s.known[c as usize]);
+                }
+            }
+        };
         for p in 0..self.players as usize {
-            let hidden = s.hands[p]
+            let mut hm: Masks = s.hands[p]
                 .iter()
-                .filter(|&&c| s.known[c as usize] & b == 0)
-                .count();
-            v.hands[p].retain(|c| s.known[*c as usize] & b != 0);
+                .filter(|&&c| unknown(c))
+                .map(|&c| s.known[c as usize])
+                .collect();
+            hm.sort_unstable();
+            let hidden = hm.len();
+            masks.extend(hm);
+            v.hands[p].retain(|c| !unknown(*c));
             for _ in 0..hidden {
                 v.hands[p].push(NONE);
             }
+            push_positional(&s.decks[p], &mut masks);
+            push_positional(&s.futures[p], &mut masks);
             mask_pile(&mut v.decks[p], &s.known, b);
             mask_pile(&mut v.futures[p], &s.known, b);
         }
+        push_positional(&s.well_top, &mut masks);
+        push_positional(&s.aside, &mut masks);
+        push_positional(&s.well, &mut masks);
         mask_pile(&mut v.well, &s.known, b);
         mask_small(&mut v.well_top, &s.known, b);
         mask_small(&mut v.aside, &s.known, b);
@@ -64,15 +96,13 @@ impl Karmaka {
                 *c = 0;
             }
         }
-        v
+        (v, masks)
     }
 
     /// A full state consistent with `o`'s view, hidden cards resampled
-    /// uniformly. Cards filled in are known only to the owner of the Hand or
-    /// Future Life they land in (third-party knowledge of unseen cards is
-    /// dropped, as the observer cannot tell what it was).
+    /// uniformly; each filled slot keeps who knew that slot.
     pub fn determinize_for(&self, s: &State, o: u8, rng: &mut GameRng) -> State {
-        let mut v = self.view(s, o);
+        let (mut v, masks) = self.view_masks(s, o);
         let mut present = [false; NCARDS];
         let mut note = |pile: &[u8]| {
             for &c in pile {
@@ -98,28 +128,24 @@ impl Karmaka {
             .filter(|&c| !present[c as usize])
             .collect();
         shuffle(rng, &mut pool);
-        let aside_mask = bit(v.active)
-            | match v.phase {
-                Phase::SwindleChance(x, _) | Phase::SwindleTake(x) => bit(x),
-                _ => 0,
-            };
-        let mut fill = |pile: &mut [u8], known: &mut [u8; NCARDS], mask: u8| {
+        let mut next_mask = masks.iter().copied();
+        let mut fill = |pile: &mut [u8], known: &mut [u8; NCARDS]| {
             for c in pile.iter_mut() {
                 if *c == NONE {
                     *c = pool.pop().expect("as many unknown cards as unknown slots");
-                    known[*c as usize] = mask;
+                    known[*c as usize] = next_mask.next().expect("a mask per unknown slot");
                 }
             }
         };
         for p in 0..self.players as usize {
-            fill(&mut v.hands[p], &mut v.known, bit(p as u8));
+            fill(&mut v.hands[p], &mut v.known);
             v.hands[p].sort_unstable();
-            fill(&mut v.decks[p], &mut v.known, 0);
-            fill(&mut v.futures[p], &mut v.known, bit(p as u8));
+            fill(&mut v.decks[p], &mut v.known);
+            fill(&mut v.futures[p], &mut v.known);
         }
-        fill(&mut v.well_top, &mut v.known, 0);
-        fill(&mut v.aside, &mut v.known, aside_mask);
-        fill(&mut v.well, &mut v.known, 0);
+        fill(&mut v.well_top, &mut v.known);
+        fill(&mut v.aside, &mut v.known);
+        fill(&mut v.well, &mut v.known);
         v.well.sort_unstable();
         v
     }

@@ -368,9 +368,11 @@ impl Game for Karmaka {
     }
 
     fn info_key(&self, state: &State, observer: PlayerId) -> determinize::InfoKey {
+        let (view, hidden) = self.view_masks(state, observer);
         determinize::InfoKey {
             observer,
-            view: self.view(state, observer),
+            view,
+            hidden,
         }
     }
 

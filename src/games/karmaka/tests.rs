@@ -1486,10 +1486,39 @@ fn destiny_knowledge_follows_cards_onto_a_deck() {
         assert_eq!(&d.well_top[..], &[20]);
         assert_eq!(g.info_key(&d, 0), g.info_key(&s, 0));
     }
-    // P2's resample them.
+    // P2's resample them, but remember that P0 knows the top Deck card.
     let moved = (0..20).any(|seed| {
         let d = g.determinize(&s, 2, &mut rng_from_seed(seed));
+        assert_eq!(d.known[d.decks[1][1] as usize], bit(0));
+        assert_eq!(g.info_key(&d, 2), g.info_key(&s, 2));
         d.decks[1][..] != [30, 10]
     });
     assert!(moved);
+}
+
+#[test]
+fn third_party_peek_survives_determinization() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 2);
+    hand(&mut s, 1, &[5, 6, 7]);
+    hand(&mut s, 2, &[19, 1]);
+    hand(&mut s, 0, &[2]);
+    act(&g, &mut s, Action::Ability(ty(&g, "PEE")));
+    act(&g, &mut s, Action::Target(1));
+    assert!(
+        s.hands[1]
+            .iter()
+            .all(|&c| s.known[c as usize] == bit(1) | bit(2))
+    );
+    let key = g.info_key(&s, 0);
+    assert_eq!(key.view.hands[1][..], [NONE, NONE, NONE]);
+    for seed in 0..5 {
+        let d = g.determinize(&s, 0, &mut rng_from_seed(seed));
+        assert!(
+            d.hands[1]
+                .iter()
+                .all(|&c| d.known[c as usize] == bit(1) | bit(2))
+        );
+        assert_eq!(g.info_key(&d, 0), key);
+    }
 }
