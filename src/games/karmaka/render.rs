@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::Karmaka;
-use super::cards::{Ability, Colour};
+use super::cards::Colour;
 use super::state::{Action, NONE, Phase, State, THRESHOLD, bit};
 
 fn colour_word(c: Colour) -> &'static str {
@@ -205,7 +205,14 @@ impl Karmaka {
             Action::Pass => "pass".into(),
             Action::Stop => "stop".into(),
             Action::Target(p) => match s.phase {
-                Phase::MimicSource => format!("Mimic P{p}'s exposed Deed"),
+                Phase::MimicSource => {
+                    let top = s.deeds[p as usize].last().copied().unwrap_or(NONE);
+                    format!("Mimic P{p}'s exposed Deed, {}", self.cards_text(&[top]))
+                }
+                Phase::Target(t) if p == s.active => {
+                    format!("{} on yourself", self.cards.types[t as usize].name)
+                }
+                Phase::Target(t) => format!("{} on P{p}", self.cards.types[t as usize].name),
                 _ => format!("target P{p}"),
             },
             Action::Pick(t) => {
@@ -265,13 +272,5 @@ impl Karmaka {
                 }
             }
         }
-    }
-
-    /// Whether an ability card type copies another (for labels and tests).
-    pub fn is_copy(&self, t: u8) -> bool {
-        matches!(
-            self.cards.types[t as usize].ability,
-            Ability::Denial | Ability::Embody | Ability::Mimic
-        )
     }
 }

@@ -388,8 +388,7 @@ impl Karmaka {
                 }
             }
             (Phase::JubileePick(_), Action::Stop) => self.finish(s, NONE, true),
-            (Phase::Offer(to, single), Action::Accept) => {
-                let _ = single;
+            (Phase::Offer(to, _), Action::Accept) => {
                 let c = s.center;
                 s.center = NONE;
                 s.known[c as usize] = ALL;

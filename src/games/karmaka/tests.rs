@@ -38,6 +38,9 @@ fn soak_all_variants_conserve_cards() {
         "karmaka(players=4,teams=true)",
         "karmaka(variant=big-bad-wolf)",
         "karmaka(variant=big-bad-wolf,bbw_partner_future=true)",
+        "karmaka(players=4,opposite_targetable=true,bonus_when_void=false,embody_victim=false)",
+        "karmaka(players=3,pass_after_draw=false,refill_on_deal=false)",
+        "karmaka(players=4,teams=true,mimic_ally=true,max_plies=100)",
     ] {
         soak(spec, 60, 11);
     }
