@@ -2,6 +2,7 @@
 //! successive lives. Rules: `/work/shared/rules/karmaka.md` (see RULES.md here
 //! for the interpretations made on top of it).
 
+pub mod abilities;
 pub mod cards;
 pub mod determinize;
 pub mod heuristic;
