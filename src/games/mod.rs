@@ -5,6 +5,7 @@
 
 pub mod connect4;
 pub mod fox;
+pub mod karmaka;
 pub mod tictactoe;
 
 use crate::error::SpecError;
@@ -107,6 +108,90 @@ pub const GAMES: &[GameInfo] = &[
             "fox(start_used=true,stay_ability=false,start_ability=false,rotate_ccw=false,guard=orthogonal)",
         ],
     },
+    GameInfo {
+        name: "karmaka",
+        summary: "Karmaka: climb the Karmic Ladder through successive lives (cards, karmic cost)",
+        players: "2-4",
+        params: &[
+            ParamInfo {
+                name: "players",
+                default: "2",
+                help: "2, 3 or 4 (3 with big-bad-wolf)",
+            },
+            ParamInfo {
+                name: "teams",
+                default: "false",
+                help: "2v2 teams {P0,P2} vs {P1,P3}; needs players=4",
+            },
+            ParamInfo {
+                name: "variant",
+                default: "standard",
+                help: "standard or big-bad-wolf (2v1, seat 0 is the Wolf)",
+            },
+            ParamInfo {
+                name: "cards",
+                default: "embedded",
+                help: "path of a TOML/JSON card table (64 cards)",
+            },
+            ParamInfo {
+                name: "first",
+                default: "random",
+                help: "first player: random or a seat number",
+            },
+            ParamInfo {
+                name: "max_plies",
+                default: "2000",
+                help: "main plays plus Limbo turns before a draw",
+            },
+            ParamInfo {
+                name: "bonus_when_void",
+                default: "true",
+                help: "bonus play even if the ability did nothing",
+            },
+            ParamInfo {
+                name: "embody_victim",
+                default: "true",
+                help: "Embody's copied victim gets the offer",
+            },
+            ParamInfo {
+                name: "opposite_targetable",
+                default: "false",
+                help: "4P: any-player cards may target the opposite seat",
+            },
+            ParamInfo {
+                name: "mimic_ally",
+                default: "false",
+                help: "2v2: Mimic may copy the ally's exposed Deed",
+            },
+            ParamInfo {
+                name: "bbw_partner_target",
+                default: "true",
+                help: "Big Bad Wolf: any-player cards may target the partner",
+            },
+            ParamInfo {
+                name: "bbw_partner_future",
+                default: "false",
+                help: "Big Bad Wolf: Beetles may play to the partner's Future Life",
+            },
+            ParamInfo {
+                name: "pass_after_draw",
+                default: "true",
+                help: "Pass needs a non-empty Deck after the draw",
+            },
+            ParamInfo {
+                name: "refill_on_deal",
+                default: "true",
+                help: "Longevity and rebirth deals refill the Well",
+            },
+        ],
+        test_specs: &[
+            "karmaka",
+            "karmaka(players=3)",
+            "karmaka(players=4)",
+            "karmaka(players=4,teams=true)",
+            "karmaka(variant=big-bad-wolf,bbw_partner_future=true)",
+        ],
+    },
 ];
 
 /// One concrete game of any registered kind.
@@ -118,6 +203,8 @@ pub enum AnyGame {
     Connect4(connect4::Connect4),
     /// Fox on the Run.
     Fox(fox::Fox),
+    /// Karmaka.
+    Karmaka(karmaka::Karmaka),
 }
 
 impl AnyGame {
@@ -128,6 +215,7 @@ impl AnyGame {
             "tictactoe" => AnyGame::TicTacToe(tictactoe::TicTacToe::from_params(&mut params)?),
             "connect4" => AnyGame::Connect4(connect4::Connect4::from_params(&mut params)?),
             "fox" => AnyGame::Fox(fox::Fox::from_params(&mut params)?),
+            "karmaka" => AnyGame::Karmaka(karmaka::Karmaka::from_params(&mut params)?),
             other => {
                 return Err(SpecError::UnknownGame {
                     name: other.to_string(),
@@ -152,6 +240,7 @@ macro_rules! with_game {
             $crate::games::AnyGame::TicTacToe($g) => $body,
             $crate::games::AnyGame::Connect4($g) => $body,
             $crate::games::AnyGame::Fox($g) => $body,
+            $crate::games::AnyGame::Karmaka($g) => $body,
         }
     };
 }

@@ -1,0 +1,60 @@
+//! A cheap evaluation in [-1, 1] following spec §9: ladder lead first, then
+//! how safely each side will climb at its next death, then Future Life quality.
+
+use super::Karmaka;
+use super::state::{Phase, State, THRESHOLD, TRANSCENDED};
+
+impl Karmaka {
+    /// Progress of one seat in rungs: the rung, plus up to 0.8 for the share of
+    /// the next threshold already secured (Deeds score plus rings), plus up to
+    /// 0.15 for a Future Life that would score well next life. Once the climb
+    /// is secured, a short remaining life (few Hand and Deck cards) and an
+    /// off-colour exposed "cover" Deed add a little (spec §9, terms 1 and 4).
+    fn progress(&self, s: &State, p: u8) -> f64 {
+        let pu = p as usize;
+        let level = s.level[pu];
+        if level >= TRANSCENDED {
+            return f64::from(TRANSCENDED) + 1.0;
+        }
+        let need = f64::from(THRESHOLD[level as usize]);
+        let now = f64::from(self.score_deeds(&s.deeds[pu])) + f64::from(s.rings[pu]);
+        let secured = (now / need).min(1.0) * 0.8;
+        let next = THRESHOLD.get(level as usize + 1).copied().unwrap_or(7);
+        let future =
+            (f64::from(self.score_deeds(&s.futures[pu])) / f64::from(next)).min(1.0) * 0.15;
+        let mut extra = 0.0;
+        if now >= need {
+            let left = (s.hands[pu].len() + s.decks[pu].len()).min(10) as f64;
+            extra += 0.03 * (1.0 - left / 10.0);
+            // Losing the exposed Deed (Vengeance, Thievery) would not hurt.
+            if let Some((_, below)) = s.deeds[pu].split_last()
+                && f64::from(self.score_deeds(below)) + f64::from(s.rings[pu]) >= need
+            {
+                extra += 0.02;
+            }
+        }
+        f64::from(level) + secured + future + extra
+    }
+
+    /// The heuristic value of `s` for `player`.
+    pub fn evaluate(&self, s: &State, player: u8) -> f64 {
+        if s.phase == Phase::Over {
+            return if s.winner == super::state::NONE {
+                0.0
+            } else if self.side_of(s.winner) == self.side_of(player) {
+                1.0
+            } else {
+                -1.0
+            };
+        }
+        let mine = (0..self.players)
+            .filter(|&q| self.side_of(q) == self.side_of(player))
+            .map(|q| self.progress(s, q))
+            .fold(0.0, f64::max);
+        let theirs = (0..self.players)
+            .filter(|&q| self.side_of(q) != self.side_of(player))
+            .map(|q| self.progress(s, q))
+            .fold(0.0, f64::max);
+        ((mine - theirs) / 4.0).clamp(-0.99, 0.99)
+    }
+}

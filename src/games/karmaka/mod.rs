@@ -1,0 +1,412 @@
+//! Karmaka (Boxerman & Burke, 2015): a race up the Karmic Ladder through
+//! successive lives. Rules: `/work/shared/rules/karmaka.md` (see RULES.md here
+//! for the interpretations made on top of it).
+
+pub mod abilities;
+pub mod cards;
+pub mod determinize;
+pub mod heuristic;
+pub mod render;
+pub mod rules;
+pub mod state;
+
+#[cfg(test)]
+mod tests;
+
+use arrayvec::ArrayVec;
+
+use crate::error::SpecError;
+use crate::game::{Game, PlayerId, Returns, Turn};
+use crate::rng::{GameRng, below, shuffle, weighted_index};
+use crate::spec::Params;
+
+use cards::{CardSet, NCARDS};
+pub use rules::{Actions, MAX_ACTIONS};
+pub use state::{Action, Phase, State};
+use state::{MAXP, NONE, Pile, bit};
+
+/// Switches for the debatable readings of spec §7 (defaults = the spec's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Switches {
+    /// Ambiguity 6: the bonus play is granted even when the ability did nothing.
+    pub bonus_when_void: bool,
+    /// Ambiguity 7: an Embody chain's victim is offered the card (else round-robin).
+    pub embody_victim: bool,
+    /// Ambiguity 10: in 4P, any-player wording may target the opposite player.
+    pub opposite_targetable: bool,
+    /// Ambiguity 11: in 2v2, Mimic may copy the ally's exposed Deed.
+    pub mimic_ally: bool,
+    /// Ambiguity 12: in Big Bad Wolf, any-player wording may target the partner.
+    pub bbw_partner_target: bool,
+    /// §3.2: in Big Bad Wolf, Beetles may play to the partner's Future Life.
+    pub bbw_partner_future: bool,
+    /// Ambiguity 5: Pass needs a non-empty Deck after the draw (else before it).
+    pub pass_after_draw: bool,
+    /// §4.11: deals (Longevity, rebirth) refill an empty Well from the Ruins.
+    pub refill_on_deal: bool,
+}
+
+impl Default for Switches {
+    fn default() -> Self {
+        Switches {
+            bonus_when_void: true,
+            embody_victim: true,
+            opposite_targetable: false,
+            mimic_ally: false,
+            bbw_partner_target: true,
+            bbw_partner_future: false,
+            pass_after_draw: true,
+            refill_on_deal: true,
+        }
+    }
+}
+
+/// Boolean switches as (spec key, default, help).
+pub const SWITCH_KEYS: [&str; 8] = [
+    "bonus_when_void",
+    "embody_victim",
+    "opposite_targetable",
+    "mimic_ally",
+    "bbw_partner_target",
+    "bbw_partner_future",
+    "pass_after_draw",
+    "refill_on_deal",
+];
+
+/// Every parameter key.
+pub const PARAM_KEYS: [&str; 14] = [
+    "players",
+    "teams",
+    "variant",
+    "cards",
+    "first",
+    "max_plies",
+    "bonus_when_void",
+    "embody_victim",
+    "opposite_targetable",
+    "mimic_ally",
+    "bbw_partner_target",
+    "bbw_partner_future",
+    "pass_after_draw",
+    "refill_on_deal",
+];
+
+/// The rules with a configuration fixed.
+#[derive(Clone, Debug)]
+pub struct Karmaka {
+    /// Number of seats (2–4).
+    pub players: u8,
+    /// 2v2 teams {P0,P2} vs {P1,P3}.
+    pub teams: bool,
+    /// Big Bad Wolf: seat 0 is the Wolf, seats 1 and 2 the Beetles.
+    pub wolf: bool,
+    /// Fixed first player, or random.
+    pub first: Option<u8>,
+    /// Main plays plus Limbo turns before the game is called a draw.
+    pub max_plies: u32,
+    /// Readings of the ambiguous rules.
+    pub switches: Switches,
+    /// The cards.
+    pub cards: CardSet,
+    cards_path: Option<String>,
+}
+
+impl Karmaka {
+    /// Builds the game from spec parameters.
+    pub fn from_params(params: &mut Params) -> Result<Self, SpecError> {
+        let variant = params.choice("variant", 0, &["standard", "big-bad-wolf"])?;
+        let wolf = variant == 1;
+        let players = params.int("players", if wolf { 3 } else { 2 }, 2, 4)? as u8;
+        let teams = params.bool("teams", false)?;
+        if teams && players != 4 {
+            return Err(SpecError::Invalid(format!(
+                "karmaka: teams=true needs players=4 (got players={players})"
+            )));
+        }
+        if wolf && players != 3 {
+            return Err(SpecError::Invalid(format!(
+                "karmaka: variant=big-bad-wolf is a 3-player game (got players={players})"
+            )));
+        }
+        if wolf && teams {
+            return Err(SpecError::Invalid(
+                "karmaka: variant=big-bad-wolf cannot be combined with teams=true".into(),
+            ));
+        }
+        let first = match params.text("first") {
+            None => None,
+            Some(v) if v == "random" => None,
+            Some(v) => match v.parse::<u8>() {
+                Ok(f) if f < players => Some(f),
+                _ => {
+                    return Err(SpecError::BadValue {
+                        key: "first".into(),
+                        value: v,
+                        expected: format!("random or a seat from 0 to {}", players - 1),
+                    });
+                }
+            },
+        };
+        let max_plies = params.int("max_plies", 2000, 10, 1_000_000)? as u32;
+        let d = Switches::default();
+        let switches = Switches {
+            bonus_when_void: params.bool("bonus_when_void", d.bonus_when_void)?,
+            embody_victim: params.bool("embody_victim", d.embody_victim)?,
+            opposite_targetable: params.bool("opposite_targetable", d.opposite_targetable)?,
+            mimic_ally: params.bool("mimic_ally", d.mimic_ally)?,
+            bbw_partner_target: params.bool("bbw_partner_target", d.bbw_partner_target)?,
+            bbw_partner_future: params.bool("bbw_partner_future", d.bbw_partner_future)?,
+            pass_after_draw: params.bool("pass_after_draw", d.pass_after_draw)?,
+            refill_on_deal: params.bool("refill_on_deal", d.refill_on_deal)?,
+        };
+        let cards_path = params.text("cards");
+        let cards = CardSet::load(cards_path.as_deref())?;
+        params.finish("karmaka", &PARAM_KEYS)?;
+        Ok(Karmaka {
+            players,
+            teams,
+            wolf,
+            first,
+            max_plies,
+            switches,
+            cards,
+            cards_path,
+        })
+    }
+
+    /// Builds from spec text such as `karmaka(players=3)` (tests and tools).
+    pub fn parse(text: &str) -> Result<Self, SpecError> {
+        let spec = crate::spec::Spec::parse(text)?;
+        let mut params = spec.params;
+        Self::from_params(&mut params)
+    }
+
+    /// An empty table: no cards anywhere, everybody on their starting rung,
+    /// `active` to play. Tests fill the piles by hand.
+    pub fn empty_state(&self, active: u8) -> State {
+        let mut level = [0; MAXP];
+        if self.wolf {
+            level[0] = 2;
+        }
+        State {
+            hands: Default::default(),
+            decks: Default::default(),
+            futures: Default::default(),
+            deeds: Default::default(),
+            ruins: Pile::new(),
+            well: Pile::new(),
+            well_top: ArrayVec::new(),
+            aside: ArrayVec::new(),
+            center: NONE,
+            known: [0; NCARDS],
+            level,
+            rings: [0; MAXP],
+            active,
+            phase: Phase::Main,
+            chain: 0,
+            resolving: 0,
+            victim: NONE,
+            effect: false,
+            bonus: false,
+            drew: false,
+            winner: NONE,
+            plies: 0,
+            steps: 0,
+        }
+    }
+}
+
+impl Game for Karmaka {
+    type State = State;
+    type Action = Action;
+    /// See [`MAX_ACTIONS`] for the bound.
+    type Actions = Actions;
+    type InfoKey = determinize::InfoKey;
+
+    fn spec(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        let wolf_default = if self.wolf { 3 } else { 2 };
+        if self.wolf {
+            parts.push("variant=big-bad-wolf".into());
+        }
+        if self.players != wolf_default {
+            parts.push(format!("players={}", self.players));
+        }
+        if self.teams {
+            parts.push("teams=true".into());
+        }
+        if let Some(p) = &self.cards_path {
+            parts.push(format!("cards={p}"));
+        }
+        if let Some(f) = self.first {
+            parts.push(format!("first={f}"));
+        }
+        if self.max_plies != 2000 {
+            parts.push(format!("max_plies={}", self.max_plies));
+        }
+        let d = Switches::default();
+        let s = self.switches;
+        let pairs = [
+            (s.bonus_when_void, d.bonus_when_void),
+            (s.embody_victim, d.embody_victim),
+            (s.opposite_targetable, d.opposite_targetable),
+            (s.mimic_ally, d.mimic_ally),
+            (s.bbw_partner_target, d.bbw_partner_target),
+            (s.bbw_partner_future, d.bbw_partner_future),
+            (s.pass_after_draw, d.pass_after_draw),
+            (s.refill_on_deal, d.refill_on_deal),
+        ];
+        for (key, (v, dv)) in SWITCH_KEYS.iter().zip(pairs) {
+            if v != dv {
+                parts.push(format!("{key}={v}"));
+            }
+        }
+        if parts.is_empty() {
+            "karmaka".into()
+        } else {
+            format!("karmaka({})", parts.join(","))
+        }
+    }
+
+    fn num_players(&self) -> usize {
+        self.players as usize
+    }
+
+    fn side(&self, player: PlayerId) -> u8 {
+        self.side_of(player)
+    }
+
+    fn role(&self, _state: &State, player: PlayerId) -> String {
+        match (self.wolf, player) {
+            (false, _) => String::new(),
+            (true, 0) => "wolf".into(),
+            (true, _) => "pig".into(),
+        }
+    }
+
+    fn max_actions(&self) -> usize {
+        MAX_ACTIONS
+    }
+
+    fn max_game_length(&self) -> u32 {
+        self.max_steps()
+    }
+
+    fn has_hidden_information(&self) -> bool {
+        true
+    }
+
+    /// Shuffles the 64 cards, deals 4 to each Hand and then 2 to each Deck,
+    /// and picks the first player; the rest of the Well stays an unordered
+    /// pool whose draws are chance events.
+    fn initial_state(&self, rng: &mut GameRng) -> State {
+        let first = match self.first {
+            Some(f) => f,
+            None => below(rng, self.players as usize) as u8,
+        };
+        let mut s = self.empty_state(first);
+        let mut order: ArrayVec<u8, NCARDS> = (0..NCARDS as u8).collect();
+        shuffle(rng, &mut order);
+        for p in 0..self.players {
+            for _ in 0..4 {
+                let c = order.pop().expect("64 cards");
+                s.known[c as usize] = bit(p);
+                state::insert_sorted(&mut s.hands[p as usize], c);
+            }
+        }
+        for p in 0..self.players {
+            for _ in 0..2 {
+                let c = order.pop().expect("64 cards");
+                s.decks[p as usize].push(c);
+            }
+        }
+        s.well = order;
+        s.well.sort_unstable();
+        self.start_turn(&mut s);
+        s.steps = 0;
+        s
+    }
+
+    fn turn(&self, state: &State) -> Turn {
+        self.turn_of(state)
+    }
+
+    fn legal_actions(&self, state: &State) -> Actions {
+        self.legal(state)
+    }
+
+    fn apply(&self, state: &mut State, action: Action) {
+        debug_assert!(
+            self.turn_of(state) == Turn::Chance || self.legal(state).contains(&action),
+            "illegal {action:?} in {:?}",
+            state.phase
+        );
+        self.step(state, action);
+    }
+
+    /// One outcome per card type left in the pile drawn from, with probability
+    /// proportional to its count: copies of a type are interchangeable, so
+    /// this is the same distribution as per-card outcomes with a smaller tree.
+    fn chance_outcomes(&self, state: &State) -> Vec<(Action, f64)> {
+        let counts = self.chance_counts(state);
+        let total: f64 = counts.iter().map(|&c| f64::from(c)).sum();
+        counts
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| **c > 0)
+            .map(|(t, &c)| (Action::Chance(t as u8), f64::from(c) / total))
+            .collect()
+    }
+
+    fn sample_chance(&self, state: &State, rng: &mut GameRng) -> Action {
+        let counts = self.chance_counts(state);
+        let t = weighted_index(rng, counts.iter().map(|&c| f64::from(c)));
+        Action::Chance(t as u8)
+    }
+
+    fn determinize(&self, state: &State, observer: PlayerId, rng: &mut GameRng) -> State {
+        self.determinize_for(state, observer, rng)
+    }
+
+    fn info_key(&self, state: &State, observer: PlayerId) -> determinize::InfoKey {
+        let (view, hidden) = self.view_masks(state, observer);
+        determinize::InfoKey {
+            observer,
+            view,
+            hidden,
+        }
+    }
+
+    /// The transcending player's side gets 1, every other side −1; a game
+    /// stopped by the ply cap is a draw (all 0).
+    fn returns(&self, state: &State) -> Returns {
+        (0..self.players)
+            .map(|p| {
+                if state.winner == NONE {
+                    0.0
+                } else if self.side_of(p) == self.side_of(state.winner) {
+                    1.0
+                } else {
+                    -1.0
+                }
+            })
+            .collect()
+    }
+
+    /// The rung reached (4 = Transcendence).
+    fn score(&self, state: &State, player: PlayerId) -> f64 {
+        f64::from(state.level[player as usize])
+    }
+
+    fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
+        self.evaluate(state, player)
+    }
+
+    fn render(&self, state: &State, viewer: Option<PlayerId>) -> String {
+        self.render_text(state, viewer)
+    }
+
+    fn action_label(&self, state: &State, action: Action) -> String {
+        self.label(state, action)
+    }
+}

@@ -1,0 +1,1527 @@
+//! Scenario tests K1–K46 of the spec, card conservation and variant checks.
+
+#[allow(unused_imports)]
+use super::state::{ALL, Dest, NONE, Then, bit};
+use super::*;
+use crate::game::conformance;
+use crate::rng::rng_from_seed;
+
+/// Plays random games and checks that all 64 cards are always somewhere.
+fn soak(spec: &str, games: u32, seed: u64) {
+    let g = Karmaka::parse(spec).unwrap();
+    let mut rng = rng_from_seed(seed);
+    for i in 0..games {
+        let mut s = g.initial_state(&mut rng);
+        let mut n = 0;
+        while g.turn(&s) != Turn::Terminal {
+            assert!(Karmaka::conserved(&s), "{spec} game {i} step {n}: {s:?}");
+            let a = match g.turn(&s) {
+                Turn::Chance => g.sample_chance(&s, &mut rng),
+                _ => {
+                    let l = g.legal_actions(&s);
+                    l[crate::rng::below(&mut rng, l.len())]
+                }
+            };
+            g.apply(&mut s, a);
+            n += 1;
+        }
+        assert!(Karmaka::conserved(&s));
+    }
+}
+
+#[test]
+fn soak_all_variants_conserve_cards() {
+    for spec in [
+        "karmaka",
+        "karmaka(players=3)",
+        "karmaka(players=4)",
+        "karmaka(players=4,teams=true)",
+        "karmaka(variant=big-bad-wolf)",
+        "karmaka(variant=big-bad-wolf,bbw_partner_future=true)",
+        "karmaka(players=4,opposite_targetable=true,bonus_when_void=false,embody_victim=false)",
+        "karmaka(players=3,pass_after_draw=false,refill_on_deal=false)",
+        "karmaka(players=4,teams=true,mimic_ally=true,max_plies=100)",
+    ] {
+        soak(spec, 60, 11);
+    }
+}
+
+#[test]
+fn conformance_two_players() {
+    conformance::check(
+        &Karmaka::parse("karmaka").unwrap(),
+        conformance::Config {
+            playouts: 10,
+            ..Default::default()
+        },
+    );
+}
+
+// ---------------------------------------------------------------- helpers
+
+fn game(spec: &str) -> Karmaka {
+    Karmaka::parse(spec).unwrap()
+}
+
+/// Type number of a card code.
+fn ty(g: &Karmaka, code: &str) -> u8 {
+    g.cards.types.iter().position(|t| t.code == code).unwrap() as u8
+}
+
+/// Type number of an instance id.
+fn k(g: &Karmaka, id: u8) -> u8 {
+    g.cards.kind[id as usize]
+}
+
+/// A table with every card in the Well pool and `active` at its main play.
+fn table(g: &Karmaka, active: u8) -> State {
+    let mut s = g.empty_state(active);
+    s.well = (0..64).collect();
+    s
+}
+
+fn take(s: &mut State, id: u8) {
+    let i = s
+        .well
+        .iter()
+        .position(|&c| c == id)
+        .unwrap_or_else(|| panic!("card {id} is not in the Well"));
+    s.well.remove(i);
+}
+
+fn hand(s: &mut State, p: u8, ids: &[u8]) {
+    for &c in ids {
+        take(s, c);
+        s.known[c as usize] = bit(p);
+        state::insert_sorted(&mut s.hands[p as usize], c);
+    }
+}
+
+fn deck(s: &mut State, p: u8, ids: &[u8]) {
+    for &c in ids {
+        take(s, c);
+        s.known[c as usize] = 0;
+        s.decks[p as usize].push(c);
+    }
+}
+
+fn future(s: &mut State, p: u8, ids: &[u8]) {
+    for &c in ids {
+        take(s, c);
+        s.known[c as usize] = bit(p);
+        s.futures[p as usize].push(c);
+    }
+}
+
+fn deeds(s: &mut State, p: u8, ids: &[u8]) {
+    for &c in ids {
+        take(s, c);
+        s.known[c as usize] = ALL;
+        s.deeds[p as usize].push(c);
+    }
+}
+
+fn ruins(s: &mut State, ids: &[u8]) {
+    for &c in ids {
+        take(s, c);
+        s.known[c as usize] = ALL;
+        s.ruins.push(c);
+    }
+}
+
+/// Puts cards on top of the Well in this order (the last is drawn first).
+fn well_top(s: &mut State, ids: &[u8]) {
+    for &c in ids {
+        take(s, c);
+        s.well_top.push(c);
+    }
+}
+
+/// Moves every card left in the Well pool to `p`'s Deck (for "Well []").
+fn drain_well_to_deck(s: &mut State, p: u8, keep: &[u8]) {
+    let rest: Vec<u8> = s
+        .well
+        .iter()
+        .copied()
+        .filter(|c| !keep.contains(c))
+        .collect();
+    deck(s, p, &rest);
+}
+
+/// Applies a legal decision, checking it is legal and the cards are conserved.
+fn act(g: &Karmaka, s: &mut State, a: Action) {
+    let legal = g.legal_actions(s);
+    assert!(
+        legal.contains(&a),
+        "{a:?} not legal in {:?}; legal: {legal:?}",
+        s.phase
+    );
+    g.apply(s, a);
+    assert!(Karmaka::conserved(s), "cards not conserved after {a:?}");
+}
+
+/// Forces a chance outcome: the card of this id's type is taken.
+fn chance(g: &Karmaka, s: &mut State, id: u8) {
+    assert_eq!(g.turn(s), Turn::Chance, "not a chance node: {:?}", s.phase);
+    let t = k(g, id);
+    assert!(
+        g.chance_outcomes(s)
+            .iter()
+            .any(|(a, _)| *a == Action::Chance(t)),
+        "type of {id} is not a chance outcome"
+    );
+    g.apply(s, Action::Chance(t));
+    assert!(Karmaka::conserved(s));
+}
+
+fn sorted(v: &[u8]) -> Vec<u8> {
+    let mut v = v.to_vec();
+    v.sort_unstable();
+    v
+}
+
+/// Starts the active player's turn (death check and Deck draw).
+fn begin(g: &Karmaka, s: &mut State) {
+    g.start_turn(s);
+    g.advance(s);
+}
+
+// ---------------------------------------------------------------- scenarios
+
+#[test]
+fn k01_ring_climb_and_rebirth_with_short_future() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    s.level[0] = 2;
+    s.rings[0] = 2;
+    future(&mut s, 0, &[22, 50, 58]);
+    deeds(&mut s, 0, &[15, 28, 6]);
+    ruins(&mut s, &[0]);
+    well_top(&mut s, &[47, 19, 38]);
+    hand(&mut s, 1, &[1]);
+    begin(&g, &mut s);
+    assert_eq!(s.level[0], 3);
+    assert_eq!(s.rings[0], 1);
+    assert_eq!(&s.ruins[..], &[0, 15, 28, 6]);
+    assert!(s.deeds[0].is_empty());
+    assert_eq!(&s.hands[0][..], &[22, 50, 58]);
+    assert_eq!(&s.decks[0][..], &[38, 19, 47]);
+    assert!(s.decks[0].iter().all(|&c| s.known[c as usize] == 0));
+    assert_eq!(s.active, 1);
+    assert_eq!(s.phase, Phase::Main);
+}
+
+#[test]
+fn k02_failure_gains_ring_and_big_future_leaves_deck_empty() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    s.level[0] = 1;
+    deeds(&mut s, 0, &[13, 21, 59]);
+    future(&mut s, 0, &[19, 20, 22, 25, 31, 12, 57]);
+    hand(&mut s, 1, &[1]);
+    let well_before = s.well.len();
+    begin(&g, &mut s);
+    assert_eq!((s.level[0], s.rings[0]), (1, 1));
+    assert_eq!(&s.ruins[..], &[13, 21, 59]);
+    assert_eq!(sorted(&s.hands[0]), vec![12, 19, 20, 22, 25, 31, 57]);
+    assert!(s.decks[0].is_empty());
+    assert_eq!(s.well.len(), well_before);
+    // P1 plays; on P0's next turn there is no draw and no Pass.
+    act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+    assert_eq!(s.active, 0);
+    assert!(!s.drew);
+    assert!(!g.legal_actions(&s).contains(&Action::Pass));
+}
+
+#[test]
+fn k03_targeted_karmic_cost_in_multiplayer() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[15, 38]);
+    deck(&mut s, 0, &[19]);
+    deeds(&mut s, 2, &[47, 55]);
+    ruins(&mut s, &[6]);
+    hand(&mut s, 1, &[1]);
+    hand(&mut s, 2, &[2]);
+    begin(&g, &mut s);
+    act(&g, &mut s, Action::Ability(ty(&g, "VEN")));
+    act(&g, &mut s, Action::Target(2));
+    assert_eq!(&s.ruins[..], &[6, 55]);
+    assert_eq!(&s.deeds[2][..], &[47]);
+    assert_eq!(s.phase, Phase::Offer(2, true));
+    assert_eq!(g.turn(&s), Turn::Player(2));
+    let mut acc = s.clone();
+    act(&g, &mut acc, Action::Accept);
+    assert_eq!(acc.futures[2].last(), Some(&15));
+    assert_eq!(acc.known[15], ALL);
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(&s.ruins[..], &[6, 55, 15]);
+    assert_eq!(&s.hands[0][..], &[19, 38]);
+    assert_eq!(s.active, 1, "no bonus: the turn passed");
+}
+
+#[test]
+fn k04_self_only_card_offered_round_robin() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[53, 3]);
+    deck(&mut s, 0, &[48]);
+    well_top(&mut s, &[44, 7, 20]);
+    begin(&g, &mut s);
+    act(&g, &mut s, Action::Ability(ty(&g, "VOY")));
+    assert_eq!(sorted(&s.hands[0]), vec![3, 7, 20, 44, 48]);
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    let mut both = s.clone();
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Offer(2, false));
+    act(&g, &mut s, Action::Accept);
+    assert_eq!(s.futures[2].last(), Some(&53));
+    assert_eq!(s.phase, Phase::Bonus);
+    assert_eq!(s.active, 0);
+    act(&g, &mut both, Action::Decline);
+    act(&g, &mut both, Action::Decline);
+    assert_eq!(both.ruins.last(), Some(&53));
+    assert_eq!(both.phase, Phase::Bonus);
+}
+
+#[test]
+fn k05_peek_chain_offer_before_next_play() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[19, 16, 51]);
+    deck(&mut s, 0, &[3, 22]);
+    hand(&mut s, 1, &[55, 36]);
+    deeds(&mut s, 1, &[44, 34]);
+    begin(&g, &mut s);
+    assert!(s.hands[0].contains(&22));
+    act(&g, &mut s, Action::Ability(ty(&g, "PEE")));
+    act(&g, &mut s, Action::Target(1));
+    assert!(s.known[55] & bit(0) != 0 && s.known[36] & bit(0) != 0);
+    assert_eq!(s.phase, Phase::Offer(1, true));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Bonus);
+    act(&g, &mut s, Action::Ability(ty(&g, "VEN")));
+    act(&g, &mut s, Action::Target(1));
+    act(&g, &mut s, Action::Accept);
+    assert_eq!(s.futures[1].last(), Some(&16));
+    assert_eq!(s.active, 1);
+    assert_eq!(&s.hands[0][..], &[22, 51]);
+    assert_eq!(&s.decks[0][..], &[3]);
+    assert_eq!(&s.deeds[1][..], &[44]);
+    assert_eq!(&s.ruins[s.ruins.len() - 2..], &[19, 34]);
+}
+
+#[test]
+fn k06_refill_leaves_top_three_ruins() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[38, 1]);
+    deck(&mut s, 0, &[2]);
+    ruins(&mut s, &[47, 7, 20, 45, 4, 13]);
+    drain_well_to_deck(&mut s, 1, &[]);
+    act(&g, &mut s, Action::Ability(ty(&g, "ANO")));
+    assert_eq!(&s.ruins[..], &[45, 4, 13]);
+    assert_eq!(&s.well[..], &[7, 20, 47]);
+    let outs = g.chance_outcomes(&s);
+    assert_eq!(outs.len(), 3);
+    assert!(outs.iter().all(|(_, p)| (p - 1.0 / 3.0).abs() < 1e-9));
+    chance(&g, &mut s, 20);
+    assert!(s.hands[0].contains(&20));
+    assert_eq!(s.well.len(), 2);
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(&s.ruins[..], &[45, 4, 13, 38]);
+    assert_eq!(s.phase, Phase::Bonus);
+}
+
+#[test]
+fn k07_multi_card_moves_reverse_order() {
+    let g = game("karmaka");
+    // (a) Hell's Heart.
+    let mut s = table(&g, 0);
+    future(&mut s, 1, &[28, 34, 17]);
+    ruins(&mut s, &[0]);
+    hand(&mut s, 0, &[9]);
+    act(&g, &mut s, Action::Ability(ty(&g, "HEL")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(&s.ruins[..], &[0, 17, 34]);
+    assert_eq!(&s.futures[1][..], &[28]);
+    assert_eq!(s.phase, Phase::Offer(1, true));
+    // (b) Longevity.
+    let mut s = table(&g, 0);
+    well_top(&mut s, &[56, 52]);
+    deck(&mut s, 1, &[39]);
+    hand(&mut s, 0, &[44]);
+    act(&g, &mut s, Action::Ability(ty(&g, "LON")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(&s.decks[1][..], &[39, 52, 56]);
+    assert_eq!(s.phase, Phase::Offer(1, true));
+}
+
+#[test]
+fn k08_transmigrate_with_empty_future() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[23, 1]);
+    act(&g, &mut s, Action::Ability(ty(&g, "TRA")));
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    assert_eq!(&s.hands[0][..], &[1]);
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.ruins.last(), Some(&23));
+}
+
+#[test]
+fn k09_dwindle_against_empty_hand() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[4]);
+    act(&g, &mut s, Action::Ability(ty(&g, "DWI")));
+    act(&g, &mut s, Action::Target(2));
+    assert_eq!(s.phase, Phase::Offer(2, true));
+}
+
+#[test]
+fn k10_crisis_rival_chooses_any_deed() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    deeds(&mut s, 1, &[15, 50, 0]);
+    hand(&mut s, 0, &[6]);
+    act(&g, &mut s, Action::Ability(ty(&g, "CRI")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(g.turn(&s), Turn::Player(1));
+    assert_eq!(
+        &*g.legal_actions(&s),
+        &[Action::Deed(0), Action::Deed(1), Action::Deed(2)]
+    );
+    act(&g, &mut s, Action::Deed(1));
+    assert_eq!(&s.deeds[1][..], &[15, 0]);
+    assert_eq!(s.ruins.last(), Some(&50));
+    assert_eq!(s.phase, Phase::Offer(1, true));
+}
+
+#[test]
+fn k11_denial_plays_thievery_victim_gets_denial() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[25, 34, 38]);
+    deeds(&mut s, 2, &[53, 56]);
+    act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
+    act(&g, &mut s, Action::Pick(ty(&g, "THI")));
+    assert_eq!(s.ruins.last(), Some(&34));
+    act(&g, &mut s, Action::Target(2));
+    assert_eq!(&s.hands[0][..], &[38, 56]);
+    assert_eq!(&s.deeds[2][..], &[53]);
+    assert_eq!(s.ruins.last(), Some(&34));
+    assert_eq!(s.center, 25);
+    assert_eq!(s.phase, Phase::Offer(2, true));
+}
+
+#[test]
+fn k12_salvage_through_denial_recovers_itself() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    ruins(&mut s, &[0, 6]);
+    hand(&mut s, 0, &[26, 48]);
+    act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
+    act(&g, &mut s, Action::Pick(ty(&g, "SAL")));
+    assert_eq!(&s.ruins[..], &[0, 6, 48]);
+    assert_eq!(
+        &*g.legal_actions(&s),
+        &[Action::Ruin(0), Action::Ruin(1), Action::Ruin(2)]
+    );
+    act(&g, &mut s, Action::Ruin(0));
+    assert_eq!(&s.hands[0][..], &[48]);
+    assert_eq!(&s.ruins[..], &[0, 6]);
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    assert_eq!(s.center, 26);
+}
+
+#[test]
+fn k13_chained_denials() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[25, 26, 15, 19]);
+    hand(&mut s, 1, &[1]);
+    deeds(&mut s, 1, &[50, 54]);
+    ruins(&mut s, &[0]);
+    act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
+    assert_eq!(s.center, 25);
+    act(&g, &mut s, Action::Pick(ty(&g, "DEN")));
+    act(&g, &mut s, Action::Pick(ty(&g, "VEN")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(&s.ruins[..], &[0, 26, 15, 54]);
+    assert_eq!(&s.hands[0][..], &[19]);
+    assert_eq!(s.phase, Phase::Offer(1, true));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(&s.ruins[..], &[0, 26, 15, 54, 25]);
+}
+
+#[test]
+fn k14_dwindle_on_yourself() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[5, 14, 21]);
+    act(&g, &mut s, Action::Ability(ty(&g, "DWI")));
+    assert_eq!(s.center, 5);
+    act(&g, &mut s, Action::Target(0));
+    assert_eq!(g.turn(&s), Turn::Player(0));
+    act(&g, &mut s, Action::Pick(ty(&g, "ROU")));
+    assert_eq!(&s.hands[0][..], &[21]);
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    // Had P1 been the target, P1 would choose.
+    let mut t = table(&g, 0);
+    hand(&mut t, 0, &[5]);
+    hand(&mut t, 1, &[14, 21]);
+    act(&g, &mut t, Action::Ability(ty(&g, "DWI")));
+    act(&g, &mut t, Action::Target(1));
+    assert_eq!(g.turn(&t), Turn::Player(1));
+}
+
+#[test]
+fn k15_embody_with_no_usable_deed() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[57, 1]);
+    act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[57]);
+    deeds(&mut s, 0, &[58]);
+    act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
+    act(&g, &mut s, Action::Pick(ty(&g, "EMB")));
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    assert_eq!(&s.deeds[0][..], &[58]);
+}
+
+#[test]
+fn k16_embody_own_mimic_then_rival_voyage() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    deeds(&mut s, 0, &[62, 50]);
+    deeds(&mut s, 1, &[55, 53]);
+    hand(&mut s, 0, &[57, 19]);
+    well_top(&mut s, &[8, 10, 29]);
+    act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
+    act(&g, &mut s, Action::Pick(ty(&g, "MIM")));
+    assert_eq!(&*g.legal_actions(&s), &[Action::Target(1)]);
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(sorted(&s.hands[0]), vec![8, 10, 19, 29]);
+    assert_eq!(&s.deeds[0][..], &[62, 50]);
+    assert_eq!(&s.deeds[1][..], &[55, 53]);
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Bonus);
+}
+
+#[test]
+fn k17_mimic_rival_embody_then_own_hells_heart() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    deeds(&mut s, 1, &[7, 58]);
+    future(&mut s, 1, &[32, 27, 46]);
+    deeds(&mut s, 0, &[11, 40]);
+    hand(&mut s, 0, &[62]);
+    act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(s.phase, Phase::EmbodyPick);
+    act(&g, &mut s, Action::Pick(ty(&g, "HEL")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(&s.ruins[..], &[46, 27]);
+    assert_eq!(&s.futures[1][..], &[32]);
+    assert_eq!(s.phase, Phase::Offer(1, true));
+}
+
+#[test]
+fn k18_mimic_spite_aimed_at_third_player() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 0);
+    deeds(&mut s, 1, &[17]);
+    hand(&mut s, 2, &[19, 22, 44]);
+    hand(&mut s, 0, &[63]);
+    act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
+    assert_eq!(&*g.legal_actions(&s), &[Action::Target(1)]);
+    act(&g, &mut s, Action::Target(1));
+    act(&g, &mut s, Action::Target(2));
+    assert_eq!(s.phase, Phase::SpiteChance(2, 2));
+    chance(&g, &mut s, 22);
+    chance(&g, &mut s, 19);
+    assert_eq!(&s.hands[2][..], &[44]);
+    assert_eq!(&s.ruins[..], &[22, 19]);
+    assert_eq!(&s.deeds[1][..], &[17]);
+    assert_eq!(s.phase, Phase::Offer(2, true));
+}
+
+#[test]
+fn k19_four_players_opposite_seat() {
+    let g = game("karmaka(players=4)");
+    let mut s = table(&g, 0);
+    deeds(&mut s, 2, &[16]);
+    deeds(&mut s, 3, &[50, 55]);
+    hand(&mut s, 0, &[62, 15]);
+    let mut direct = s.clone();
+    act(&g, &mut direct, Action::Ability(ty(&g, "VEN")));
+    assert_eq!(
+        &*g.legal_actions(&direct),
+        &[Action::Target(1), Action::Target(3)]
+    );
+    act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
+    assert_eq!(
+        &*g.legal_actions(&s),
+        &[Action::Target(2), Action::Target(3)]
+    );
+    act(&g, &mut s, Action::Target(2));
+    assert_eq!(
+        &*g.legal_actions(&s),
+        &[Action::Target(1), Action::Target(3)]
+    );
+    act(&g, &mut s, Action::Target(3));
+    assert_eq!(&s.deeds[3][..], &[50]);
+    assert_eq!(s.ruins.last(), Some(&55));
+    assert_eq!(s.phase, Phase::Offer(3, true));
+    // Any-player wording cannot reach the opposite seat either.
+    assert_eq!(g.target_mask(0, cards::Who::Any), bit(0) | bit(1) | bit(3));
+}
+
+#[test]
+fn k20_mimic_of_exposed_mimic_does_nothing() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    deeds(&mut s, 1, &[63]);
+    hand(&mut s, 0, &[62]);
+    act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    assert_eq!(&s.deeds[1][..], &[63]);
+    assert!(s.ruins.is_empty());
+}
+
+#[test]
+fn k21_roulette_ruin_two_draw_up_to_three() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[12, 3, 1, 50]);
+    well_top(&mut s, &[45, 54, 20]);
+    act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
+    act(&g, &mut s, Action::Pick(ty(&g, "DWI")));
+    act(&g, &mut s, Action::Pick(ty(&g, "PAN")));
+    assert_eq!(s.phase, Phase::RouletteDraw(3));
+    act(&g, &mut s, Action::Draw);
+    assert!(s.hands[0].contains(&20));
+    act(&g, &mut s, Action::Draw);
+    act(&g, &mut s, Action::Stop);
+    assert_eq!(sorted(&s.hands[0]), vec![20, 50, 54]);
+    assert_eq!(&s.well_top[..], &[45]);
+    assert_eq!(&s.ruins[s.ruins.len() - 2..], &[3, 1]);
+    assert_eq!(s.phase, Phase::Offer(1, false));
+}
+
+#[test]
+fn k22_roulette_limits() {
+    let g = game("karmaka");
+    // (a) k = 0: one draw at most.
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[12, 50]);
+    act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
+    act(&g, &mut s, Action::Stop);
+    assert_eq!(s.phase, Phase::RouletteDraw(1));
+    act(&g, &mut s, Action::Draw);
+    chance(&g, &mut s, 0);
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    // (b) Hand {ROU, DWI}: k = 1 at most, then up to 2 draws.
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[12, 3]);
+    act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
+    act(&g, &mut s, Action::Pick(ty(&g, "DWI")));
+    assert_eq!(s.phase, Phase::RouletteDraw(2));
+    // (c) Well empty, only 3 Ruins: nothing can be drawn.
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[12, 3]);
+    ruins(&mut s, &[13, 4]);
+    drain_well_to_deck(&mut s, 1, &[]);
+    act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
+    act(&g, &mut s, Action::Pick(ty(&g, "DWI")));
+    assert_eq!(&s.ruins[..], &[13, 4, 3]);
+    act(&g, &mut s, Action::Draw);
+    assert_eq!(s.phase, Phase::RouletteDraw(1));
+    act(&g, &mut s, Action::Draw);
+    assert!(s.hands[0].is_empty());
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    assert_eq!(&s.ruins[..], &[13, 4, 3]);
+}
+
+#[test]
+fn k23_teams_two_vs_two() {
+    let g = game("karmaka(players=4,teams=true)");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[44, 34, 15, 19]);
+    // (a) Longevity on the ally.
+    let mut a = s.clone();
+    act(&g, &mut a, Action::Ability(ty(&g, "LON")));
+    assert_eq!(
+        &*g.legal_actions(&a),
+        &[
+            Action::Target(0),
+            Action::Target(1),
+            Action::Target(2),
+            Action::Target(3)
+        ]
+    );
+    act(&g, &mut a, Action::Target(2));
+    chance(&g, &mut a, 0);
+    chance(&g, &mut a, 1);
+    assert_eq!(a.decks[2].len(), 2);
+    assert_eq!(a.phase, Phase::Offer(1, false));
+    act(&g, &mut a, Action::Decline);
+    assert_eq!(a.phase, Phase::Offer(3, false));
+    act(&g, &mut a, Action::Decline);
+    assert_eq!(a.ruins.last(), Some(&44));
+    // (b) Thievery and Vengeance cannot target the ally.
+    for code in ["THI", "VEN"] {
+        let mut b = s.clone();
+        act(&g, &mut b, Action::Ability(ty(&g, code)));
+        assert_eq!(
+            &*g.legal_actions(&b),
+            &[Action::Target(1), Action::Target(3)]
+        );
+    }
+    // (c) Mode D.
+    let mut c = s.clone();
+    act(&g, &mut c, Action::AllyFuture(ty(&g, "PEE")));
+    assert_eq!(c.futures[2].last(), Some(&19));
+    assert_eq!(c.known[19], bit(0) | bit(2));
+    assert_eq!(c.active, 1, "no offer after mode D");
+    // (d) The ally transcends: the team wins.
+    let mut d = table(&g, 2);
+    d.level[2] = 3;
+    deeds(&mut d, 2, &[53, 55, 57]);
+    begin(&g, &mut d);
+    assert_eq!(g.turn(&d), Turn::Terminal);
+    assert_eq!(&*g.returns(&d), &[1.0, -1.0, 1.0, -1.0]);
+}
+
+#[test]
+fn k24_big_bad_wolf() {
+    let g = game("karmaka(variant=big-bad-wolf)");
+    let s0 = g.empty_state(0);
+    assert_eq!(&s0.level[..3], &[2, 0, 0]);
+    assert_eq!(g.role(&s0, 0), "wolf");
+    assert_eq!(g.role(&s0, 1), "pig");
+    assert_eq!(g.target_mask(1, cards::Who::Rival), bit(0));
+    assert_eq!(g.target_mask(1, cards::Who::Any), bit(0) | bit(1) | bit(2));
+    // A Beetle's self-only card goes to the Wolf only.
+    let mut s = table(&g, 1);
+    hand(&mut s, 1, &[38, 1]);
+    act(&g, &mut s, Action::Ability(ty(&g, "ANO")));
+    chance(&g, &mut s, 2);
+    assert_eq!(s.phase, Phase::Offer(0, false));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.ruins.last(), Some(&38));
+    // The Wolf's goes to P1, then P2.
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[39, 1]);
+    act(&g, &mut s, Action::Ability(ty(&g, "ANO")));
+    chance(&g, &mut s, 2);
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Offer(2, false));
+    // Longevity on the partner is legal.
+    let mut s = table(&g, 1);
+    hand(&mut s, 1, &[45]);
+    act(&g, &mut s, Action::Ability(ty(&g, "LON")));
+    assert!(g.legal_actions(&s).contains(&Action::Target(2)));
+    // A Beetle transcends: both Beetles win.
+    let mut s = table(&g, 2);
+    s.level[2] = 3;
+    deeds(&mut s, 2, &[53, 55, 57]);
+    begin(&g, &mut s);
+    assert_eq!(&*g.returns(&s), &[-1.0, 1.0, 1.0]);
+}
+
+#[test]
+fn k25_limbo_vulnerability_and_cover_deed() {
+    let g = game("karmaka");
+    for (cover, climbs) in [(false, false), (true, true)] {
+        let mut s = table(&g, 0);
+        s.level[1] = 1;
+        deeds(&mut s, 1, &[15, 6]);
+        if cover {
+            deeds(&mut s, 1, &[19]);
+        }
+        hand(&mut s, 0, &[16, 1]);
+        act(&g, &mut s, Action::Ability(ty(&g, "VEN")));
+        act(&g, &mut s, Action::Target(1));
+        act(&g, &mut s, Action::Decline);
+        assert_eq!(s.active, 1);
+        assert_eq!(s.phase, Phase::Drawing(Dest::Deck(1), 6, Then::EndTurn));
+        if climbs {
+            assert_eq!((s.level[1], s.rings[1]), (2, 0));
+        } else {
+            assert_eq!((s.level[1], s.rings[1]), (1, 1));
+        }
+    }
+}
+
+#[test]
+fn k26_spite() {
+    let g = game("karmaka");
+    for n in [3usize, 1, 0] {
+        let mut s = table(&g, 0);
+        let cards = [0u8, 22, 44];
+        hand(&mut s, 1, &cards[..n]);
+        hand(&mut s, 0, &[18]);
+        act(&g, &mut s, Action::Ability(ty(&g, "SPI")));
+        act(&g, &mut s, Action::Target(1));
+        match n {
+            3 => {
+                assert_eq!(g.chance_outcomes(&s).len(), 3);
+                chance(&g, &mut s, 22);
+                chance(&g, &mut s, 0);
+                assert_eq!(s.ruins.last(), Some(&0));
+                assert_eq!(&s.hands[1][..], &[44]);
+            }
+            1 => {
+                chance(&g, &mut s, 0);
+                assert!(s.hands[1].is_empty());
+            }
+            _ => assert!(s.ruins.is_empty()),
+        }
+        assert_eq!(s.phase, Phase::Offer(1, true));
+    }
+}
+
+#[test]
+fn k27_swindle_and_knowledge() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 0);
+    hand(&mut s, 1, &[2, 8, 56, 30, 41]);
+    s.known[30] |= bit(2); // P2 knew one of P1's cards.
+    hand(&mut s, 0, &[36]);
+    act(&g, &mut s, Action::Ability(ty(&g, "SWI")));
+    act(&g, &mut s, Action::Target(1));
+    chance(&g, &mut s, 8);
+    chance(&g, &mut s, 56);
+    chance(&g, &mut s, 41);
+    assert_eq!(
+        &*g.legal_actions(&s),
+        &[
+            Action::Pick(ty(&g, "CRI")),
+            Action::Pick(ty(&g, "REC")),
+            Action::Pick(ty(&g, "JUB"))
+        ]
+    );
+    act(&g, &mut s, Action::Pick(ty(&g, "JUB")));
+    assert_eq!(&s.hands[0][..], &[56]);
+    assert_eq!(&s.hands[1][..], &[2, 8, 30, 41]);
+    assert_eq!(s.phase, Phase::Offer(1, true));
+    assert_eq!(s.known[56], bit(0) | bit(1));
+    assert!(s.known[8] & bit(0) != 0 && s.known[41] & bit(0) != 0);
+    assert_eq!(s.known[2] & bit(0), 0);
+    assert!(
+        s.hands[1]
+            .iter()
+            .all(|&c| s.known[c as usize] & bit(2) == 0)
+    );
+}
+
+#[test]
+fn k28_denial_copies_peek_offer_before_bonus() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[27, 21, 46, 49]);
+    hand(&mut s, 1, &[5, 6]);
+    act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
+    act(&g, &mut s, Action::Pick(ty(&g, "PEE")));
+    act(&g, &mut s, Action::Target(1));
+    assert!(s.known[5] & bit(0) != 0 && s.known[6] & bit(0) != 0);
+    assert_eq!(s.phase, Phase::Offer(1, true));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Bonus);
+    assert!(g.legal_actions(&s).contains(&Action::Stop));
+    act(&g, &mut s, Action::Points(ty(&g, "LON")));
+    assert_eq!(&s.deeds[0][..], &[46]);
+    assert_eq!(s.active, 1);
+}
+
+#[test]
+fn k29_the_loop_is_cut() {
+    let g = game("karmaka");
+    // (a) Embody -> own Mimic -> rival's Embody: no effect.
+    let mut s = table(&g, 0);
+    deeds(&mut s, 0, &[62]);
+    deeds(&mut s, 1, &[59]);
+    hand(&mut s, 0, &[57]);
+    act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
+    act(&g, &mut s, Action::Pick(ty(&g, "MIM")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    // (b) Mimic -> rival's Embody -> own Mimic: no effect; own Hell's Heart works.
+    let mut s = table(&g, 0);
+    deeds(&mut s, 0, &[62, 9]);
+    deeds(&mut s, 1, &[59]);
+    future(&mut s, 1, &[0]);
+    hand(&mut s, 0, &[63]);
+    act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
+    act(&g, &mut s, Action::Target(1));
+    let mut hel = s.clone();
+    act(&g, &mut s, Action::Pick(ty(&g, "MIM")));
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    assert_eq!(&s.futures[1][..], &[0]);
+    act(&g, &mut hel, Action::Pick(ty(&g, "HEL")));
+    act(&g, &mut hel, Action::Target(1));
+    assert!(hel.futures[1].is_empty());
+    assert_eq!(hel.phase, Phase::Offer(1, true));
+}
+
+#[test]
+fn k30_pass_or_must_play() {
+    for (spec, pass_on_turn2) in [("karmaka", false), ("karmaka(pass_after_draw=false)", true)] {
+        let g = game(spec);
+        let mut s = table(&g, 0);
+        hand(&mut s, 0, &[50]);
+        deck(&mut s, 0, &[38, 0]);
+        hand(&mut s, 1, &[1, 2, 3]);
+        begin(&g, &mut s);
+        assert!(s.hands[0].contains(&0));
+        act(&g, &mut s, Action::Pass);
+        act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+        assert!(s.hands[0].contains(&38) && s.decks[0].is_empty());
+        assert_eq!(g.legal_actions(&s).contains(&Action::Pass), pass_on_turn2);
+        act(&g, &mut s, Action::Future(ty(&g, "PAN")));
+        act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+        assert_eq!(s.active, 0);
+        assert!(!s.drew);
+        assert!(!g.legal_actions(&s).contains(&Action::Pass));
+        assert_eq!(s.phase, Phase::Main);
+    }
+}
+
+#[test]
+fn k31_longevity_saves_panic_hastens() {
+    let g = game("karmaka");
+    // (a) Longevity on an empty player cancels the death.
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[45]);
+    deck(&mut s, 0, &[2]);
+    well_top(&mut s, &[5, 6]);
+    act(&g, &mut s, Action::Ability(ty(&g, "LON")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(s.phase, Phase::Offer(1, true));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.active, 1);
+    assert_eq!(s.phase, Phase::Main);
+    assert_eq!(&s.hands[1][..], &[5]);
+    assert!(g.legal_actions(&s).contains(&Action::Pass));
+    // (b) Panic ruins the last Deck card: Limbo next turn.
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[0]);
+    deck(&mut s, 0, &[2]);
+    deck(&mut s, 1, &[30]);
+    act(&g, &mut s, Action::Ability(ty(&g, "PAN")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(s.ruins.last(), Some(&30));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Drawing(Dest::Deck(1), 6, Then::EndTurn));
+    assert_eq!(s.rings[1], 1);
+}
+
+#[test]
+fn k32_ring_arithmetic() {
+    assert_eq!(Karmaka::rings_spent(2, 4, 1), 0);
+    assert_eq!(Karmaka::rings_spent(3, 5, 3), 2);
+    assert_eq!(Karmaka::rings_spent(9, 4, 5), 0);
+    let g = game("karmaka");
+    // (level, rings, deeds) -> (level, rings)
+    type Case<'a> = (u8, u16, &'a [u8], (u8, u16));
+    let cases: [Case; 3] = [
+        (0, 1, &[0, 3], (0, 2)),
+        (1, 3, &[15], (2, 1)),
+        (0, 0, &[15, 16, 17], (1, 0)),
+    ];
+    for (level, rings, d, want) in cases {
+        let mut s = table(&g, 0);
+        s.level[0] = level;
+        s.rings[0] = rings;
+        deeds(&mut s, 0, d);
+        hand(&mut s, 1, &[1]);
+        begin(&g, &mut s);
+        assert_eq!((s.level[0], s.rings[0]), want, "deeds {d:?}");
+    }
+}
+
+#[test]
+fn k33_transcendence_ends_game_at_once() {
+    for spec in ["karmaka", "karmaka(players=4,teams=true)"] {
+        let g = game(spec);
+        let mut s = table(&g, 0);
+        s.level[0] = 3;
+        deeds(&mut s, 0, &[53, 55, 57]);
+        future(&mut s, 0, &[1]);
+        begin(&g, &mut s);
+        assert_eq!(g.turn(&s), Turn::Terminal);
+        assert_eq!(s.winner, 0);
+        assert_eq!(&s.deeds[0][..], &[53, 55, 57], "no rebirth");
+        assert!(g.legal_actions(&s).is_empty());
+        let r = g.returns(&s);
+        assert_eq!(r[0], 1.0);
+        assert_eq!(r[1], -1.0);
+        if g.num_players() == 4 {
+            assert_eq!(r[2], 1.0);
+        }
+    }
+}
+
+#[test]
+fn k34_destiny_with_short_well() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[28]);
+    ruins(&mut s, &[0, 6, 44, 3, 14]);
+    well_top(&mut s, &[47, 20]);
+    drain_well_to_deck(&mut s, 1, &[]);
+    act(&g, &mut s, Action::Ability(ty(&g, "DES")));
+    assert_eq!(&s.ruins[..], &[44, 3, 14]);
+    assert_eq!(&s.well[..], &[0, 6]);
+    chance(&g, &mut s, 6);
+    assert_eq!(sorted(&s.aside), vec![6, 20, 47]);
+    assert!(s.aside.iter().all(|&c| s.known[c as usize] == bit(0)));
+    assert_eq!(s.phase, Phase::DestinyPlace(0));
+    act(&g, &mut s, Action::Pick(ty(&g, "SAL")));
+    act(&g, &mut s, Action::Pick(ty(&g, "PEE")));
+    assert_eq!(&s.futures[0][..], &[47, 20]);
+    assert_eq!(&s.well_top[..], &[6]);
+    assert_eq!(&s.well[..], &[0]);
+    assert_eq!(s.known[6], bit(0));
+    assert_eq!(s.phase, Phase::Offer(1, false));
+}
+
+#[test]
+fn k35_voyage_when_well_runs_dry() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[54]);
+    ruins(&mut s, &[47, 6, 0]);
+    drain_well_to_deck(&mut s, 1, &[39]);
+    act(&g, &mut s, Action::Ability(ty(&g, "VOY")));
+    chance(&g, &mut s, 39);
+    assert_eq!(&s.hands[0][..], &[39]);
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Bonus);
+}
+
+#[test]
+fn k36_sowing_can_empty_the_hand() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    deck(&mut s, 0, &[51]);
+    well_top(&mut s, &[3, 0]);
+    hand(&mut s, 1, &[1, 2]);
+    begin(&g, &mut s);
+    assert!(!g.legal_actions(&s).contains(&Action::Pass));
+    act(&g, &mut s, Action::Ability(ty(&g, "SOW")));
+    assert_eq!(&s.hands[0][..], &[0, 3]);
+    assert_eq!(s.phase, Phase::SowPlace(2));
+    act(&g, &mut s, Action::Pick(ty(&g, "DWI")));
+    act(&g, &mut s, Action::Pick(ty(&g, "PAN")));
+    assert_eq!(&s.futures[0][..], &[3, 0]);
+    assert!(s.hands[0].is_empty());
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    act(&g, &mut s, Action::Decline);
+    act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+    // P0's turn is a Limbo turn: reborn with its Future Life as Hand.
+    assert_eq!(s.rings[0], 1);
+    assert_eq!(&s.hands[0][..], &[0, 3]);
+}
+
+#[test]
+fn k37_jubilee_and_exposed_deed() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[55, 15, 19, 47]);
+    deeds(&mut s, 0, &[6]);
+    hand(&mut s, 1, &[35]);
+    act(&g, &mut s, Action::Ability(ty(&g, "JUB")));
+    act(&g, &mut s, Action::Pick(ty(&g, "VEN")));
+    act(&g, &mut s, Action::Pick(ty(&g, "PEE")));
+    assert_eq!(&s.deeds[0][..], &[6, 15, 19]);
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    act(&g, &mut s, Action::Decline);
+    act(&g, &mut s, Action::Ability(ty(&g, "THI")));
+    act(&g, &mut s, Action::Target(0));
+    assert_eq!(&s.hands[1][..], &[19]);
+    assert_eq!(g.score_deeds(&s.deeds[0]), 5);
+}
+
+#[test]
+fn k38_panic_own_deck_then_bonus_to_future() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[1, 29]);
+    deck(&mut s, 0, &[40, 17]);
+    begin(&g, &mut s);
+    act(&g, &mut s, Action::Ability(ty(&g, "PAN")));
+    act(&g, &mut s, Action::Target(0));
+    assert_eq!(s.ruins.last(), Some(&40));
+    assert_eq!(s.known[40], ALL);
+    act(&g, &mut s, Action::Decline);
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.ruins.last(), Some(&1));
+    assert_eq!(s.phase, Phase::Bonus);
+    act(&g, &mut s, Action::Future(ty(&g, "SPI")));
+    assert_eq!(&s.hands[0][..], &[29]);
+    assert!(s.decks[0].is_empty());
+    assert_eq!(s.known[17], bit(0));
+    let v = g.view(&s, 1);
+    assert_eq!(&v.futures[0][..], &[NONE]);
+}
+
+#[test]
+fn k39_four_player_round_robin_includes_opposite() {
+    let g = game("karmaka(players=4)");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[42]);
+    ruins(&mut s, &[5]);
+    act(&g, &mut s, Action::Ability(ty(&g, "REC")));
+    act(&g, &mut s, Action::Ruin(0));
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Offer(2, false));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Offer(3, false));
+    act(&g, &mut s, Action::Accept);
+    assert_eq!(s.futures[3].last(), Some(&42));
+    assert_eq!(&s.futures[0][..], &[5]);
+}
+
+#[test]
+fn k40_mimic_vengeance_against_its_owner() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    deeds(&mut s, 1, &[50, 16]);
+    hand(&mut s, 0, &[62]);
+    act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
+    act(&g, &mut s, Action::Target(1));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(&s.deeds[1][..], &[50]);
+    assert_eq!(s.ruins.last(), Some(&16));
+    assert_eq!(s.phase, Phase::Offer(1, true));
+}
+
+#[test]
+fn k41_salvage_cannot_take_itself() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    ruins(&mut s, &[0, 6, 44, 3]);
+    hand(&mut s, 0, &[47]);
+    act(&g, &mut s, Action::Ability(ty(&g, "SAL")));
+    assert_eq!(
+        &*g.legal_actions(&s),
+        &[Action::Ruin(0), Action::Ruin(1), Action::Ruin(2)]
+    );
+    act(&g, &mut s, Action::Ruin(1));
+    assert_eq!(&s.hands[0][..], &[44]);
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(&s.ruins[..], &[0, 6, 3, 47]);
+}
+
+#[test]
+fn k42_stolen_dreams_and_public_knowledge() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 0);
+    future(&mut s, 1, &[23, 15]);
+    s.known[15] = ALL;
+    hand(&mut s, 0, &[31, 32]);
+    hand(&mut s, 1, &[1]);
+    hand(&mut s, 2, &[2]);
+    act(&g, &mut s, Action::Ability(ty(&g, "STO")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(s.futures[0].last(), Some(&15));
+    assert_eq!(s.known[15], ALL);
+    assert_eq!(s.phase, Phase::Offer(1, true));
+    let mut accepted = s.clone();
+    act(&g, &mut s, Action::Decline);
+    // Second Stolen Dreams next turn takes TRA#23: P0 and P1 know it, P2 not.
+    s.active = 0;
+    s.phase = Phase::Bonus;
+    act(&g, &mut s, Action::Ability(ty(&g, "STO")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(s.futures[0].last(), Some(&23));
+    assert_eq!(s.known[23], bit(0) | bit(1));
+    // Had P1 accepted STO#31, the second one would take it instead.
+    act(&g, &mut accepted, Action::Accept);
+    accepted.active = 0;
+    accepted.phase = Phase::Bonus;
+    act(&g, &mut accepted, Action::Ability(ty(&g, "STO")));
+    act(&g, &mut accepted, Action::Target(1));
+    assert_eq!(accepted.futures[0].last(), Some(&31));
+    assert_eq!(accepted.known[31], ALL);
+}
+
+#[test]
+fn k43_crisis_or_vengeance_without_deeds() {
+    let g = game("karmaka");
+    for code in ["CRI", "VEN"] {
+        let mut s = table(&g, 0);
+        hand(&mut s, 0, &[7, 15]);
+        act(&g, &mut s, Action::Ability(ty(&g, code)));
+        act(&g, &mut s, Action::Target(1));
+        assert_eq!(s.phase, Phase::Offer(1, true));
+        assert!(s.ruins.is_empty());
+    }
+}
+
+#[test]
+fn k44_denial_with_nothing_left() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[25]);
+    hand(&mut s, 1, &[1]);
+    act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    act(&g, &mut s, Action::Decline);
+    act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+    // P0's Limbo turn happened: a ring for a score of 0.
+    assert_eq!(s.rings[0], 1);
+}
+
+#[test]
+fn k45_denial_another_day_with_empty_well() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    ruins(&mut s, &[0, 6, 44, 3]);
+    hand(&mut s, 0, &[25, 38, 1]);
+    drain_well_to_deck(&mut s, 1, &[]);
+    act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
+    act(&g, &mut s, Action::Pick(ty(&g, "ANO")));
+    assert_eq!(&s.ruins[..], &[44, 3, 38]);
+    assert_eq!(&s.well[..], &[0, 6]);
+    chance(&g, &mut s, 6);
+    assert_eq!(&s.hands[0][..], &[1, 6]);
+    assert_eq!(s.center, 25);
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Bonus);
+}
+
+#[test]
+fn k46_determinization_view() {
+    let g = game("karmaka");
+    let mut s = table(&g, 1);
+    hand(&mut s, 0, &[2, 3]);
+    future(&mut s, 0, &[4]);
+    deck(&mut s, 0, &[5, 7]);
+    hand(&mut s, 1, &[15, 34, 40]);
+    future(&mut s, 1, &[50]);
+    future(&mut s, 1, &[53]);
+    s.known[53] = ALL; // an accepted karmic card
+    deeds(&mut s, 1, &[60]);
+    ruins(&mut s, &[61]);
+    // P0 had peeked P1's Hand.
+    for c in [15, 34, 40] {
+        s.known[c] |= bit(0);
+    }
+    act(&g, &mut s, Action::Future(ty(&g, "VEN")));
+    assert!(
+        s.hands[1]
+            .iter()
+            .all(|&c| s.known[c as usize] & bit(0) == 0)
+    );
+    let key = g.info_key(&s, 0);
+    let mut hand_changed = false;
+    let mut deck_changed = false;
+    for seed in 0..20 {
+        let d = g.determinize(&s, 0, &mut rng_from_seed(seed));
+        assert_eq!(g.info_key(&d, 0), key);
+        assert!(Karmaka::conserved(&d));
+        assert_eq!(
+            &d.hands[0][..],
+            &[2, 3, 7],
+            "P0 drew DWI#7 at its turn start"
+        );
+        assert_eq!(&d.futures[0][..], &[4]);
+        assert_eq!(&d.deeds[1][..], &[60]);
+        assert_eq!(&d.ruins[..], &[61]);
+        assert_eq!(d.futures[1][1], 53, "the public karmic card stays");
+        assert_eq!(d.hands[1].len(), 2);
+        hand_changed |= d.hands[1] != s.hands[1];
+        deck_changed |= d.decks[0] != s.decks[0];
+    }
+    assert!(hand_changed && deck_changed);
+}
+
+// ---------------------------------------------------------------- variants and data
+
+#[test]
+fn invalid_combinations_are_errors() {
+    for spec in [
+        "karmaka(players=3,teams=true)",
+        "karmaka(players=2,teams=true)",
+        "karmaka(variant=big-bad-wolf,players=4)",
+        "karmaka(variant=big-bad-wolf,players=4,teams=true)",
+        "karmaka(players=5)",
+        "karmaka(variant=pigs)",
+        "karmaka(first=3)",
+        "karmaka(colour=red)",
+    ] {
+        assert!(Karmaka::parse(spec).is_err(), "{spec} should be rejected");
+    }
+    assert!(crate::games::AnyGame::parse("karmaka(players=3,teams=true)").is_err());
+    let g = game("karmaka(variant=big-bad-wolf)");
+    assert_eq!(g.num_players(), 3);
+    assert_eq!(g.spec(), "karmaka(variant=big-bad-wolf)");
+    assert_eq!(game("karmaka(players=4,teams=true)").side(3), 1);
+    for spec in [
+        "karmaka(players=4,teams=true,first=2)",
+        "karmaka(variant=big-bad-wolf,bbw_partner_future=true)",
+        "karmaka(players=3,max_plies=300,refill_on_deal=false)",
+    ] {
+        let g = game(spec);
+        assert_eq!(game(&g.spec()).spec(), g.spec(), "{spec}");
+        assert_ne!(g.spec(), "karmaka");
+    }
+}
+
+#[test]
+fn card_table_matches_the_spec() {
+    let g = game("karmaka");
+    assert_eq!(g.cards.types.len(), 23);
+    let by = |col: cards::Colour| {
+        (0..64u8)
+            .filter(|&c| g.cards.ty(c).colour == col)
+            .map(|c| u32::from(g.cards.ty(c).points))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(by(cards::Colour::Red).len(), 19);
+    assert_eq!(by(cards::Colour::Blue).iter().sum::<u32>(), 36);
+    assert_eq!(by(cards::Colour::Green).iter().sum::<u32>(), 36);
+    assert_eq!(by(cards::Colour::Mosaic).len(), 7);
+    assert_eq!(g.cards.label(15), "VEN#15");
+    assert_eq!(g.cards.label(62), "MIM#62");
+    assert_eq!(g.cards.label(36), "SWI#36");
+}
+
+#[test]
+fn bad_card_files_are_rejected() {
+    let dir = std::env::temp_dir();
+    let short = dir.join("karmaka_short_cards.toml");
+    let text = cards::DEFAULT_CARDS.replacen("copies = 3", "copies = 2", 1);
+    std::fs::write(&short, text).unwrap();
+    let err = Karmaka::parse(&format!("karmaka(cards={})", short.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("63"), "{err}");
+    let bad = dir.join("karmaka_bad_ability.toml");
+    std::fs::write(
+        &bad,
+        cards::DEFAULT_CARDS.replacen("\"panic\"", "\"teleport\"", 1),
+    )
+    .unwrap();
+    let err = Karmaka::parse(&format!("karmaka(cards={})", bad.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("teleport"), "{err}");
+    let good = dir.join("karmaka_same_cards.toml");
+    std::fs::write(&good, cards::DEFAULT_CARDS).unwrap();
+    let g = Karmaka::parse(&format!("karmaka(cards={})", good.display())).unwrap();
+    assert_eq!(g.cards, game("karmaka").cards);
+}
+
+#[test]
+fn switches_change_the_rules() {
+    // Ambiguity 6: no bonus when Peek saw nothing.
+    for (spec, bonus) in [("karmaka", true), ("karmaka(bonus_when_void=false)", false)] {
+        let g = game(spec);
+        let mut s = table(&g, 0);
+        hand(&mut s, 0, &[19, 1]);
+        act(&g, &mut s, Action::Ability(ty(&g, "PEE")));
+        act(&g, &mut s, Action::Target(1));
+        act(&g, &mut s, Action::Decline);
+        assert_eq!(s.phase == Phase::Bonus, bonus, "{spec}");
+    }
+    // Ambiguity 10: opposite seat reachable by any-player wording.
+    let g = game("karmaka(players=4,opposite_targetable=true)");
+    assert_eq!(g.target_mask(0, cards::Who::Any), 0b1111);
+    assert_eq!(g.target_mask(0, cards::Who::Rival), bit(1) | bit(3));
+    // Ambiguity 12 and the mode-D flag in Big Bad Wolf.
+    let g = game("karmaka(variant=big-bad-wolf,bbw_partner_target=false)");
+    assert_eq!(g.target_mask(1, cards::Who::Any), bit(0) | bit(1));
+    assert!(!game("karmaka(variant=big-bad-wolf)").ally_play(1));
+    let g = game("karmaka(variant=big-bad-wolf,bbw_partner_future=true)");
+    assert!(g.ally_play(1) && !g.ally_play(0));
+    // Ambiguity 11: Mimic of the ally's Deed.
+    let g = game("karmaka(players=4,teams=true,mimic_ally=true)");
+    let mut s = table(&g, 0);
+    deeds(&mut s, 2, &[16]);
+    assert_eq!(g.mimic_mask(&s, 0), bit(2));
+    assert_eq!(game("karmaka(players=4,teams=true)").mimic_mask(&s, 0), 0);
+    // Ambiguity 7: Embody chain offered round-robin.
+    let g = game("karmaka(players=3,embody_victim=false)");
+    let mut s = table(&g, 0);
+    deeds(&mut s, 0, &[15]);
+    deeds(&mut s, 2, &[1]);
+    hand(&mut s, 0, &[57]);
+    act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
+    act(&g, &mut s, Action::Pick(ty(&g, "VEN")));
+    act(&g, &mut s, Action::Target(2));
+    assert_eq!(s.phase, Phase::Offer(1, false));
+    // refill_on_deal=false: Longevity from an empty Well deals nothing.
+    let g = game("karmaka(refill_on_deal=false)");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[44]);
+    ruins(&mut s, &[0, 1, 2, 3, 4]);
+    drain_well_to_deck(&mut s, 0, &[]);
+    let before = s.decks[1].len();
+    act(&g, &mut s, Action::Ability(ty(&g, "LON")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(s.decks[1].len(), before);
+    assert_eq!(s.ruins.len(), 5);
+}
+
+#[test]
+fn render_shows_only_what_the_viewer_sees() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[15]);
+    hand(&mut s, 1, &[34]);
+    future(&mut s, 1, &[53]);
+    let text = g.render(&s, Some(0));
+    assert!(text.contains("Vengeance"), "{text}");
+    assert!(!text.contains("Thievery"), "{text}");
+    assert!(!text.contains("Voyage"), "{text}");
+    assert!(g.render(&s, None).contains("Thievery"));
+    let l = g.action_label(&s, Action::Ability(ty(&g, "VEN")));
+    assert!(l.contains("Vengeance"), "{l}");
+}
+/// A longer run of the generic suite over more switch combinations
+/// (`cargo test -- --ignored`).
+#[test]
+#[ignore]
+fn zz_heavy_conformance() {
+    for spec in [
+        "karmaka",
+        "karmaka(players=3)",
+        "karmaka(players=4)",
+        "karmaka(players=4,teams=true,mimic_ally=true)",
+        "karmaka(variant=big-bad-wolf)",
+        "karmaka(variant=big-bad-wolf,bbw_partner_future=true,bbw_partner_target=false)",
+        "karmaka(players=4,opposite_targetable=true,bonus_when_void=false,embody_victim=false)",
+        "karmaka(players=3,pass_after_draw=false,refill_on_deal=false,max_plies=50)",
+    ] {
+        conformance::check(
+            &game(spec),
+            conformance::Config {
+                playouts: 200,
+                seed: 99,
+                ..Default::default()
+            },
+        );
+        soak(spec, 200, 5);
+    }
+}
+
+#[test]
+fn heuristic_prefers_progress() {
+    let g = game("karmaka");
+    let mut s = table(&g, 0);
+    assert_eq!(g.heuristic(&s, 0), 0.0);
+    s.level[0] = 2;
+    assert!(g.heuristic(&s, 0) > 0.3 && g.heuristic(&s, 1) < -0.3);
+    let before = g.heuristic(&s, 0);
+    deeds(&mut s, 0, &[15, 16]);
+    assert!(g.heuristic(&s, 0) > before, "secured points count");
+    let mut t = table(&g, 0);
+    deeds(&mut t, 1, &[15, 16]);
+    assert!(g.heuristic(&t, 0) < 0.0);
+}
+
+#[test]
+fn setup_deals_four_and_two() {
+    let g = game("karmaka(players=4,first=2)");
+    let s = g.initial_state(&mut rng_from_seed(8));
+    assert!(Karmaka::conserved(&s));
+    assert_eq!(s.active, 2);
+    assert_eq!(s.phase, Phase::Main);
+    for p in 0..4u8 {
+        let pu = p as usize;
+        // The first player has drawn its top Deck card.
+        let (h, d) = if p == 2 { (5, 1) } else { (4, 2) };
+        assert_eq!((s.hands[pu].len(), s.decks[pu].len()), (h, d));
+        assert!(s.decks[pu].iter().all(|&c| s.known[c as usize] == 0));
+        assert!(s.hands[pu].iter().all(|&c| s.known[c as usize] == bit(p)));
+    }
+    assert_eq!(s.well.len(), 64 - 24);
+    // Nobody, not even the owner, sees a Deck.
+    let v = g.view(&s, 0);
+    assert!(v.decks[0].iter().all(|&c| c == NONE));
+    assert!(v.hands[1].iter().all(|&c| c == NONE));
+    assert!(v.hands[0].iter().all(|&c| c != NONE));
+}
+
+#[test]
+fn destiny_knowledge_follows_cards_onto_a_deck() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 0);
+    hand(&mut s, 0, &[28, 44]);
+    hand(&mut s, 1, &[1]);
+    hand(&mut s, 2, &[2]);
+    well_top(&mut s, &[10, 20, 30]);
+    act(&g, &mut s, Action::Ability(ty(&g, "DES")));
+    act(&g, &mut s, Action::Stop);
+    assert_eq!(s.phase, Phase::DestinyReturn);
+    act(&g, &mut s, Action::Pick(k(&g, 20)));
+    act(&g, &mut s, Action::Pick(k(&g, 10)));
+    assert_eq!(&s.well_top[..], &[20, 10, 30]);
+    act(&g, &mut s, Action::Decline);
+    act(&g, &mut s, Action::Decline);
+    // Next turn: Longevity on P1 deals 30 then 10 onto its Deck.
+    s.active = 0;
+    s.phase = Phase::Main;
+    act(&g, &mut s, Action::Ability(ty(&g, "LON")));
+    act(&g, &mut s, Action::Target(1));
+    assert_eq!(&s.decks[1][..], &[30, 10]);
+    assert_eq!(s.known[10], bit(0));
+    let v0 = g.view(&s, 0);
+    assert_eq!(&v0.decks[1][..], &[30, 10]);
+    assert_eq!(&g.view(&s, 1).decks[1][..], &[NONE, NONE]);
+    // P0's determinizations keep the Deck cards and the Well top it knows.
+    for seed in 0..5 {
+        let d = g.determinize(&s, 0, &mut rng_from_seed(seed));
+        assert_eq!(&d.decks[1][..], &[30, 10]);
+        assert_eq!(&d.well_top[..], &[20]);
+        assert_eq!(g.info_key(&d, 0), g.info_key(&s, 0));
+    }
+    // P2's resample them, but remember that P0 knows the top Deck card.
+    let moved = (0..20).any(|seed| {
+        let d = g.determinize(&s, 2, &mut rng_from_seed(seed));
+        assert_eq!(d.known[d.decks[1][1] as usize], bit(0));
+        assert_eq!(g.info_key(&d, 2), g.info_key(&s, 2));
+        d.decks[1][..] != [30, 10]
+    });
+    assert!(moved);
+}
+
+#[test]
+fn third_party_peek_survives_determinization() {
+    let g = game("karmaka(players=3)");
+    let mut s = table(&g, 2);
+    hand(&mut s, 1, &[5, 6, 7]);
+    hand(&mut s, 2, &[19, 1]);
+    hand(&mut s, 0, &[2]);
+    act(&g, &mut s, Action::Ability(ty(&g, "PEE")));
+    act(&g, &mut s, Action::Target(1));
+    assert!(
+        s.hands[1]
+            .iter()
+            .all(|&c| s.known[c as usize] == bit(1) | bit(2))
+    );
+    let key = g.info_key(&s, 0);
+    assert_eq!(key.view.hands[1][..], [NONE, NONE, NONE]);
+    for seed in 0..5 {
+        let d = g.determinize(&s, 0, &mut rng_from_seed(seed));
+        assert!(
+            d.hands[1]
+                .iter()
+                .all(|&c| d.known[c as usize] == bit(1) | bit(2))
+        );
+        assert_eq!(g.info_key(&d, 0), key);
+    }
+}
