@@ -31,6 +31,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunErr
     };
     let base = manifest::read(first).map_err(|e| bad(first, e))?;
     let mut rows: Vec<GameRow> = Vec::new();
+    let mut metrics: Vec<record::MetricRow> = Vec::new();
     for dir in dirs {
         let m = manifest::read(dir).map_err(|e| bad(dir, e))?;
         if let Some(diff) = base.identity.difference(&m.identity) {
@@ -41,7 +42,16 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunErr
         }
         let part = record::read_games(&dir.join("games.csv")).map_err(|e| bad(dir, e))?;
         rows.extend(part);
+        let path = dir.join("metrics.csv");
+        if path.exists() {
+            let mut r = csv::Reader::from_path(&path).map_err(|e| bad(dir, e.to_string()))?;
+            for m in r.deserialize() {
+                metrics.push(m.map_err(|e| bad(dir, format!("malformed metrics.csv: {e}")))?);
+            }
+        }
     }
+    // Stable: each game's metrics keep the order the game reported them in.
+    metrics.sort_by_key(|m| (m.game_index, m.seat));
     rows.sort_by_key(|r| (r.game_index, r.seat));
     let seats = rows.iter().map(|r| r.seat as usize + 1).max().unwrap_or(0);
     let games = base.identity.games;
@@ -98,6 +108,19 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunErr
         std::fs::rename(&tmp, &path)
     };
     write().map_err(|e| bad(out, e.to_string()))?;
+    let write_metrics = || -> std::io::Result<()> {
+        let tmp = out.join("metrics.csv.tmp");
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_path(&tmp)?;
+        w.write_record(["game_index", "seat", "metric", "value"])?;
+        for m in &metrics {
+            w.serialize(m)?;
+        }
+        w.flush()?;
+        std::fs::rename(&tmp, out.join("metrics.csv"))
+    };
+    write_metrics().map_err(|e| bad(out, e.to_string()))?;
     let mut tallies = Tallies::new(seats, seats);
     rows.iter().for_each(|r| tallies.add(r));
     let (agents, seat_rows) = tallies.finish(&base.identity.agents);

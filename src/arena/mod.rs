@@ -174,7 +174,7 @@ pub fn play_indexed<G: Game>(
     index: u64,
     trace: Option<&PathBuf>,
     move_timeout: Option<std::time::Duration>,
-) -> Vec<GameRow> {
+) -> PlayedGame {
     let n = game.num_players();
     let seats = seating(index, n);
     let seed = game_seed(master, index);
@@ -223,10 +223,85 @@ pub fn play_indexed<G: Game>(
             for r in &mut rows {
                 r.error = format!("trace not written: {e}");
             }
-            return rows;
+            return PlayedGame {
+                rows,
+                metrics: record::MetricRow::from_result(index, &result),
+            };
         }
     }
-    GameRow::from_result(index, seed, &game.spec(), &seats, labels, &result)
+    PlayedGame {
+        rows: GameRow::from_result(index, seed, &game.spec(), &seats, labels, &result),
+        metrics: record::MetricRow::from_result(index, &result),
+    }
+}
+
+/// The rows one game produced.
+#[derive(Clone, Debug)]
+pub struct PlayedGame {
+    /// games.csv rows, one per seat.
+    pub rows: Vec<GameRow>,
+    /// metrics.csv rows.
+    pub metrics: Vec<record::MetricRow>,
+}
+
+/// The run's two raw files. Each chunk of games is serialized in memory and
+/// appended metrics first, then games, each flushed: after a crash metrics.csv
+/// covers at least every game in games.csv, and resume trims the rest.
+struct RawFiles {
+    games: (PathBuf, std::fs::File),
+    metrics: (PathBuf, std::fs::File),
+    headers_written: bool,
+}
+
+impl RawFiles {
+    fn append(&mut self, batch: &[PlayedGame]) -> Result<(), RunError> {
+        let mut metrics = csv::WriterBuilder::new()
+            .has_headers(!self.headers_written)
+            .from_writer(Vec::new());
+        let mut games = csv::WriterBuilder::new()
+            .has_headers(!self.headers_written)
+            .from_writer(Vec::new());
+        for g in batch {
+            for m in &g.metrics {
+                metrics
+                    .serialize(m)
+                    .map_err(|e| output_error(&self.metrics.0, e))?;
+            }
+            for r in &g.rows {
+                games
+                    .serialize(r)
+                    .map_err(|e| output_error(&self.games.0, e))?;
+            }
+        }
+        let mut metrics = metrics
+            .into_inner()
+            .map_err(|e| output_error(&self.metrics.0, e.to_string()))?;
+        let games = games
+            .into_inner()
+            .map_err(|e| output_error(&self.games.0, e.to_string()))?;
+        if !self.headers_written && metrics.is_empty() {
+            // csv writes a header only with the first record; keep the file self-describing.
+            metrics = b"game_index,seat,metric,value\n".to_vec();
+        }
+        self.headers_written = true;
+        use std::io::Write as _;
+        self.metrics
+            .1
+            .write_all(&metrics)
+            .map_err(|e| output_error(&self.metrics.0, e))?;
+        self.metrics
+            .1
+            .flush()
+            .map_err(|e| output_error(&self.metrics.0, e))?;
+        self.games
+            .1
+            .write_all(&games)
+            .map_err(|e| output_error(&self.games.0, e))?;
+        self.games
+            .1
+            .flush()
+            .map_err(|e| output_error(&self.games.0, e))
+    }
 }
 
 /// Runs a tournament of `game` between `specs` (one per seat).
@@ -272,13 +347,15 @@ pub fn run<G: Game>(
     let mut kept = Vec::new();
     let mut errors = 0u64;
     let mut done = 0usize;
-    let mut writer = match &opts.out {
+    let mut files = match &opts.out {
         None => None,
         Some(dir) => {
             let path = dir.join("games.csv");
-            let file = if opts.resume {
+            let metrics_path = dir.join("metrics.csv");
+            let (games_file, metrics_file) = if opts.resume {
                 let (file, old) = resume::reopen(dir, &identity, opts.shard, &indices, n)?;
                 done = old.len() / n;
+                let metrics_file = resume::trim_metrics(dir, &indices[..done])?;
                 for r in &old {
                     tallies.add(r);
                     errors += u64::from(!r.error.is_empty() && r.seat == 0);
@@ -286,7 +363,7 @@ pub fn run<G: Game>(
                 if opts.keep_rows {
                     kept = old;
                 }
-                file
+                (file, metrics_file)
             } else {
                 std::fs::create_dir_all(dir).map_err(|e| output_error(dir, e))?;
                 if path.exists() && !opts.force {
@@ -295,7 +372,11 @@ pub fn run<G: Game>(
                         "it already holds results (use --resume to continue them, --force to overwrite, or another --out)",
                     ));
                 }
-                std::fs::File::create(&path).map_err(|e| output_error(&path, e))?
+                (
+                    std::fs::File::create(&path).map_err(|e| output_error(&path, e))?,
+                    std::fs::File::create(&metrics_path)
+                        .map_err(|e| output_error(&metrics_path, e))?,
+                )
             };
             let m = manifest::Manifest {
                 identity: identity.clone(),
@@ -304,11 +385,11 @@ pub fn run<G: Game>(
                 command: opts.command.clone(),
             };
             manifest::write(dir, &m).map_err(|e| output_error(&dir.join("run.json"), e))?;
-            let has_header = done > 0;
-            let w = csv::WriterBuilder::new()
-                .has_headers(!has_header)
-                .from_writer(std::io::BufWriter::new(file));
-            Some((path, w))
+            Some(RawFiles {
+                games: (path, games_file),
+                metrics: (metrics_path, metrics_file),
+                headers_written: done > 0,
+            })
         }
     };
     if let Some(dir) = &opts.trace {
@@ -324,7 +405,7 @@ pub fn run<G: Game>(
     let mut stopped = false;
     while done < indices.len() && !stopped {
         let end = (done + chunk).min(indices.len());
-        let batch: Vec<Vec<GameRow>> = pool.install(|| {
+        let mut batch: Vec<PlayedGame> = pool.install(|| {
             indices[done..end]
                 .par_iter()
                 .map(|&i| {
@@ -342,29 +423,29 @@ pub fn run<G: Game>(
                 })
                 .collect()
         });
-        for game_rows in batch {
-            if !game_rows[0].error.is_empty() {
-                errors += 1;
+        // With --max-errors, the run ends at the game that reaches the limit.
+        if let Some(limit) = opts.max_errors {
+            let mut seen = errors;
+            if let Some(stop) = batch.iter().position(|g| {
+                seen += u64::from(!g.rows[0].error.is_empty());
+                seen >= limit
+            }) {
+                batch.truncate(stop + 1);
+                stopped = true;
             }
-            if let Some((path, w)) = writer.as_mut() {
-                for r in &game_rows {
-                    w.serialize(r).map_err(|e| output_error(path, e))?;
-                }
-            }
-            for r in &game_rows {
+        }
+        if let Some(f) = files.as_mut() {
+            f.append(&batch)?;
+        }
+        for g in batch {
+            errors += u64::from(!g.rows[0].error.is_empty());
+            for r in &g.rows {
                 tallies.add(r);
             }
             if opts.keep_rows {
-                kept.extend(game_rows);
+                kept.extend(g.rows);
             }
             done += 1;
-            if opts.max_errors.is_some_and(|m| errors >= m) {
-                stopped = true;
-                break;
-            }
-        }
-        if let Some((path, w)) = writer.as_mut() {
-            w.flush().map_err(|e| output_error(path, e))?;
         }
     }
     bar.finish_and_clear();

@@ -23,6 +23,10 @@ pub struct SeatResult {
     pub role: String,
     /// Decisions this seat took.
     pub decisions: u32,
+    /// Mean number of legal actions at this seat's decisions (branching factor).
+    pub branching: f64,
+    /// Game-specific statistics for this seat (see `Game::metrics`).
+    pub metrics: Vec<(&'static str, f64)>,
     /// Search iterations this seat ran in all.
     pub iterations: u64,
     /// Wall time spent deciding, in microseconds (not deterministic).
@@ -90,6 +94,8 @@ impl GameResult {
                     ret: 0.0,
                     role: String::new(),
                     decisions: 0,
+                    branching: 0.0,
+                    metrics: Vec::new(),
                     iterations: 0,
                     think_us: 0,
                 })
@@ -136,6 +142,7 @@ pub fn play_game<G: Game>(
         .collect();
     let mut decisions = [0u32; MAX_PLAYERS];
     let mut iterations = [0u64; MAX_PLAYERS];
+    let mut legal_total = [0u64; MAX_PLAYERS];
     let mut think = [0u64; MAX_PLAYERS];
     let mut state = game.initial_state(&mut game_rng);
     let (mut actions, mut turns, mut last_player) = (0u32, 0u32, None);
@@ -168,6 +175,7 @@ pub fn play_game<G: Game>(
                 let elapsed = t.elapsed();
                 think[seat] += elapsed.as_micros() as u64;
                 decisions[seat] += 1;
+                legal_total[seat] += legal.len() as u64;
                 iterations[seat] += agents[seat].last_iterations();
                 if last_player != Some(p) {
                     turns += 1;
@@ -244,6 +252,12 @@ pub fn play_game<G: Game>(
             ret: returns[p],
             role: game.role(&state, p as u8),
             decisions: decisions[p],
+            branching: if decisions[p] > 0 {
+                legal_total[p] as f64 / f64::from(decisions[p])
+            } else {
+                0.0
+            },
+            metrics: game.metrics(&state, p as u8),
             iterations: iterations[p],
             think_us: think[p],
         })

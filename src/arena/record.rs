@@ -41,6 +41,8 @@ pub struct GameRow {
     pub actions: u32,
     /// Decisions this seat took.
     pub decisions: u32,
+    /// Mean legal actions at this seat's decisions.
+    pub branching: f64,
     /// Search iterations this seat ran.
     pub iterations: u64,
     /// Stopped at the length cap.
@@ -80,11 +82,44 @@ impl GameRow {
                 turns: r.turns,
                 actions: r.actions,
                 decisions: s.decisions,
+                branching: (s.branching * 1000.0).round() / 1000.0,
                 iterations: s.iterations,
                 truncated: r.truncated,
                 error: r.error.clone().unwrap_or_default(),
                 think_us: s.think_us,
                 wall_us: r.wall_us,
+            })
+            .collect()
+    }
+}
+
+/// One row of `metrics.csv`: a named statistic of one seat in one game
+/// (tidy long format, joinable with games.csv on `game_index` and `seat`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MetricRow {
+    /// Index of the game in the run.
+    pub game_index: u64,
+    /// Seat number.
+    pub seat: u8,
+    /// The statistic's name.
+    pub metric: String,
+    /// Its value.
+    pub value: f64,
+}
+
+impl MetricRow {
+    /// The metric rows of one game.
+    pub fn from_result(game_index: u64, r: &GameResult) -> Vec<MetricRow> {
+        r.seats
+            .iter()
+            .enumerate()
+            .flat_map(|(seat, s)| {
+                s.metrics.iter().map(move |(name, value)| MetricRow {
+                    game_index,
+                    seat: seat as u8,
+                    metric: (*name).to_string(),
+                    value: *value,
+                })
             })
             .collect()
     }

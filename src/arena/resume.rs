@@ -101,3 +101,43 @@ pub fn reopen(
     file.seek(SeekFrom::End(0)).map_err(io)?;
     Ok((file, rows))
 }
+
+/// Keeps in metrics.csv only the rows of games in `done` (those kept in
+/// games.csv) and returns the file positioned at its end for appending.
+pub fn trim_metrics(dir: &Path, done: &[u64]) -> Result<std::fs::File, RunError> {
+    let path = dir.join("metrics.csv");
+    let keep: std::collections::HashSet<u64> = done.iter().copied().collect();
+    let mut rows: Vec<super::record::MetricRow> = Vec::new();
+    if let Ok(bytes) = std::fs::read(&path) {
+        // A torn last line is dropped like in games.csv.
+        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        for row in
+            csv::Reader::from_reader(&bytes[..whole]).deserialize::<super::record::MetricRow>()
+        {
+            let row = row.map_err(|e| refuse(dir, format!("malformed metrics.csv: {e}")))?;
+            if keep.contains(&row.game_index) {
+                rows.push(row);
+            }
+        }
+    }
+    let io = |e: std::io::Error| refuse(dir, format!("cannot rewrite metrics.csv: {e}"));
+    let tmp = dir.join("metrics.csv.tmp");
+    {
+        let mut w = csv::WriterBuilder::new()
+            .has_headers(false)
+            .from_path(&tmp)
+            .map_err(|e| refuse(dir, e.to_string()))?;
+        if !done.is_empty() {
+            w.write_record(["game_index", "seat", "metric", "value"])
+                .map_err(|e| refuse(dir, e.to_string()))?;
+        }
+        for r in &rows {
+            w.serialize(r).map_err(|e| refuse(dir, e.to_string()))?;
+        }
+        w.flush().map_err(io)?;
+    }
+    std::fs::rename(&tmp, &path).map_err(io)?;
+    let mut file = OpenOptions::new().append(true).open(&path).map_err(io)?;
+    file.seek(SeekFrom::End(0)).map_err(io)?;
+    Ok(file)
+}

@@ -138,6 +138,13 @@ pub trait Game: Send + Sync + Sized + 'static {
         }
     }
 
+    /// Named per-seat statistics of a finished (or truncated) game for balance
+    /// reports, e.g. cards played by type or fights won. Called once per game,
+    /// so it may allocate. Games keep the counters they need in their state.
+    fn metrics(&self, _state: &Self::State, _player: PlayerId) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
+
     /// An evaluation of a non-terminal state in [-1, 1] from `player`'s view,
     /// for greedy agents and rollout cut-offs.
     fn heuristic(&self, state: &Self::State, player: PlayerId) -> f64;
