@@ -232,12 +232,6 @@ impl<G: Game> Engine<G> {
                 }
                 c = n.next_sibling;
             }
-            if sampling == Sampling::Redeterminize {
-                // Every child legal in this determinization was available.
-                for &c in &self.candidates {
-                    self.tree.get_mut(c).avail += 1;
-                }
-            }
             let untried = legal.len() - self.candidates.len();
             if untried > 0 {
                 // Expand one untried action chosen at random, then roll out.
@@ -273,6 +267,12 @@ impl<G: Game> Engine<G> {
                     best = ucb;
                     best_c = c;
                 }
+            }
+            // Every child legal in this iteration's state was available for
+            // this selection (counted after it, as in the reference code). Kept
+            // in both modes so trees can be inspected alike; only ISMCTS uses it.
+            for &c in &self.candidates {
+                self.tree.get_mut(c).avail += 1;
             }
             game.apply(&mut state, self.tree.get(best_c).action);
             node = best_c;
