@@ -10,6 +10,7 @@ pub mod arena;
 pub mod cli;
 pub mod data;
 pub mod error;
+pub mod experiment;
 pub mod game;
 pub mod games;
 pub mod rng;

@@ -115,6 +115,11 @@ impl Params {
             .or_insert_with(|| value.to_string());
     }
 
+    /// Sets a value, replacing any earlier one.
+    pub fn set(&mut self, key: &str, value: &str) {
+        self.values.insert(key.to_string(), value.to_string());
+    }
+
     /// All key/value pairs.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &str)> {
         self.values.iter().map(|(k, v)| (k.as_str(), v.as_str()))

@@ -2,7 +2,7 @@
 //! never allocate once a game is set up, for every registered game and variant.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::cell::Cell;
 
 use boardlab::game::{Game, Turn};
 use boardlab::games::{AnyGame, GAMES};
@@ -11,18 +11,32 @@ use boardlab::with_game;
 
 struct Counting;
 
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    // Counted per thread: the test harness allocates on other threads.
+    static MEASURING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count() {
+    if MEASURING.try_with(Cell::get).unwrap_or(false) {
+        let _ = ALLOCATIONS.try_with(|a| a.set(a.get() + 1));
+    }
+}
+
+fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         unsafe { System.dealloc(ptr, layout) }
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        count();
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
@@ -38,9 +52,13 @@ fn allocations_per_step<G: Game>(game: &G, games: u32) -> (u64, u64) {
         let mut state = game.initial_state(&mut rng);
         let mut clone = state.clone();
         for _ in 0..game.max_game_length() {
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
+            let before = allocations();
+            MEASURING.with(|m| m.set(true));
             let action = match game.turn(&state) {
-                Turn::Terminal => break,
+                Turn::Terminal => {
+                    MEASURING.with(|m| m.set(false));
+                    break;
+                }
                 Turn::Chance => game.sample_chance(&state, &mut rng),
                 Turn::Player(_) => {
                     let legal = game.legal_actions(&state);
@@ -49,11 +67,22 @@ fn allocations_per_step<G: Game>(game: &G, games: u32) -> (u64, u64) {
             };
             game.apply(&mut state, action);
             clone.clone_from(&state);
-            allocs += ALLOCATIONS.load(Ordering::Relaxed) - before;
+            MEASURING.with(|m| m.set(false));
+            allocs += allocations() - before;
             steps += 1;
         }
     }
     (allocs, steps)
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    MEASURING.with(|m| m.set(true));
+    let before = allocations();
+    let v: Vec<u64> = std::hint::black_box(vec![1, 2, 3]);
+    MEASURING.with(|m| m.set(false));
+    assert_eq!(v.len(), 3);
+    assert!(allocations() > before);
 }
 
 #[test]

@@ -10,6 +10,7 @@
 //! one engine, keeps its tree in a reusable arena and is deterministic for a
 //! given seat stream when its budget is in iterations.
 
+pub mod faulty;
 pub mod greedy;
 pub mod human;
 pub mod mcts;

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::Agent;
+use super::faulty::{Fault, FaultyAgent};
 use super::greedy::GreedyAgent;
 use super::human::HumanAgent;
 use super::mcts::SearchConfig;
@@ -39,6 +40,27 @@ pub const AGENT_KINDS: &[AgentKindInfo] = &[
         name: "random",
         summary: "uniformly random legal action",
         params: &[],
+    },
+    AgentKindInfo {
+        name: "faulty",
+        summary: "test aid: plays randomly, then commits a fault (to check fault containment)",
+        params: &[
+            ParamInfo {
+                name: "fault",
+                default: "panic",
+                help: "panic, illegal (repeats its previous move) or slow",
+            },
+            ParamInfo {
+                name: "after",
+                default: "1",
+                help: "decisions played normally before the fault",
+            },
+            ParamInfo {
+                name: "ms",
+                default: "100",
+                help: "pause of the slow fault, in milliseconds",
+            },
+        ],
     },
     AgentKindInfo {
         name: "human",
@@ -220,6 +242,17 @@ impl AgentSpec {
         let agent: Box<dyn Agent<G>> = match name {
             "random" => Box::new(RandomAgent),
             "human" => Box::new(HumanAgent),
+            "faulty" => {
+                let fault = match params.choice("fault", 0, &["panic", "illegal", "slow"])? {
+                    0 => Fault::Panic,
+                    1 => Fault::Illegal,
+                    _ => Fault::Slow(std::time::Duration::from_millis(
+                        params.int("ms", 100, 0, 60_000)?,
+                    )),
+                };
+                let after = params.int("after", 1, 0, u64::from(u32::MAX))? as u32;
+                Box::new(FaultyAgent::new(fault, after))
+            }
             "greedy" => Box::new(GreedyAgent {
                 samples: params.int("samples", 4, 1, 1000)? as u32,
             }),

@@ -570,7 +570,7 @@ fn mcts_beats_random_at_connect_four() {
         if seat == 1 {
             agents.swap(0, 1);
         }
-        let result = play_game(&g, &mut agents, 5000 + i, &mut |_, _, _| {});
+        let result = play_game(&g, &mut agents, 5000 + i, None, &mut |_, _, _| {});
         assert!(result.error.is_none(), "{:?}", result.error);
         wins += u64::from(result.seats[seat].outcome == Outcome::Win);
     }

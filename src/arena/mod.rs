@@ -5,8 +5,11 @@
 //! the master seed and its index, agents are built fresh per game, and rows are
 //! written in index order chunk by chunk (a crash loses only the games in flight).
 
+pub mod manifest;
+pub mod merge;
 pub mod play;
 pub mod record;
+pub mod resume;
 pub mod trace;
 
 use std::io::Write;
@@ -22,7 +25,7 @@ use crate::rng::game_seed;
 use record::{AgentSummary, GameRow, SeatSummary};
 
 /// How to run a tournament.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct RunOptions {
     /// Games requested (rounded up to a multiple of the number of seatings).
     pub games: u64,
@@ -30,24 +33,44 @@ pub struct RunOptions {
     pub seed: u64,
     /// Worker threads (0: one per core).
     pub threads: usize,
-    /// Output directory for games.csv, summary.csv and seats.csv.
+    /// Output directory for games.csv, summary.csv, seats.csv and run.json.
     pub out: Option<PathBuf>,
     /// Directory for one JSON-lines trace per game.
     pub trace: Option<PathBuf>,
     /// Overwrite an existing games.csv in `out`.
     pub force: bool,
+    /// Continue an interrupted run in `out`.
+    pub resume: bool,
+    /// Play only shard `k` of `n` (1-based) of the game indices.
+    pub shard: Option<(u64, u64)>,
+    /// Stop after this many faulty games.
+    pub max_errors: Option<u64>,
+    /// A decision slower than this forfeits the game.
+    pub move_timeout: Option<std::time::Duration>,
+    /// Keep every row in memory and return it.
+    pub keep_rows: bool,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// The command line, recorded in run.json.
+    pub command: String,
 }
 
 /// Everything a run produced.
 #[derive(Clone, Debug)]
 pub struct RunOutput {
-    /// Games played.
+    /// Games in the whole run (all shards).
     pub games: u64,
+    /// Games played by this invocation (not counting resumed ones).
+    pub played: u64,
+    /// Games found already done when resuming.
+    pub resumed: u64,
     /// True when the number of games was rounded up to fill every seating.
     pub rounded: bool,
-    /// All rows, in game-index order.
+    /// Games that recorded a fault.
+    pub errors: u64,
+    /// True when `max_errors` stopped the run early.
+    pub stopped: bool,
+    /// All rows in game-index order, when `keep_rows` was set.
     pub rows: Vec<GameRow>,
     /// Per agent.
     pub agents: Vec<AgentSummary>,
@@ -69,12 +92,65 @@ pub enum RunError {
         /// The reason.
         why: String,
     },
+    /// Existing results that do not fit this run.
+    #[error("cannot resume in {path}: {why}")]
+    Resume {
+        /// The directory.
+        path: String,
+        /// The reason.
+        why: String,
+    },
 }
 
 fn output_error(path: &std::path::Path, e: impl std::fmt::Display) -> RunError {
     RunError::Output {
         path: path.display().to_string(),
         why: e.to_string(),
+    }
+}
+
+/// Running per-agent and per-seat tallies.
+struct Tallies {
+    agents: Vec<record::Tally>,
+    seats: Vec<record::Tally>,
+}
+
+impl Tallies {
+    fn new(agents: usize, seats: usize) -> Self {
+        Tallies {
+            agents: vec![Default::default(); agents],
+            seats: vec![Default::default(); seats],
+        }
+    }
+    fn add(&mut self, r: &GameRow) {
+        self.agents[r.agent_index].add(r);
+        self.seats[r.seat as usize].add(r);
+    }
+    fn finish(mut self, labels: &[String]) -> (Vec<AgentSummary>, Vec<SeatSummary>) {
+        self.agents
+            .iter_mut()
+            .chain(self.seats.iter_mut())
+            .for_each(record::Tally::finish);
+        let agents = self
+            .agents
+            .into_iter()
+            .enumerate()
+            .map(|(i, tally)| AgentSummary {
+                agent_index: i,
+                agent: labels[i].clone(),
+                tally,
+            })
+            .collect();
+        let seats = self
+            .seats
+            .into_iter()
+            .enumerate()
+            .map(|(s, tally)| SeatSummary {
+                seat: s as u8,
+                tally,
+            })
+            .collect();
+        (agents, seats)
     }
 }
 
@@ -97,6 +173,7 @@ pub fn play_indexed<G: Game>(
     master: u64,
     index: u64,
     trace: Option<&PathBuf>,
+    move_timeout: Option<std::time::Duration>,
 ) -> Vec<GameRow> {
     let n = game.num_players();
     let seats = seating(index, n);
@@ -114,7 +191,19 @@ pub fn play_indexed<G: Game>(
             log.push(play::Step { player, action });
         }
     };
-    let result = play::play_game(game, &mut agents, seed, &mut record);
+    // A bug in the game itself forfeits this game only, like an agent fault.
+    let played = play::contained(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            play::play_game(game, &mut agents, seed, move_timeout, &mut record)
+        }))
+    });
+    let result = match played {
+        Ok(r) => r,
+        Err(panic) => play::GameResult::faulted(
+            n,
+            format!("the game panicked: {}", play::panic_text(&*panic)),
+        ),
+    };
     if let Some(dir) = trace {
         let header = trace::Header {
             game: game.spec(),
@@ -161,24 +250,65 @@ pub fn run<G: Game>(
     if opts.games == 0 {
         return Err(SpecError::Invalid("--games must be at least 1".into()).into());
     }
+    if let Some((k, m)) = opts.shard
+        && (m == 0 || k == 0 || k > m)
+    {
+        return Err(SpecError::Invalid(format!(
+            "bad shard {k}/{m}: expected K/N with 1 <= K <= N"
+        ))
+        .into());
+    }
     let labels: Vec<String> = specs.iter().map(|s| s.label.clone()).collect();
     let total = rounded_games(opts.games, n);
+    let identity = manifest::Identity {
+        game: game.spec(),
+        agents: labels.clone(),
+        resolved_agents: specs.iter().map(|s| s.spec.to_string()).collect(),
+        seed: opts.seed,
+        games: total,
+    };
+    let indices: Vec<u64> = manifest::shard_indices(total, opts.shard).collect();
+    let mut tallies = Tallies::new(n, n);
+    let mut kept = Vec::new();
+    let mut errors = 0u64;
+    let mut done = 0usize;
     let mut writer = match &opts.out {
         None => None,
         Some(dir) => {
-            std::fs::create_dir_all(dir).map_err(|e| output_error(dir, e))?;
             let path = dir.join("games.csv");
-            if path.exists() && !opts.force {
-                return Err(output_error(
-                    &path,
-                    "it already holds results (use --force to overwrite, or another --out)",
-                ));
-            }
-            let file = std::fs::File::create(&path).map_err(|e| output_error(&path, e))?;
-            Some((
-                path,
-                csv::Writer::from_writer(std::io::BufWriter::new(file)),
-            ))
+            let file = if opts.resume {
+                let (file, old) = resume::reopen(dir, &identity, opts.shard, &indices, n)?;
+                done = old.len() / n;
+                for r in &old {
+                    tallies.add(r);
+                    errors += u64::from(!r.error.is_empty() && r.seat == 0);
+                }
+                if opts.keep_rows {
+                    kept = old;
+                }
+                file
+            } else {
+                std::fs::create_dir_all(dir).map_err(|e| output_error(dir, e))?;
+                if path.exists() && !opts.force {
+                    return Err(output_error(
+                        &path,
+                        "it already holds results (use --resume to continue them, --force to overwrite, or another --out)",
+                    ));
+                }
+                std::fs::File::create(&path).map_err(|e| output_error(&path, e))?
+            };
+            let m = manifest::Manifest {
+                identity: identity.clone(),
+                shard: opts.shard,
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                command: opts.command.clone(),
+            };
+            manifest::write(dir, &m).map_err(|e| output_error(&dir.join("run.json"), e))?;
+            let has_header = done > 0;
+            let w = csv::WriterBuilder::new()
+                .has_headers(!has_header)
+                .from_writer(std::io::BufWriter::new(file));
+            Some((path, w))
         }
     };
     if let Some(dir) = &opts.trace {
@@ -188,38 +318,57 @@ pub fn run<G: Game>(
         .num_threads(opts.threads)
         .build()
         .map_err(|e| SpecError::Invalid(format!("cannot start {} threads: {e}", opts.threads)))?;
-    let bar = progress_bar(total, opts.progress);
-    let chunk = (pool.current_num_threads() as u64 * 32).max(64);
-    let mut rows = Vec::with_capacity((total as usize) * n);
-    let mut start = 0;
-    while start < total {
-        let end = (start + chunk).min(total);
+    let bar = progress_bar((indices.len() - done) as u64, opts.progress);
+    let chunk = (pool.current_num_threads() * 32).max(64);
+    let resumed = done as u64;
+    let mut stopped = false;
+    while done < indices.len() && !stopped {
+        let end = (done + chunk).min(indices.len());
         let batch: Vec<Vec<GameRow>> = pool.install(|| {
-            (start..end)
-                .into_par_iter()
-                .map(|i| {
-                    let r = play_indexed(game, specs, &labels, opts.seed, i, opts.trace.as_ref());
+            indices[done..end]
+                .par_iter()
+                .map(|&i| {
+                    let r = play_indexed(
+                        game,
+                        specs,
+                        &labels,
+                        opts.seed,
+                        i,
+                        opts.trace.as_ref(),
+                        opts.move_timeout,
+                    );
                     bar.inc(1);
                     r
                 })
                 .collect()
         });
         for game_rows in batch {
+            if !game_rows[0].error.is_empty() {
+                errors += 1;
+            }
             if let Some((path, w)) = writer.as_mut() {
                 for r in &game_rows {
                     w.serialize(r).map_err(|e| output_error(path, e))?;
                 }
             }
-            rows.extend(game_rows);
+            for r in &game_rows {
+                tallies.add(r);
+            }
+            if opts.keep_rows {
+                kept.extend(game_rows);
+            }
+            done += 1;
+            if opts.max_errors.is_some_and(|m| errors >= m) {
+                stopped = true;
+                break;
+            }
         }
         if let Some((path, w)) = writer.as_mut() {
             w.flush().map_err(|e| output_error(path, e))?;
         }
-        start = end;
     }
     bar.finish_and_clear();
-    let agents = record::summarize_agents(&rows, &labels);
-    let seats = record::summarize_seats(&rows, n);
+    let (agents, seats) = tallies.finish(&labels);
     if let Some(dir) = &opts.out {
         let p = dir.join("summary.csv");
         record::write_summary(&p, &agents).map_err(|e| output_error(&p, e))?;
@@ -228,8 +377,12 @@ pub fn run<G: Game>(
     }
     Ok(RunOutput {
         games: total,
+        played: done as u64 - resumed,
+        resumed,
         rounded: total != opts.games,
-        rows,
+        errors,
+        stopped,
+        rows: kept,
         agents,
         seats,
     })

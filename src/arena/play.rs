@@ -46,6 +46,63 @@ pub struct GameResult {
     pub wall_us: u64,
 }
 
+thread_local! {
+    static CONTAINED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` as a contained game: its panics are caught by the caller and
+/// recorded in the error column, so the panic hook stays quiet about them.
+pub fn contained<T>(f: impl FnOnce() -> T) -> T {
+    CONTAINED.with(|c| c.set(true));
+    let out = f();
+    CONTAINED.with(|c| c.set(false));
+    out
+}
+
+/// Installs a panic hook that is silent for panics inside [`contained`] games
+/// and prints every other panic as usual.
+pub fn quiet_contained_panics() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if !CONTAINED.with(|c| c.get()) {
+            default(info);
+        }
+    }));
+}
+
+/// The message of a caught panic.
+pub fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+impl GameResult {
+    /// A game that could not be played: every seat draws, the fault is named.
+    pub fn faulted(seats: usize, error: String) -> GameResult {
+        GameResult {
+            seats: (0..seats)
+                .map(|_| SeatResult {
+                    outcome: Outcome::Draw,
+                    score: 0.0,
+                    ret: 0.0,
+                    role: String::new(),
+                    decisions: 0,
+                    iterations: 0,
+                    think_us: 0,
+                })
+                .collect(),
+            turns: 0,
+            actions: 0,
+            truncated: false,
+            error: Some(error),
+            wall_us: 0,
+        }
+    }
+}
+
 /// One recorded step, for traces.
 #[derive(Clone, Debug)]
 pub struct Step<A> {
@@ -67,6 +124,7 @@ pub fn play_game<G: Game>(
     game: &G,
     agents: &mut [Box<dyn Agent<G>>],
     seed: u64,
+    move_timeout: Option<std::time::Duration>,
     on_step: &mut StepHook<'_, G>,
 ) -> GameResult {
     let start = Instant::now();
@@ -107,7 +165,8 @@ pub fn play_game<G: Game>(
                         rng,
                     })
                 }));
-                think[seat] += t.elapsed().as_micros() as u64;
+                let elapsed = t.elapsed();
+                think[seat] += elapsed.as_micros() as u64;
                 decisions[seat] += 1;
                 iterations[seat] += agents[seat].last_iterations();
                 if last_player != Some(p) {
@@ -115,18 +174,28 @@ pub fn play_game<G: Game>(
                     last_player = Some(p);
                 }
                 match choice {
+                    Ok(_) if move_timeout.is_some_and(|limit| elapsed > limit) => {
+                        let limit = move_timeout.unwrap_or_default();
+                        fault = Some((
+                            p,
+                            format!(
+                                "seat {p} took {} ms, over the {} ms move limit",
+                                elapsed.as_millis(),
+                                limit.as_millis()
+                            ),
+                        ));
+                        break;
+                    }
                     Ok(a) if legal.contains(&a) => a,
                     Ok(a) => {
                         fault = Some((p, format!("seat {p} played an illegal action {a:?}")));
                         break;
                     }
                     Err(panic) => {
-                        let why = panic
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| panic.downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "unknown panic".into());
-                        fault = Some((p, format!("seat {p} agent panicked: {why}")));
+                        fault = Some((
+                            p,
+                            format!("seat {p} agent panicked: {}", panic_text(&*panic)),
+                        ));
                         break;
                     }
                 }

@@ -115,24 +115,34 @@ impl Tally {
     /// Tallies rows.
     pub fn of<'a>(rows: impl Iterator<Item = &'a GameRow>) -> Tally {
         let mut t = Tally::default();
-        let mut score = 0.0;
         for r in rows {
-            t.games += 1;
-            score += r.score;
-            match r.outcome {
-                Outcome::Win => t.wins += 1,
-                Outcome::Draw => t.draws += 1,
-                Outcome::Loss => t.losses += 1,
-            }
+            t.add(r);
         }
-        let n = t.games as f64;
-        let points = t.wins as f64 + 0.5 * t.draws as f64;
-        if t.games > 0 {
-            t.win_rate = points / n;
-            t.mean_score = score / n;
-        }
-        (t.ci_low, t.ci_high) = wilson(points, n, Z95);
+        t.finish();
         t
+    }
+
+    /// Counts one row; call [`Tally::finish`] before reading the rates.
+    pub fn add(&mut self, r: &GameRow) {
+        self.games += 1;
+        // The running sum of scores is kept in `mean_score` until `finish`.
+        self.mean_score += r.score;
+        match r.outcome {
+            Outcome::Win => self.wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::Loss => self.losses += 1,
+        }
+    }
+
+    /// Turns the counts into rates and the interval.
+    pub fn finish(&mut self) {
+        let n = self.games as f64;
+        let points = self.wins as f64 + 0.5 * self.draws as f64;
+        if self.games > 0 {
+            self.win_rate = points / n;
+            self.mean_score /= n;
+        }
+        (self.ci_low, self.ci_high) = wilson(points, n, Z95);
     }
 }
 

@@ -4,7 +4,9 @@ use std::io::BufRead;
 
 use anyhow::{Context, Result, bail};
 
-use super::{Cli, Command, PlayArgs, ReplayArgs, RunArgs};
+use std::process::ExitCode;
+
+use super::{Cli, Command, ExperimentArgs, MergeArgs, PlayArgs, ReplayArgs, RunArgs};
 use crate::agents::registry::{AGENT_KINDS, AgentSpec, PRESETS, Preset};
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::arena::{self, RunOptions, play, record};
@@ -13,21 +15,66 @@ use crate::games::{AnyGame, GAMES};
 use crate::spec::split_list;
 use crate::with_game;
 
-pub(super) fn dispatch(cli: Cli) -> Result<()> {
+pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Run(a) => run(a),
-        Command::Play(a) => play_interactive(a),
-        Command::Replay(a) => replay(a),
-        Command::Games => {
-            list_games();
-            Ok(())
-        }
-        Command::Agents => {
-            list_agents();
-            Ok(())
-        }
-        Command::Bench(a) => super::bench::bench(a),
+        Command::Run(a) => return run(a),
+        Command::Play(a) => play_interactive(a)?,
+        Command::Replay(a) => replay(a)?,
+        Command::Games => list_games(),
+        Command::Agents => list_agents(),
+        Command::Bench(a) => super::bench::bench(a)?,
+        Command::Merge(a) => merge(a)?,
+        Command::Experiment(a) => experiment(a)?,
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn experiment(a: ExperimentArgs) -> Result<()> {
+    arena::play::quiet_contained_panics();
+    let exp = crate::experiment::Experiment::load(&a.file)?;
+    let stem = a
+        .file
+        .file_stem()
+        .map_or("experiment".into(), |s| s.to_string_lossy().to_string());
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("results").join(stem));
+    let opts = crate::experiment::ExperimentOptions {
+        out: out.clone(),
+        threads: a.threads,
+        resume: a.resume,
+        force: a.force,
+        progress: !a.quiet,
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+    };
+    let results = crate::experiment::run(&exp, &a.file, &opts)?;
+    for r in &results {
+        println!(
+            "{} {} [{}]",
+            r.cell.id,
+            r.cell.game,
+            r.cell.agents.join(", ")
+        );
+        print!(
+            "{}",
+            record::format_table(&record::summarize_agents(&r.rows, &r.cell.agents))
+        );
+    }
+    println!("results in {}", out.display());
+    Ok(())
+}
+
+fn merge(a: MergeArgs) -> Result<()> {
+    let merged = arena::merge::merge(&a.dirs, &a.out, a.force)?;
+    println!(
+        "merged {} shard directories: {} games of {} into {}",
+        a.dirs.len(),
+        merged.games,
+        merged.manifest.identity.game,
+        a.out.display()
+    );
+    Ok(())
 }
 
 fn parse_agents(text: &str) -> Result<Vec<AgentSpec>> {
@@ -37,7 +84,8 @@ fn parse_agents(text: &str) -> Result<Vec<AgentSpec>> {
         .collect::<Result<_, _>>()?)
 }
 
-fn run(a: RunArgs) -> Result<()> {
+fn run(a: RunArgs) -> Result<ExitCode> {
+    arena::play::quiet_contained_panics();
     let game = AnyGame::parse(&a.game)?;
     let specs = parse_agents(&a.agents)?;
     let opts = RunOptions {
@@ -47,10 +95,29 @@ fn run(a: RunArgs) -> Result<()> {
         out: a.out.clone(),
         trace: a.trace.clone(),
         force: a.force,
+        resume: a.resume,
+        shard: a.shard,
+        max_errors: a.max_errors,
+        move_timeout: a.move_timeout_ms.map(std::time::Duration::from_millis),
+        keep_rows: false,
         progress: !a.quiet,
+        command: std::env::args().collect::<Vec<_>>().join(" "),
     };
     let out = with_game!(&game, g => arena::run(g, &specs, &opts))?;
     let spec = with_game!(&game, g => g.spec());
+    if out.resumed > 0 {
+        println!(
+            "resumed: {} games were already done, {} played now",
+            out.resumed, out.played
+        );
+    }
+    if let Some((k, n)) = a.shard {
+        println!(
+            "shard {k}/{n}: {} of the run's {} games",
+            out.resumed + out.played,
+            out.games
+        );
+    }
     if out.rounded {
         println!(
             "note: {} games requested, {} played so that every agent sits in every seat equally often",
@@ -70,14 +137,23 @@ fn run(a: RunArgs) -> Result<()> {
         })
         .collect();
     println!("win rate by seat: {}", seats.join("; "));
-    let errors = out.rows.iter().filter(|r| !r.error.is_empty()).count();
-    if errors > 0 {
-        println!("warning: {errors} rows record a fault (see the error column)");
+    if out.errors > 0 {
+        println!(
+            "warning: {} games ended in a fault (see the error column)",
+            out.errors
+        );
     }
     if let Some(dir) = &a.out {
         println!("results in {}", dir.display());
     }
-    Ok(())
+    if out.stopped {
+        eprintln!(
+            "boardlab: error: stopped after {} faulty games (--max-errors); the games so far are saved, --resume continues",
+            out.errors
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn play_interactive(a: PlayArgs) -> Result<()> {
@@ -115,6 +191,7 @@ fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seed: u64) -> Result<()> {
         game,
         &mut agents,
         crate::rng::game_seed(seed, 0),
+        None,
         &mut narrate,
     );
     println!();
@@ -194,6 +271,9 @@ fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String]) -> Result<
         if before != game.turn(&state) {
             println!("{}", game.render(&state, None));
         }
+    }
+    if game.turn(&state) != Turn::Terminal && !expected.truncated {
+        bail!("the trace ends before the game does, yet it is not marked truncated");
     }
     if game.turn(&state) == Turn::Terminal {
         let returns = game.returns(&state);

@@ -16,7 +16,7 @@ use clap::{Parser, Subcommand};
 /// `ismcts-1k`, or `@path/to/preset.toml`. `boardlab games` and `boardlab agents`
 /// list what exists.
 ///
-/// Exit codes: 0 success, 2 bad input or output that cannot be written.
+/// Exit codes: 0 success, 1 run stopped by --max-errors, 2 bad input or output that cannot be written.
 #[derive(Debug, Parser)]
 #[command(name = "boardlab", version, about, long_about, help_expected = true)]
 pub struct Cli {
@@ -44,6 +44,61 @@ pub enum Command {
     Agents,
     /// Measure random-playout throughput (or an agent's search speed) on one thread.
     Bench(BenchArgs),
+    /// Run a study described in a TOML file: a parameter sweep × agent lineups.
+    ///
+    /// Example: boardlab experiment experiments/fox-factions.toml
+    Experiment(ExperimentArgs),
+    /// Combine the shard directories of one run (`run --shard K/N`) into one result.
+    Merge(MergeArgs),
+}
+
+/// Arguments of `experiment`.
+#[derive(Debug, clap::Args)]
+pub struct ExperimentArgs {
+    /// The experiment file (see experiments/ for examples).
+    pub file: PathBuf,
+    /// Output directory (default: results/<file name without .toml>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads, overriding the file's setting.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Continue an interrupted experiment: finished games of every cell are kept.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// Overwrite an earlier output.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Arguments of `merge`.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// Shard directories, each written by `run --shard K/N --out DIR`.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Directory for the merged results.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Overwrite results already in --out.
+    #[arg(long)]
+    pub force: bool,
+}
+
+fn parse_shard(text: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("'{text}' is not K/N with 1 <= K <= N, e.g. 2/8");
+    let (k, n) = text.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || n == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 /// Arguments of `run`.
@@ -71,8 +126,20 @@ pub struct RunArgs {
     #[arg(long)]
     pub trace: Option<PathBuf>,
     /// Overwrite results already in --out.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     pub force: bool,
+    /// Continue an interrupted run in --out (same arguments required); finished games are kept.
+    #[arg(long, requires = "out")]
+    pub resume: bool,
+    /// Play only shard K of N of the game indices (1-based), e.g. 2/8; combine shards with `boardlab merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// Stop the run once this many games have ended in a fault (agent panic, illegal action, timeout).
+    #[arg(long, value_name = "N")]
+    pub max_errors: Option<u64>,
+    /// A decision that takes longer than this forfeits the game (milliseconds).
+    #[arg(long, value_name = "MS")]
+    pub move_timeout_ms: Option<u64>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -119,7 +186,7 @@ pub struct BenchArgs {
 /// Runs the CLI and maps errors to exit code 2 with a one-line message.
 pub fn main(cli: Cli) -> ExitCode {
     match commands::dispatch(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             let text = format!("{e:#}").replace('\n', " ");
             eprintln!("boardlab: error: {text}");

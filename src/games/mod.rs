@@ -4,6 +4,7 @@
 //! the CLI picks the concrete game once, through [`AnyGame`] and [`with_game!`].
 
 pub mod connect4;
+pub mod fox;
 pub mod tictactoe;
 
 use crate::error::SpecError;
@@ -52,6 +53,60 @@ pub const GAMES: &[GameInfo] = &[
         params: &[],
         test_specs: &["connect4"],
     },
+    GameInfo {
+        name: "fox",
+        summary: "Fox on the Run: two foxes against wolf and badger on a 5x5 grid of face-down arrow tiles",
+        players: "2-4",
+        params: &[
+            ParamInfo {
+                name: "players",
+                default: "2",
+                help: "2 (Foxes vs Guardians), 3 (one player holds a whole faction, see 'alone') or 4 (one character each)",
+            },
+            ParamInfo {
+                name: "alone",
+                default: "foxes",
+                help: "players=3 only: faction held by the lone player, foxes or guardians",
+            },
+            ParamInfo {
+                name: "tiles",
+                default: "embedded src/games/fox/tiles.toml",
+                help: "TOML or JSON file with the 22-tile set, start layout and turn cap",
+            },
+            ParamInfo {
+                name: "start_used",
+                default: "false",
+                help: "true: the square a turn starts on counts as already used (rejected reading of A7)",
+            },
+            ParamInfo {
+                name: "stay_ability",
+                default: "true",
+                help: "false: no ability after staying put (A16)",
+            },
+            ParamInfo {
+                name: "start_ability",
+                default: "true",
+                help: "false: ending the movement on a start tile ends the turn (A13)",
+            },
+            ParamInfo {
+                name: "rotate_ccw",
+                default: "true",
+                help: "false: Puffer turns 90 degrees clockwise or 180 only (A17)",
+            },
+            ParamInfo {
+                name: "guard",
+                default: "adjacent",
+                help: "adjacent or orthogonal: how close Zev must be to close Scarlett's square (A15)",
+            },
+        ],
+        test_specs: &[
+            "fox",
+            "fox(players=3)",
+            "fox(players=3,alone=guardians)",
+            "fox(players=4)",
+            "fox(start_used=true,stay_ability=false,start_ability=false,rotate_ccw=false,guard=orthogonal)",
+        ],
+    },
 ];
 
 /// One concrete game of any registered kind.
@@ -61,6 +116,8 @@ pub enum AnyGame {
     TicTacToe(tictactoe::TicTacToe),
     /// Connect Four.
     Connect4(connect4::Connect4),
+    /// Fox on the Run.
+    Fox(fox::Fox),
 }
 
 impl AnyGame {
@@ -70,6 +127,7 @@ impl AnyGame {
         let game = match spec.name.as_str() {
             "tictactoe" => AnyGame::TicTacToe(tictactoe::TicTacToe::from_params(&mut params)?),
             "connect4" => AnyGame::Connect4(connect4::Connect4::from_params(&mut params)?),
+            "fox" => AnyGame::Fox(fox::Fox::from_params(&mut params)?),
             other => {
                 return Err(SpecError::UnknownGame {
                     name: other.to_string(),
@@ -93,6 +151,7 @@ macro_rules! with_game {
         match $any {
             $crate::games::AnyGame::TicTacToe($g) => $body,
             $crate::games::AnyGame::Connect4($g) => $body,
+            $crate::games::AnyGame::Fox($g) => $body,
         }
     };
 }

@@ -1,0 +1,79 @@
+//! `run.json`: the identity and provenance of a run. Resume and merge compare
+//! identities so that rows of different runs are never mixed.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// What makes two runs the same run (every field must match to resume or merge).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// Canonical game spec.
+    pub game: String,
+    /// Agents as written, in order.
+    pub agents: Vec<String>,
+    /// Agents after preset expansion (a changed preset file is a different run).
+    pub resolved_agents: Vec<String>,
+    /// Master seed.
+    pub seed: u64,
+    /// Games in the whole run (after rounding to whole seat rotations).
+    pub games: u64,
+}
+
+/// The file written next to games.csv.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The run's identity.
+    #[serde(flatten)]
+    pub identity: Identity,
+    /// `(k, n)`: this directory holds shard k of n (1-based), or the whole run.
+    pub shard: Option<(u64, u64)>,
+    /// boardlab version that wrote it.
+    pub version: String,
+    /// The command line, for provenance.
+    pub command: String,
+}
+
+impl Identity {
+    /// Names the first field that differs from `other`, if any.
+    pub fn difference(&self, other: &Identity) -> Option<String> {
+        let show = |v: &dyn std::fmt::Debug| format!("{v:?}");
+        let pairs = [
+            ("game", show(&self.game), show(&other.game)),
+            ("agents", show(&self.agents), show(&other.agents)),
+            (
+                "resolved agents",
+                show(&self.resolved_agents),
+                show(&other.resolved_agents),
+            ),
+            ("seed", show(&self.seed), show(&other.seed)),
+            ("games", show(&self.games), show(&other.games)),
+        ];
+        pairs
+            .into_iter()
+            .find(|(_, a, b)| a != b)
+            .map(|(field, a, b)| format!("{field} differs ({a} here, {b} in the existing run)"))
+    }
+}
+
+/// Reads `run.json` from a directory.
+pub fn read(dir: &Path) -> Result<Manifest, String> {
+    let path = dir.join("run.json");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("malformed {}: {e}", path.display()))
+}
+
+/// Writes `run.json` atomically.
+pub fn write(dir: &Path, m: &Manifest) -> std::io::Result<()> {
+    let path = dir.join("run.json");
+    let tmp = dir.join("run.json.tmp");
+    std::fs::write(&tmp, serde_json::to_string_pretty(m)? + "\n")?;
+    std::fs::rename(tmp, path)
+}
+
+/// The game indices of shard `k` of `n` (1-based) in a run of `games` games.
+pub fn shard_indices(games: u64, shard: Option<(u64, u64)>) -> impl Iterator<Item = u64> {
+    let (k, n) = shard.unwrap_or((1, 1));
+    (k - 1..games).step_by(n as usize)
+}

@@ -1,0 +1,114 @@
+//! Merging the shards of one run (`--shard K/N` on several machines) into the
+//! files a single-machine run would have written.
+
+use std::path::{Path, PathBuf};
+
+use super::manifest::{self, Manifest};
+use super::record::{self, GameRow};
+use super::{RunError, Tallies};
+
+/// What a merge produced.
+#[derive(Debug)]
+pub struct Merged {
+    /// The common manifest (without a shard).
+    pub manifest: Manifest,
+    /// Games merged.
+    pub games: u64,
+}
+
+fn bad(path: &Path, why: impl Into<String>) -> RunError {
+    RunError::Resume {
+        path: path.display().to_string(),
+        why: why.into(),
+    }
+}
+
+/// Checks the shard directories belong to one run and cover every game index
+/// exactly once, then writes games.csv, summary.csv, seats.csv and run.json to `out`.
+pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunError> {
+    let Some(first) = dirs.first() else {
+        return Err(bad(out, "no shard directories given"));
+    };
+    let base = manifest::read(first).map_err(|e| bad(first, e))?;
+    let mut rows: Vec<GameRow> = Vec::new();
+    for dir in dirs {
+        let m = manifest::read(dir).map_err(|e| bad(dir, e))?;
+        if let Some(diff) = base.identity.difference(&m.identity) {
+            return Err(bad(
+                dir,
+                format!("not a shard of the same run as {}: {diff}", first.display()),
+            ));
+        }
+        let part = record::read_games(&dir.join("games.csv")).map_err(|e| bad(dir, e))?;
+        rows.extend(part);
+    }
+    rows.sort_by_key(|r| (r.game_index, r.seat));
+    let seats = rows.iter().map(|r| r.seat as usize + 1).max().unwrap_or(0);
+    let games = base.identity.games;
+    if seats != base.identity.agents.len() {
+        return Err(bad(
+            first,
+            format!(
+                "rows have {seats} seats but the run has {} agents",
+                base.identity.agents.len()
+            ),
+        ));
+    }
+    for (i, chunk) in rows.chunks(seats).enumerate() {
+        let ok = chunk.len() == seats
+            && chunk
+                .iter()
+                .enumerate()
+                .all(|(s, r)| r.game_index == i as u64 && r.seat as usize == s);
+        if !ok {
+            let r = &chunk[0];
+            return Err(bad(
+                out,
+                format!(
+                    "game index {} is missing, duplicated or incomplete (found game {} seat {} in its place)",
+                    i, r.game_index, r.seat
+                ),
+            ));
+        }
+    }
+    if rows.len() as u64 != games * seats as u64 {
+        return Err(bad(
+            out,
+            format!(
+                "the shards hold {} of the run's {games} games",
+                rows.len() / seats.max(1)
+            ),
+        ));
+    }
+    std::fs::create_dir_all(out).map_err(|e| bad(out, e.to_string()))?;
+    let path = out.join("games.csv");
+    if path.exists() && !force {
+        return Err(bad(
+            out,
+            "games.csv already exists (use --force to overwrite)",
+        ));
+    }
+    let tmp = out.join("games.csv.tmp");
+    let write = || -> std::io::Result<()> {
+        let mut w = csv::Writer::from_path(&tmp)?;
+        for r in &rows {
+            w.serialize(r)?;
+        }
+        w.flush()?;
+        std::fs::rename(&tmp, &path)
+    };
+    write().map_err(|e| bad(out, e.to_string()))?;
+    let mut tallies = Tallies::new(seats, seats);
+    rows.iter().for_each(|r| tallies.add(r));
+    let (agents, seat_rows) = tallies.finish(&base.identity.agents);
+    record::write_summary(&out.join("summary.csv"), &agents)
+        .map_err(|e| bad(out, e.to_string()))?;
+    record::write_summary(&out.join("seats.csv"), &seat_rows)
+        .map_err(|e| bad(out, e.to_string()))?;
+    let manifest = Manifest {
+        shard: None,
+        ..base
+    };
+    manifest::write(out, &manifest).map_err(|e| bad(out, e.to_string()))?;
+    Ok(Merged { manifest, games })
+}

@@ -1,0 +1,454 @@
+//! Experiments as files: a TOML study (a game, a grid of game parameters to
+//! sweep, agent lineups, games per cell, a master seed) run cell by cell into
+//! one directory with the raw CSV of every cell, combined summaries, a report
+//! and a provenance file.
+//!
+//! Every cell uses the same master seed, so game `i` of every cell starts from
+//! the same seed (common random numbers): differences between variants are
+//! differences of rules, not of luck.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::agents::registry::AgentSpec;
+use crate::arena::record::{self, GameRow};
+use crate::arena::{self, RunOptions};
+use crate::error::SpecError;
+use crate::game::Game;
+use crate::games::AnyGame;
+use crate::spec::Spec;
+use crate::with_game;
+
+/// An experiment file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Experiment {
+    /// The question the study answers, one or two sentences.
+    pub description: String,
+    /// The base game spec, e.g. `fox` or `hamunaptra(players=2)`.
+    pub game: String,
+    /// Game parameters to sweep: every combination of the listed values is a cell.
+    #[serde(default)]
+    pub sweep: BTreeMap<String, Vec<toml::Value>>,
+    /// Agent lineups, one agent per seat; a single agent fills every seat (self-play).
+    #[serde(default)]
+    pub lineups: Vec<Vec<String>>,
+    /// Agents to play every combination of as many of them as the game has seats.
+    #[serde(default)]
+    pub round_robin: Vec<String>,
+    /// Games per cell (rounded up to whole seat rotations).
+    pub games: u64,
+    /// Master seed, shared by every cell.
+    #[serde(default = "one")]
+    pub seed: u64,
+    /// Worker threads (0: one per core).
+    #[serde(default)]
+    pub threads: usize,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// One cell of the grid: a game spec and a lineup.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cell {
+    /// Short id, `c000`, `c001`, ...: the cell's directory under `cells/`.
+    pub id: String,
+    /// The swept parameters of this cell, in key order.
+    pub params: Vec<(String, String)>,
+    /// The full game spec.
+    pub game: String,
+    /// Agents per seat.
+    pub agents: Vec<String>,
+}
+
+fn value_text(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+impl Experiment {
+    /// Reads and validates an experiment file.
+    pub fn load(path: &Path) -> Result<Experiment, SpecError> {
+        let text = std::fs::read_to_string(path).map_err(|e| SpecError::DataFile {
+            path: path.display().to_string(),
+            why: e.to_string(),
+        })?;
+        let exp: Experiment = toml::from_str(&text).map_err(|e| SpecError::DataFile {
+            path: path.display().to_string(),
+            why: e.to_string().replace('\n', " "),
+        })?;
+        exp.cells()?;
+        Ok(exp)
+    }
+
+    /// The grid: every sweep combination × every lineup, each checked (game
+    /// builds, agents parse, agent count fits the seats).
+    pub fn cells(&self) -> Result<Vec<Cell>, SpecError> {
+        if self.games == 0 {
+            return Err(SpecError::Invalid(
+                "experiment 'games' must be at least 1".into(),
+            ));
+        }
+        if self.lineups.is_empty() && self.round_robin.is_empty() {
+            return Err(SpecError::Invalid(
+                "experiment has no 'lineups' and no 'round_robin' agents".into(),
+            ));
+        }
+        let base = Spec::parse(&self.game)?;
+        let mut combos: Vec<Vec<(String, String)>> = vec![Vec::new()];
+        for (key, values) in &self.sweep {
+            if values.is_empty() {
+                return Err(SpecError::Invalid(format!("sweep '{key}' has no values")));
+            }
+            combos = combos
+                .into_iter()
+                .flat_map(|c| {
+                    values.iter().map(move |v| {
+                        let mut c = c.clone();
+                        c.push((key.clone(), value_text(v)));
+                        c
+                    })
+                })
+                .collect();
+        }
+        let mut cells = Vec::new();
+        for combo in combos {
+            let mut spec = base.clone();
+            for (k, v) in &combo {
+                spec.params.set(k, v);
+            }
+            let game = AnyGame::from_spec(&spec)?;
+            let seats = with_game!(&game, g => g.num_players());
+            let mut lineups: Vec<Vec<String>> = self
+                .lineups
+                .iter()
+                .map(|l| {
+                    if l.len() == 1 {
+                        vec![l[0].clone(); seats]
+                    } else {
+                        l.clone()
+                    }
+                })
+                .collect();
+            lineups.extend(combinations(&self.round_robin, seats));
+            if !self.round_robin.is_empty() && self.round_robin.len() < seats {
+                return Err(SpecError::Invalid(format!(
+                    "round_robin lists {} agents but {spec} has {seats} seats",
+                    self.round_robin.len()
+                )));
+            }
+            for agents in lineups {
+                if agents.len() != seats {
+                    return Err(SpecError::Invalid(format!(
+                        "lineup [{}] has {} agents but {spec} has {seats} seats",
+                        agents.join(", "),
+                        agents.len()
+                    )));
+                }
+                for a in &agents {
+                    AgentSpec::parse(a)?;
+                }
+                cells.push(Cell {
+                    id: format!("c{:03}", cells.len()),
+                    params: combo.clone(),
+                    game: spec.to_string(),
+                    agents,
+                });
+            }
+        }
+        Ok(cells)
+    }
+}
+
+/// Every combination of `k` distinct items, in order.
+fn combinations(items: &[String], k: usize) -> Vec<Vec<String>> {
+    if k == 0 {
+        return vec![Vec::new()];
+    }
+    if items.len() < k {
+        return Vec::new();
+    }
+    let mut out: Vec<Vec<String>> = combinations(&items[1..], k - 1)
+        .into_iter()
+        .map(|mut rest| {
+            rest.insert(0, items[0].clone());
+            rest
+        })
+        .collect();
+    out.extend(combinations(&items[1..], k));
+    out
+}
+
+/// The rows of one cell.
+#[derive(Clone, Debug)]
+pub struct CellResult {
+    /// The cell.
+    pub cell: Cell,
+    /// Its rows in game order.
+    pub rows: Vec<GameRow>,
+}
+
+/// Provenance of an experiment's outputs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Provenance {
+    /// The command line.
+    pub command: String,
+    /// The experiment file.
+    pub experiment: String,
+    /// The git commit of the source tree, if known.
+    pub git_commit: Option<String>,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads requested.
+    pub threads: usize,
+    /// boardlab version.
+    pub version: String,
+    /// When the run finished (UTC, RFC 3339).
+    pub date: String,
+}
+
+fn git_commit() -> Option<String> {
+    let out = std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// How to run an experiment.
+#[derive(Clone, Debug)]
+pub struct ExperimentOptions {
+    /// Output directory.
+    pub out: PathBuf,
+    /// Threads (overrides the file's when given).
+    pub threads: Option<usize>,
+    /// Continue cells already started.
+    pub resume: bool,
+    /// Overwrite an earlier output.
+    pub force: bool,
+    /// Progress bars.
+    pub progress: bool,
+    /// The command line.
+    pub command: String,
+}
+
+/// Runs every cell and writes the combined outputs; returns the cells' rows.
+pub fn run(
+    exp: &Experiment,
+    file: &Path,
+    opts: &ExperimentOptions,
+) -> Result<Vec<CellResult>, arena::RunError> {
+    let cells = exp.cells()?;
+    let threads = opts.threads.unwrap_or(exp.threads);
+    let io = |p: &Path, e: std::io::Error| arena::RunError::Output {
+        path: p.display().to_string(),
+        why: e.to_string(),
+    };
+    let mut results = Vec::new();
+    for cell in &cells {
+        let game = AnyGame::parse(&cell.game)?;
+        let specs = cell
+            .agents
+            .iter()
+            .map(|a| AgentSpec::parse(a))
+            .collect::<Result<Vec<_>, _>>()?;
+        let dir = opts.out.join("cells").join(&cell.id);
+        let run_opts = RunOptions {
+            games: exp.games,
+            seed: exp.seed,
+            threads,
+            out: Some(dir.clone()),
+            force: opts.force,
+            resume: opts.resume && dir.join("run.json").exists(),
+            keep_rows: true,
+            progress: opts.progress,
+            command: opts.command.clone(),
+            ..RunOptions::default()
+        };
+        if opts.progress {
+            eprintln!(
+                "cell {} of {}: {} with {}",
+                cell.id,
+                cells.len(),
+                cell.game,
+                cell.agents.join(", ")
+            );
+        }
+        let out = with_game!(&game, g => arena::run(g, &specs, &run_opts))?;
+        results.push(CellResult {
+            cell: cell.clone(),
+            rows: out.rows,
+        });
+    }
+    write_cells_csv(&opts.out.join("cells.csv"), exp, &results).map_err(|e| io(&opts.out, e))?;
+    write_combined(&opts.out, &results).map_err(|e| io(&opts.out, e))?;
+    let provenance = Provenance {
+        command: opts.command.clone(),
+        experiment: file.display().to_string(),
+        git_commit: git_commit(),
+        seed: exp.seed,
+        threads,
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+    };
+    let text = serde_json::to_string_pretty(&provenance).map_err(|e| io(&opts.out, e.into()))?;
+    std::fs::write(opts.out.join("provenance.json"), text + "\n").map_err(|e| io(&opts.out, e))?;
+    Ok(results)
+}
+
+fn write_cells_csv(path: &Path, exp: &Experiment, results: &[CellResult]) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_path(path)?;
+    let mut header = vec!["cell".to_string(), "game".to_string(), "agents".to_string()];
+    header.extend(exp.sweep.keys().cloned());
+    w.write_record(&header)?;
+    for r in results {
+        let mut rec = vec![
+            r.cell.id.clone(),
+            r.cell.game.clone(),
+            r.cell.agents.join(" | "),
+        ];
+        rec.extend(r.cell.params.iter().map(|p| p.1.clone()));
+        w.write_record(&rec)?;
+    }
+    w.flush()
+}
+
+/// `summary.csv` and `seats.csv` of the whole experiment: one block per cell,
+/// with the cell id as the first column.
+fn write_combined(dir: &Path, results: &[CellResult]) -> std::io::Result<()> {
+    let mut agents = csv::Writer::from_path(dir.join("summary.csv"))?;
+    let mut seats = csv::Writer::from_path(dir.join("seats.csv"))?;
+    agents.write_record([
+        "cell",
+        "agent_index",
+        "agent",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "win_rate",
+        "ci_low",
+        "ci_high",
+        "mean_score",
+    ])?;
+    seats.write_record([
+        "cell",
+        "seat",
+        "games",
+        "wins",
+        "draws",
+        "losses",
+        "win_rate",
+        "ci_low",
+        "ci_high",
+        "mean_score",
+    ])?;
+    for r in results {
+        let n = r.cell.agents.len();
+        for a in record::summarize_agents(&r.rows, &r.cell.agents) {
+            let t = &a.tally;
+            agents.write_record([
+                r.cell.id.clone(),
+                a.agent_index.to_string(),
+                a.agent.clone(),
+                t.games.to_string(),
+                t.wins.to_string(),
+                t.draws.to_string(),
+                t.losses.to_string(),
+                format!("{:.6}", t.win_rate),
+                format!("{:.6}", t.ci_low),
+                format!("{:.6}", t.ci_high),
+                format!("{:.6}", t.mean_score),
+            ])?;
+        }
+        for s in record::summarize_seats(&r.rows, n) {
+            let t = &s.tally;
+            seats.write_record([
+                r.cell.id.clone(),
+                s.seat.to_string(),
+                t.games.to_string(),
+                t.wins.to_string(),
+                t.draws.to_string(),
+                t.losses.to_string(),
+                format!("{:.6}", t.win_rate),
+                format!("{:.6}", t.ci_low),
+                format!("{:.6}", t.ci_high),
+                format!("{:.6}", t.mean_score),
+            ])?;
+        }
+    }
+    agents.flush()?;
+    seats.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn exp(text: &str) -> Result<Vec<Cell>, SpecError> {
+        toml::from_str::<Experiment>(text)
+            .map_err(|e| SpecError::Invalid(e.to_string()))?
+            .cells()
+    }
+
+    #[test]
+    fn grid_is_sweep_times_lineups() {
+        let cells = exp(r#"
+            description = "d"
+            game = "fox"
+            games = 10
+            sweep = { players = [2, 4], start_used = [false, true] }
+            lineups = [["random"]]
+            "#)
+        .unwrap();
+        assert_eq!(cells.len(), 4);
+        assert_eq!(cells[3].game, "fox(players=4,start_used=true)");
+        assert_eq!(cells[3].agents.len(), 4);
+        assert_eq!(
+            cells[0].params,
+            vec![
+                ("players".into(), "2".into()),
+                ("start_used".into(), "false".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn round_robin_makes_every_pair() {
+        let cells = exp(r#"
+            description = "d"
+            game = "tictactoe"
+            games = 10
+            round_robin = ["random", "greedy", "mcts-1k"]
+            "#)
+        .unwrap();
+        let lineups: Vec<String> = cells.iter().map(|c| c.agents.join("+")).collect();
+        assert_eq!(
+            lineups,
+            ["random+greedy", "random+mcts-1k", "greedy+mcts-1k"]
+        );
+    }
+
+    #[test]
+    fn bad_experiments_are_explained() {
+        let err = |t: &str| exp(t).unwrap_err().to_string();
+        assert!(err("description = \"d\"\ngame = \"tictactoe\"\ngames = 1\nlineups = [[\"random\", \"random\", \"random\"]]").contains("has 3 agents"));
+        assert!(
+            err("description = \"d\"\ngame = \"tictactoe\"\ngames = 1").contains("no 'lineups'")
+        );
+        assert!(
+            err("description = \"d\"\ngame = \"nope\"\ngames = 1\nlineups = [[\"random\"]]")
+                .contains("unknown game")
+        );
+        assert!(err("description = \"d\"\ngame = \"tictactoe\"\ngames = 1\nlineups = [[\"random\", \"x\"]]").contains("unknown agent"));
+        assert!(err("description = \"d\"\ngame = \"tictactoe\"\ngames = 1\nlineups = [[\"random\"]]\ncolour = 1").contains("unknown field"));
+    }
+}

@@ -1,0 +1,403 @@
+//! Drives the real binary: results, determinism across thread counts, traces
+//! and replay, and clear one-line errors with exit code 2 for bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn boardlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("boardlab-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// games.csv without the timing columns (`*_us`).
+fn deterministic_columns(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| !header[i].ends_with("_us"))
+        .collect();
+    text.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            keep.iter().map(|&i| f[i]).collect::<Vec<_>>().join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn run_is_identical_for_any_thread_count() {
+    let mut outputs = Vec::new();
+    for threads in ["1", "2", "3"] {
+        let dir = temp_dir(&format!("det{threads}"));
+        let out = boardlab(&[
+            "run",
+            "--game",
+            "connect4",
+            "--agents",
+            "random,random",
+            "--games",
+            "301",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+            "--out",
+            dir.to_str().unwrap(),
+            "-q",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            stdout.contains("302 played"),
+            "rounding not reported: {stdout}"
+        );
+        outputs.push((
+            deterministic_columns(&dir.join("games.csv")),
+            std::fs::read_to_string(dir.join("summary.csv")).unwrap(),
+            std::fs::read_to_string(dir.join("seats.csv")).unwrap(),
+        ));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[0], outputs[2]);
+    // 302 games × 2 seats + header; every agent sits in every seat 151 times.
+    let games = &outputs[0].0;
+    assert_eq!(games.lines().count(), 605);
+    let seat0_agent0 = games
+        .lines()
+        .skip(1)
+        .filter(|l| l.split(',').nth(3) == Some("0") && l.split(',').nth(4) == Some("0"))
+        .count();
+    assert_eq!(seat0_agent0, 151);
+    // A different seed gives different games.
+    let dir = temp_dir("det-other");
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "connect4",
+        "--agents",
+        "random,random",
+        "--games",
+        "301",
+        "--seed",
+        "10",
+        "--out",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.status.success());
+    assert_ne!(deterministic_columns(&dir.join("games.csv")), outputs[0].0);
+}
+
+#[test]
+fn summary_counts_match_the_rows() {
+    let dir = temp_dir("summary");
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--games",
+        "200",
+        "--out",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.status.success());
+    let games = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let wins0 = games
+        .lines()
+        .filter(|l| l.split(',').nth(4) == Some("0") && l.contains(",win,"))
+        .count();
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    let row0: Vec<&str> = summary.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(row0[0], "0");
+    assert_eq!(row0[2], "200");
+    assert_eq!(row0[3], wins0.to_string());
+    let (lo, rate, hi): (f64, f64, f64) = (
+        row0[7].parse().unwrap(),
+        row0[6].parse().unwrap(),
+        row0[8].parse().unwrap(),
+    );
+    assert!(lo < rate && rate < hi);
+}
+
+#[test]
+fn trace_replays_exactly() {
+    let dir = temp_dir("trace");
+    let trace = dir.join("traces");
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "connect4",
+        "--agents",
+        "random,random",
+        "--games",
+        "4",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--out",
+        dir.join("out").to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.status.success());
+    let file = trace.join("game-00000002.jsonl");
+    let out = boardlab(&["replay", file.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("result:") && text.contains("seat 0 (random)"),
+        "{text}"
+    );
+    // Tampering with an action is detected.
+    let body = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = body.lines().collect();
+    let tampered = [lines[0], lines[lines.len() - 1]].join("\n");
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, tampered).unwrap();
+    let out = boardlab(&["replay", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ends before the game"));
+    let wrong_result = body.replace("\"returns\":[", "\"returns\":[7,");
+    std::fs::write(&bad, wrong_result).unwrap();
+    let out = boardlab(&["replay", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("differ"));
+}
+
+/// Every bad input gives exit code 2 and one line naming the problem.
+#[test]
+fn bad_input_is_a_clear_error() {
+    let dir = temp_dir("errors");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("file");
+    std::fs::write(&file, "x").unwrap();
+    let bad_preset = dir.join("bad.toml");
+    std::fs::write(&bad_preset, "kind = 3").unwrap();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["run", "--game", "chess", "--agents", "random,random"],
+            "unknown game 'chess'",
+        ),
+        (
+            vec![
+                "run",
+                "--game",
+                "connect4(size=9)",
+                "--agents",
+                "random,random",
+            ],
+            "no parameter 'size'",
+        ),
+        (
+            vec!["run", "--game", "connect4(", "--agents", "random,random"],
+            "malformed spec",
+        ),
+        (
+            vec!["run", "--game", "connect4", "--agents", "random"],
+            "needs exactly 2 agents",
+        ),
+        (
+            vec!["run", "--game", "connect4", "--agents", "random,deep_blue"],
+            "unknown agent 'deep_blue'",
+        ),
+        (
+            vec![
+                "run",
+                "--game",
+                "connect4",
+                "--agents",
+                "random,random(x=1)",
+            ],
+            "no parameter 'x'",
+        ),
+        (
+            vec![
+                "run",
+                "--game",
+                "connect4",
+                "--agents",
+                "random,@/no/such/preset.toml",
+            ],
+            "/no/such/preset.toml",
+        ),
+        (
+            vec![
+                "run",
+                "--game",
+                "connect4",
+                "--agents",
+                &format!("random,@{}", bad_preset.display()),
+            ],
+            "bad.toml",
+        ),
+        (
+            vec![
+                "run",
+                "--game",
+                "connect4",
+                "--agents",
+                "random,random",
+                "--games",
+                "0",
+            ],
+            "at least 1",
+        ),
+        (
+            vec![
+                "run",
+                "--game",
+                "connect4",
+                "--agents",
+                "random,random",
+                "--out",
+                &format!("{}/sub", file.display()),
+            ],
+            "cannot write",
+        ),
+        (vec!["replay", "/no/such/trace.jsonl"], "cannot open trace"),
+        (
+            vec![
+                "run",
+                "--game",
+                "connect4",
+                "--agents",
+                "random,random",
+                "--games",
+                "many",
+            ],
+            "invalid value 'many'",
+        ),
+        (vec!["run", "--agents", "random,random"], "--game"),
+        (vec!["frobnicate"], "unrecognized subcommand"),
+        (
+            vec!["replay", file.to_str().unwrap()],
+            "malformed trace header",
+        ),
+        (
+            vec!["bench", "--game", "connect4", "--seconds=-1"],
+            "--seconds",
+        ),
+        (
+            vec![
+                "bench",
+                "--game",
+                "connect4",
+                "--agent",
+                "random",
+                "--seconds",
+                "0.1",
+            ],
+            "does not search",
+        ),
+    ]
+    .into_iter()
+    .map(|(a, m)| (a.into_iter().map(String::from).collect(), m))
+    .collect();
+    for (args, message) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = boardlab(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(message),
+            "{args:?}: expected '{message}' in: {stderr}"
+        );
+        assert_eq!(
+            stderr.trim_end().lines().count(),
+            1,
+            "{args:?}: not one line: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn existing_results_are_never_overwritten_by_mistake() {
+    let dir = temp_dir("keep");
+    let args = [
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--games",
+        "10",
+        "--out",
+        dir.to_str().unwrap(),
+        "-q",
+    ];
+    assert!(boardlab(&args).status.success());
+    let before = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let out = boardlab(&args);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--force"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("games.csv")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn listings_and_bench() {
+    let out = boardlab(&["games"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("tictactoe") && text.contains("connect4"));
+    let out = boardlab(&["agents"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("random") && text.contains("Presets"));
+    let out = boardlab(&["bench", "--game", "tictactoe", "--seconds", "0.2", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["games_per_s"].as_f64().unwrap() > 0.0 && v["actions_per_s"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn play_with_a_human_at_the_terminal() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args([
+            "play",
+            "--game",
+            "tictactoe",
+            "--agents",
+            "human,random",
+            "--seed",
+            "3",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A bad answer first (re-asked), then always the first legal cell.
+    child
+        .stdin
+        .as_mut()
+        .unwrap()
+        .write_all(b"zero\n99\n1\n1\n1\n1\n1\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("please type a number from 1 to 9"), "{text}");
+    assert!(
+        text.contains("seat 1 (random):") && text.contains("seat 0 (human):"),
+        "{text}"
+    );
+}

@@ -1,0 +1,317 @@
+//! Crash safety and scale-out through the real binary: resume after `kill -9`
+//! or a torn line, shards merged into the single-machine result, and faults
+//! contained to the game they happen in.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn boardlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("boardlab-scale-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// games.csv without the timing columns.
+fn stable(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let keep: Vec<usize> = (0..header.len())
+        .filter(|&i| !header[i].ends_with("_us"))
+        .collect();
+    text.lines()
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            keep.iter().map(|&i| f[i]).collect::<Vec<_>>().join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn run_args<'a>(dir: &'a str, games: &'a str) -> Vec<&'a str> {
+    vec![
+        "run",
+        "--game",
+        "connect4",
+        "--agents",
+        "random,random",
+        "--games",
+        games,
+        "--seed",
+        "4",
+        "--out",
+        dir,
+        "-q",
+        "--threads",
+        "2",
+    ]
+}
+
+#[test]
+fn resume_after_a_torn_line_equals_an_uninterrupted_run() {
+    let full = temp_dir("full");
+    assert!(
+        boardlab(&run_args(full.to_str().unwrap(), "500"))
+            .status
+            .success()
+    );
+    let cut = temp_dir("cut");
+    assert!(
+        boardlab(&run_args(cut.to_str().unwrap(), "500"))
+            .status
+            .success()
+    );
+    // Simulate a crash: keep 137 rows and half of the next line, drop the summaries.
+    let text = std::fs::read_to_string(cut.join("games.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let torn = format!("{}\n{}", lines[..138].join("\n"), &lines[138][..20]);
+    std::fs::write(cut.join("games.csv"), torn).unwrap();
+    std::fs::remove_file(cut.join("summary.csv")).unwrap();
+    let mut args = run_args(cut.to_str().unwrap(), "500");
+    args.push("--resume");
+    let out = boardlab(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("68 games were already done"));
+    assert_eq!(
+        stable(&cut.join("games.csv")),
+        stable(&full.join("games.csv"))
+    );
+    assert_eq!(
+        std::fs::read_to_string(cut.join("summary.csv")).unwrap(),
+        std::fs::read_to_string(full.join("summary.csv")).unwrap()
+    );
+}
+
+#[test]
+fn resume_after_kill_9_equals_an_uninterrupted_run() {
+    let games = "60000";
+    let full = temp_dir("k-full");
+    assert!(
+        boardlab(&run_args(full.to_str().unwrap(), games))
+            .status
+            .success()
+    );
+    let killed = temp_dir("k-killed");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(run_args(killed.to_str().unwrap(), games))
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(150));
+    child.kill().unwrap(); // SIGKILL on Unix.
+    child.wait().unwrap();
+    let partial = std::fs::read_to_string(killed.join("games.csv"))
+        .unwrap_or_default()
+        .lines()
+        .count();
+    assert!(
+        partial < 120_001,
+        "the run finished before it was killed; raise the game count"
+    );
+    let mut args = run_args(killed.to_str().unwrap(), games);
+    args.push("--resume");
+    let out = boardlab(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stable(&killed.join("games.csv")),
+        stable(&full.join("games.csv"))
+    );
+}
+
+#[test]
+fn resume_refuses_a_different_run() {
+    let dir = temp_dir("refuse");
+    let d = dir.to_str().unwrap();
+    assert!(boardlab(&run_args(d, "20")).status.success());
+    let before = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    for (flag, value, names) in [
+        ("--seed", "5", "seed differs"),
+        ("--games", "40", "games differs"),
+        ("--agents", "random,faulty", "agents differs"),
+    ] {
+        let mut args = run_args(d, "20");
+        let at = args.iter().position(|a| *a == flag).unwrap();
+        args[at + 1] = value;
+        args.push("--resume");
+        let out = boardlab(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(names), "{err}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("games.csv")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn shards_merge_into_the_single_machine_result() {
+    let full = temp_dir("s-full");
+    assert!(
+        boardlab(&run_args(full.to_str().unwrap(), "301"))
+            .status
+            .success()
+    );
+    let dirs: Vec<PathBuf> = (1..=3).map(|k| temp_dir(&format!("s-{k}"))).collect();
+    // The shards run as concurrent processes, as on a cluster.
+    let children: Vec<_> = dirs
+        .iter()
+        .enumerate()
+        .map(|(k, d)| {
+            let shard = format!("{}/3", k + 1);
+            let mut args = run_args(d.to_str().unwrap(), "301");
+            args.extend(["--shard", &shard]);
+            Command::new(env!("CARGO_BIN_EXE_boardlab"))
+                .args(&args)
+                .output()
+                .unwrap()
+        })
+        .collect();
+    assert!(children.iter().all(|o| o.status.success()));
+    let merged = temp_dir("s-merged");
+    let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+    args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+    let out = boardlab(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stable(&merged.join("games.csv")),
+        stable(&full.join("games.csv"))
+    );
+    for f in ["summary.csv", "seats.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(merged.join(f)).unwrap(),
+            std::fs::read_to_string(full.join(f)).unwrap()
+        );
+    }
+    // A missing shard, a duplicated shard, and a shard of another run are refused.
+    let out = boardlab(&[
+        "merge",
+        "--out",
+        temp_dir("s-bad1").to_str().unwrap(),
+        dirs[0].to_str().unwrap(),
+        dirs[1].to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing"));
+    let out = boardlab(&[
+        "merge",
+        "--out",
+        temp_dir("s-bad2").to_str().unwrap(),
+        dirs[0].to_str().unwrap(),
+        dirs[0].to_str().unwrap(),
+        dirs[1].to_str().unwrap(),
+        dirs[2].to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let other = temp_dir("s-other");
+    let mut args = run_args(other.to_str().unwrap(), "301");
+    args[8] = "99";
+    args.extend(["--shard", "1/3"]);
+    assert!(boardlab(&args).status.success());
+    let out = boardlab(&[
+        "merge",
+        "--out",
+        temp_dir("s-bad3").to_str().unwrap(),
+        other.to_str().unwrap(),
+        dirs[1].to_str().unwrap(),
+        dirs[2].to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.contains("seed differs"), "{err}");
+}
+
+#[test]
+fn faults_forfeit_one_game_and_the_run_goes_on() {
+    let dir = temp_dir("faults");
+    for (agent, fault) in [
+        ("faulty(fault=panic,after=2)", "panicked"),
+        ("faulty(fault=illegal,after=1)", "illegal action"),
+    ] {
+        let agents = format!("random,{agent}");
+        let out = boardlab(&[
+            "run",
+            "--game",
+            "tictactoe",
+            "--agents",
+            &agents,
+            "--games",
+            "20",
+            "--out",
+            dir.to_str().unwrap(),
+            "--force",
+            "-q",
+        ]);
+        assert!(out.status.success());
+        assert!(
+            !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+            "panic printed"
+        );
+        let text = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+        assert_eq!(text.lines().count(), 41, "every game has its rows");
+        let faulty: Vec<&str> = text.lines().filter(|l| l.contains(fault)).collect();
+        assert!(!faulty.is_empty(), "no {fault} recorded");
+        // The faulty agent's side loses each faulted game; random wins it.
+        assert!(
+            faulty
+                .iter()
+                .all(|l| (l.contains(",random,") && l.contains(",win,"))
+                    || (l.contains("faulty") && l.contains(",loss,")))
+        );
+    }
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,faulty(fault=slow,ms=40)",
+        "--games",
+        "2",
+        "--move-timeout-ms",
+        "5",
+        "-q",
+    ]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2 games ended in a fault"));
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,faulty(fault=illegal)",
+        "--games",
+        "50",
+        "--max-errors",
+        "3",
+        "--out",
+        dir.to_str().unwrap(),
+        "--force",
+        "-q",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped after 3 faulty games"));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("games.csv"))
+            .unwrap()
+            .lines()
+            .count(),
+        7
+    );
+}
