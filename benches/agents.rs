@@ -3,12 +3,18 @@
 //! throughput in elements/s, one element being one search iteration; compare
 //! agents by the ratios, which depend far less on the machine than the values.
 //!
+//! On a shared machine consecutive measurements drift, so before Criterion
+//! runs, the agents are also timed interleaved (round-robin, best of several
+//! rounds) and their iterations/s printed with ratios to `mcts`: those ratios
+//! are the comparable numbers.
+//!
 //! Before measuring, a counting allocator checks that a search whose tree fits
 //! in the arena left by an earlier, larger search allocates nothing at all.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use boardlab::agents::mcts::ismcts::IsmctsAgent;
 use boardlab::agents::mcts::pimc::PimcAgent;
@@ -77,6 +83,42 @@ fn check_no_allocations<G: Game>(game: &G, name: &str) {
     }
 }
 
+/// Times every agent round-robin, keeps each one's fastest decision (the one
+/// least disturbed by other processes) and prints iterations/s and the ratio
+/// to the first agent.
+fn print_ratios<G: Game>(game: &G, name: &str, rounds: u32) {
+    let state = game.initial_state(&mut rng_from_seed(1));
+    let Turn::Player(me) = game.turn(&state) else {
+        panic!("{name} does not start with a decision")
+    };
+    let legal = game.legal_actions(&state);
+    let mut rng = rng_from_seed(5);
+    let mut agents = agents::<G>();
+    let mut best = vec![Duration::MAX; agents.len()];
+    for _ in 0..rounds {
+        for (i, (_, agent)) in agents.iter_mut().enumerate() {
+            let t = Instant::now();
+            black_box(agent.act(Decision {
+                game,
+                me,
+                view: &state,
+                legal: &legal,
+                rng: &mut rng,
+            }));
+            best[i] = best[i].min(t.elapsed());
+        }
+    }
+    let rate = |d: Duration| f64::from(ITERATIONS) / d.as_secs_f64();
+    for (i, (label, _)) in agents.iter().enumerate() {
+        println!(
+            "interleaved {name}/{label}: {:.0} iterations/s, {:.2} x {}",
+            rate(best[i]),
+            rate(best[i]) / rate(best[0]),
+            agents[0].0
+        );
+    }
+}
+
 fn config(rollout: Rollout) -> SearchConfig {
     SearchConfig {
         budget: Budget::Iterations(ITERATIONS),
@@ -136,6 +178,8 @@ fn bench_game<G: Game>(c: &mut Criterion, game: &G, name: &str) {
 fn searches(c: &mut Criterion) {
     check_no_allocations(&TicTacToe, "tictactoe");
     check_no_allocations(&Connect4, "connect4");
+    print_ratios(&TicTacToe, "tictactoe", 30);
+    print_ratios(&Connect4, "connect4", 30);
     bench_game(c, &TicTacToe, "tictactoe");
     bench_game(c, &Connect4, "connect4");
 }

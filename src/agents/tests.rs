@@ -861,3 +861,154 @@ fn searches_and_greedy_average_over_chance() {
         }
     }
 }
+
+// ------------------------------------------------------- availability counts
+
+/// Chance deals seat 1 a hidden card 0..3; seat 0 picks 0 or 1; seat 1 then
+/// passes or plays its card. Seen from seat 0, which of seat 1's replies is
+/// legal depends on the determinization: exactly what availability counts are for.
+#[derive(Clone, Debug)]
+struct Reply;
+
+const PASS: u8 = 10;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+struct ReplyState {
+    card: Option<u8>,
+    choice: Option<u8>,
+    reply: Option<u8>,
+}
+
+impl Game for Reply {
+    type State = ReplyState;
+    type Action = u8;
+    type Actions = ArrayVec<u8, 2>;
+    type InfoKey = (Option<u8>, Option<u8>, Option<u8>);
+
+    fn spec(&self) -> String {
+        "reply".into()
+    }
+    fn num_players(&self) -> usize {
+        2
+    }
+    fn max_actions(&self) -> usize {
+        2
+    }
+    fn max_game_length(&self) -> u32 {
+        3
+    }
+    fn has_hidden_information(&self) -> bool {
+        true
+    }
+    fn initial_state(&self, _rng: &mut GameRng) -> ReplyState {
+        ReplyState::default()
+    }
+    fn turn(&self, s: &ReplyState) -> Turn {
+        match (s.card, s.choice, s.reply) {
+            (None, _, _) => Turn::Chance,
+            (_, None, _) => Turn::Player(0),
+            (_, _, None) => Turn::Player(1),
+            _ => Turn::Terminal,
+        }
+    }
+    fn legal_actions(&self, s: &ReplyState) -> ArrayVec<u8, 2> {
+        match self.turn(s) {
+            Turn::Player(0) => [0, 1].into_iter().collect(),
+            Turn::Player(_) => [PASS, s.card.unwrap_or(0)].into_iter().collect(),
+            _ => ArrayVec::new(),
+        }
+    }
+    fn apply(&self, s: &mut ReplyState, a: u8) {
+        match self.turn(s) {
+            Turn::Chance => s.card = Some(a),
+            Turn::Player(0) => s.choice = Some(a),
+            _ => s.reply = Some(a),
+        }
+    }
+    fn chance_outcomes(&self, _s: &ReplyState) -> Vec<(u8, f64)> {
+        (0..3).map(|c| (c, 1.0 / 3.0)).collect()
+    }
+    fn sample_chance(&self, _s: &ReplyState, rng: &mut GameRng) -> u8 {
+        below(rng, 3) as u8
+    }
+    fn determinize(&self, s: &ReplyState, observer: PlayerId, rng: &mut GameRng) -> ReplyState {
+        let mut d = s.clone();
+        if observer == 0 && s.card.is_some() {
+            // A played card is public; otherwise seat 1's card is anything.
+            d.card = match s.reply {
+                Some(c) if c != PASS => Some(c),
+                _ => Some(below(rng, 3) as u8),
+            };
+        }
+        d
+    }
+    fn info_key(&self, s: &ReplyState, observer: PlayerId) -> Self::InfoKey {
+        let card = if observer == 1 { s.card } else { None };
+        (card, s.choice, s.reply)
+    }
+    fn returns(&self, s: &ReplyState) -> Returns {
+        // Seat 1 gains by playing a card higher than seat 0's choice.
+        let r1 = match s.reply {
+            Some(c) if c != PASS && c > s.choice.unwrap_or(0) => 1.0,
+            _ => 0.0,
+        };
+        [-r1, r1].into_iter().collect()
+    }
+    fn heuristic(&self, _s: &ReplyState, _player: PlayerId) -> f64 {
+        0.0
+    }
+    fn render(&self, s: &ReplyState, _viewer: Option<PlayerId>) -> String {
+        format!("{s:?}")
+    }
+    fn action_label(&self, _s: &ReplyState, a: u8) -> String {
+        a.to_string()
+    }
+}
+
+#[test]
+fn ismcts_counts_availability_per_determinization() {
+    use super::mcts::{Engine, Sampling};
+    let g = Reply;
+    let every_state = conformance::Config {
+        determinize_every: 1,
+        ..conformance::Config::default()
+    };
+    conformance::check(&g, every_state);
+    let view = ReplyState {
+        card: Some(2),
+        ..ReplyState::default()
+    };
+    let cfg = iters(2000);
+    let mut rng = rng_from_seed(11);
+    let mut engine = Engine::<Reply>::default();
+    for sampling in [Sampling::Redeterminize, Sampling::Fixed] {
+        engine.reset(0);
+        engine.search(&g, &view, 0, &cfg, cfg.budget, sampling, &mut rng);
+        let t = engine.tree();
+        for x in t.children(0) {
+            let parent = t.get(x).visits;
+            let replies: Vec<_> = t.children(x).map(|c| *t.get(c)).collect();
+            for r in &replies {
+                assert!(r.avail >= r.visits, "{r:?}");
+                assert!(r.avail <= parent, "{r:?}");
+            }
+            let pass = replies.iter().find(|r| r.action == PASS).unwrap();
+            assert!(
+                pass.avail + 4 >= parent,
+                "pass always legal: {pass:?} of {parent}"
+            );
+            match sampling {
+                // Each card is legal in about a third of the visits (binomial
+                // sd below 0.03 of them at these counts); half is far outside.
+                Sampling::Redeterminize => {
+                    assert_eq!(replies.len(), 4, "pass and three cards seen");
+                    for r in replies.iter().filter(|r| r.action != PASS) {
+                        assert!(2 * r.avail < parent, "{r:?} of {parent}");
+                    }
+                }
+                // The view's card only.
+                Sampling::Fixed => assert_eq!(replies.len(), 2),
+            }
+        }
+    }
+}

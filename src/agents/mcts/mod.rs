@@ -170,9 +170,10 @@ impl<G: Game> Engine<G> {
                 loop {
                     self.iterate(game, root, me, cfg, sampling, rng);
                     done += 1;
-                    // Reading the clock costs about as much as a tiny iteration;
-                    // every 8th is precise enough for millisecond budgets.
-                    if done.is_multiple_of(8) && start.elapsed() >= limit {
+                    // Reading the clock (tens of nanoseconds) is cheap next to
+                    // an iteration, and checking every time bounds the overrun
+                    // by one iteration however slow iterations are.
+                    if start.elapsed() >= limit {
                         break;
                     }
                 }
@@ -232,12 +233,6 @@ impl<G: Game> Engine<G> {
                 }
                 c = n.next_sibling;
             }
-            if sampling == Sampling::Redeterminize {
-                // Every child legal in this determinization was available.
-                for &c in &self.candidates {
-                    self.tree.get_mut(c).avail += 1;
-                }
-            }
             let untried = legal.len() - self.candidates.len();
             if untried > 0 {
                 // Expand one untried action chosen at random, then roll out.
@@ -273,6 +268,12 @@ impl<G: Game> Engine<G> {
                     best = ucb;
                     best_c = c;
                 }
+            }
+            // Every child legal in this iteration's state was available for
+            // this selection (counted after it, as in the reference code). Kept
+            // in both modes so trees can be inspected alike; only ISMCTS uses it.
+            for &c in &self.candidates {
+                self.tree.get_mut(c).avail += 1;
             }
             game.apply(&mut state, self.tree.get(best_c).action);
             node = best_c;
