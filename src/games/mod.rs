@@ -3,6 +3,7 @@
 //! Generic code (runner, agents, conformance) is written once over `G: Game`;
 //! the CLI picks the concrete game once, through [`AnyGame`] and [`with_game!`].
 
+pub mod karmox;
 pub mod tictactoe;
 
 use crate::error::SpecError;
@@ -36,19 +37,90 @@ pub struct GameInfo {
 }
 
 /// Every registered game in listing order.
-pub const GAMES: &[GameInfo] = &[GameInfo {
-    name: "tictactoe",
-    summary: "Tic-tac-toe, 3x3 (reference game with a known answer: a draw)",
-    players: "2",
-    params: &[],
-    test_specs: &["tictactoe"],
-}];
+pub const GAMES: &[GameInfo] = &[
+    GameInfo {
+        name: "tictactoe",
+        summary: "Tic-tac-toe, 3x3 (reference game with a known answer: a draw)",
+        players: "2",
+        params: &[],
+        test_specs: &["tictactoe"],
+    },
+    GameInfo {
+        name: "karmox",
+        summary: "Karmox la Fuga: cloned prisoners race for mission XP and escape through the portal",
+        players: "2-6",
+        params: &[
+            ParamInfo {
+                name: "players",
+                default: "2",
+                help: "number of players, 2 to 6",
+            },
+            ParamInfo {
+                name: "mode",
+                default: "by players",
+                help: "solo (P2, P4_SOLO, P5_SOLO, P6_SOLO), clones (P3_CLONES; with 6 players P6_TEAMS3_CLONES) or teams (P4_TEAMS, P6_TEAMS2)",
+            },
+            ParamInfo {
+                name: "chars",
+                default: "by mode",
+                help: "one character per seat joined by '-', e.g. GKa-MGb-GRa-GRb (one-character modes only)",
+            },
+            ParamInfo {
+                name: "first",
+                default: "random",
+                help: "first seat, or random for the roll-off",
+            },
+            ParamInfo {
+                name: "max_rounds",
+                default: "100",
+                help: "turn cap in rounds, then a draw",
+            },
+            ParamInfo {
+                name: "board",
+                default: "embedded",
+                help: "board data file (.json or .toml)",
+            },
+            ParamInfo {
+                name: "characters",
+                default: "embedded",
+                help: "character base statistics file",
+            },
+            ParamInfo {
+                name: "items",
+                default: "embedded",
+                help: "item tiles file",
+            },
+            ParamInfo {
+                name: "events",
+                default: "embedded",
+                help: "Event Table file",
+            },
+            ParamInfo {
+                name: "missions",
+                default: "embedded",
+                help: "mission cards file",
+            },
+        ],
+        test_specs: &[
+            "karmox(max_rounds=30)",
+            "karmox(players=3,max_rounds=20)",
+            "karmox(players=4,max_rounds=20)",
+            "karmox(players=4,mode=teams,max_rounds=20)",
+            "karmox(players=5,max_rounds=15)",
+            "karmox(players=6,max_rounds=12)",
+            "karmox(players=6,mode=teams,max_rounds=12)",
+            "karmox(players=6,mode=clones,max_rounds=12)",
+        ],
+    },
+];
 
 /// One concrete game of any registered kind.
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     /// Tic-tac-toe.
     TicTacToe(tictactoe::TicTacToe),
+    /// Karmox la Fuga.
+    Karmox(karmox::Karmox),
 }
 
 impl AnyGame {
@@ -57,6 +129,7 @@ impl AnyGame {
         let mut params = spec.params.clone();
         let game = match spec.name.as_str() {
             "tictactoe" => AnyGame::TicTacToe(tictactoe::TicTacToe::from_params(&mut params)?),
+            "karmox" => AnyGame::Karmox(karmox::Karmox::from_params(&mut params)?),
             other => {
                 return Err(SpecError::UnknownGame {
                     name: other.to_string(),
@@ -79,6 +152,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::games::AnyGame::TicTacToe($g) => $body,
+            $crate::games::AnyGame::Karmox($g) => $body,
         }
     };
 }
