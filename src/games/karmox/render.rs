@@ -54,11 +54,19 @@ impl Karmox {
             s.square,
             self.c.events[s.square as usize].text
         );
-        let _ = writeln!(
-            out,
-            "Skittles: blue E{:02}, red E{:02}; actions left {}",
-            s.skittle[0], s.skittle[1], s.actions_left
-        );
+        if self.n % 2 == 1 {
+            let _ = writeln!(
+                out,
+                "Shared skittle: E{:02}; actions left {}",
+                s.skittle[0], s.actions_left
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "Skittles: blue E{:02}, red E{:02}; actions left {}",
+                s.skittle[0], s.skittle[1], s.actions_left
+            );
+        }
         for row in grid {
             out.extend(row);
             out.push('\n');

@@ -1430,3 +1430,34 @@ fn soak_invariants_in_every_configuration() {
         println!("{spec}: {games} games, {wins} portal wins, {combats} combat rolls");
     }
 }
+
+#[test]
+fn teammates_share_the_pile_and_views_hide_rivals_cards() {
+    let g = game("players=4,mode=teams,first=0");
+    let mut s = g.initial_state(&mut rng_from_seed(4));
+    let mut rng = rng_from_seed(4);
+    while g.turn(&s) != Turn::Chance || s.phase != Phase::EventDie {
+        let a = match g.turn(&s) {
+            Turn::Chance => g.sample_chance(&s, &mut rng),
+            _ => g.legal_actions(&s)[0],
+        };
+        g.apply(&mut s, a);
+    }
+    // Seats 0 and 2 are one team: same knowledge, same views.
+    assert_eq!(g.info_key(&s, 0), g.info_key(&s, 2));
+    assert_ne!(g.info_key(&s, 0), g.info_key(&s, 1));
+    let own = s.piles[0].clone();
+    let mut changed = false;
+    for seed in 0..10 {
+        let d = g.determinize(&s, 2, &mut rng_from_seed(seed));
+        assert_eq!(d.piles[0], own);
+        assert_eq!(g.info_key(&d, 0), g.info_key(&s, 0));
+        changed |= d.piles[1] != s.piles[1];
+    }
+    assert!(changed, "rival cards are resampled");
+    // The render shows the viewer's cards only.
+    let text = g.render(&s, Some(1));
+    let name = |c: &Card| g.c.missions[c.id as usize].name.clone();
+    assert!(s.piles[1].iter().all(|c| text.contains(&name(c))));
+    assert!(s.piles[0].iter().all(|c| !text.contains(&name(c))));
+}
