@@ -24,6 +24,15 @@ impl Karmox {
                 s.events |= ev::WIN_A5;
             }
             s.ch[d].life = s.ch[d].life.saturating_sub(1);
+            // Defeat is automatic and independent of the level-up choice, so it
+            // is resolved first: no state shows a lifeless pawn on the board.
+            if s.ch[d].life == 0 {
+                let c = &mut s.ch[d];
+                c.prison = 1;
+                c.prison_cell = a as u8;
+                c.pos = NO_SQ;
+                s.events |= ev::DEFEAT;
+            }
             s.ch[a].level += 1;
             if s.ch[a].level >= 3 {
                 s.ch[a].level = 0;
@@ -56,16 +65,9 @@ impl Karmox {
         s.combat.adr.min(self.max_push(s, target, dir))
     }
 
-    /// Defeat check (after the level-up), then D-Steal.
+    /// After the level-up: D-Steal if a tile is affordable, else the push.
     pub fn after_level(&self, s: &mut State) {
-        let (a, d) = (s.combat.att as usize, s.combat.def as usize);
-        if s.ch[d].life == 0 {
-            let c = &mut s.ch[d];
-            c.prison = 1;
-            c.prison_cell = a as u8;
-            c.pos = NO_SQ;
-            s.events |= ev::DEFEAT;
-        }
+        let d = s.combat.def as usize;
         let any = self
             .sheet(s, d)
             .any(|t| self.c.tiles[t].cost <= s.combat.adr);

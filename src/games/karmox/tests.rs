@@ -1398,6 +1398,10 @@ fn soak_invariants_in_every_configuration() {
         let (mut wins, mut combats) = (0, 0);
         for n in 0..games {
             let mut s = g.initial_state(&mut rng);
+            // Every third game starts with 10 XP per side so the portal is reachable.
+            if n % 3 == 2 {
+                s.xp = [10; 6];
+            }
             let mut step = 0;
             loop {
                 let prev = s.xp;
@@ -1406,9 +1410,12 @@ fn soak_invariants_in_every_configuration() {
                     Turn::Chance => g.sample_chance(&s, &mut rng),
                     Turn::Player(_) => {
                         let l = g.legal_actions(&s);
+                        let portal = l.iter().find(|a| matches!(a, Action::Portal(_)));
                         // Prefer acting over ending the turn so games go somewhere.
                         let non_end: Vec<_> = l.iter().filter(|a| **a != Action::EndTurn).collect();
-                        if !non_end.is_empty() && below(&mut rng, 8) != 0 {
+                        if let Some(&p) = portal {
+                            p
+                        } else if !non_end.is_empty() && below(&mut rng, 8) != 0 {
                             *non_end[below(&mut rng, non_end.len())]
                         } else {
                             l[below(&mut rng, l.len())]
@@ -1420,13 +1427,28 @@ fn soak_invariants_in_every_configuration() {
                 }
                 g.apply(&mut s, a);
                 step += 1;
-                check_invariants(&g, &s, &prev, &format!("{spec} game {n} step {step}"));
+                check_invariants(
+                    &g,
+                    &s,
+                    &prev,
+                    &format!("{spec} game {n} step {step} after {a:?}"),
+                );
             }
             if s.result < 6 {
                 wins += 1;
+                let r = g.returns(&s);
+                for p in 0..g.n {
+                    let expect = if g.side(p as u8) == s.result {
+                        1.0
+                    } else {
+                        0.0
+                    };
+                    assert_eq!(r[p], expect, "{spec}");
+                }
             }
         }
         assert!(combats > 0, "{spec}: no combat in the soak");
+        assert!(wins > 0, "{spec}: no portal win in the soak");
         println!("{spec}: {games} games, {wins} portal wins, {combats} combat rolls");
     }
 }
