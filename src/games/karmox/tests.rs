@@ -376,6 +376,7 @@ fn x1_tie_reroll_win_level_push_and_self_move() {
 fn x2_defender_wins_push_limited_by_wall() {
     let g = game("");
     let mut s = base(&g, 0);
+    hold(&g, &mut s, 1, &["M04", "M11", "M15"]);
     place(&mut s, "MGa", 2, 7);
     s.ch[ch("MGa")].abil = [0, 1, 0];
     place(&mut s, "GRb", 3, 7);
@@ -400,6 +401,7 @@ fn x2_defender_wins_push_limited_by_wall() {
     assert!(!l.contains(&Action::Dest(sq(10, 7))), "7 steps is beyond 6");
     play(&g, &mut s, Action::Dest(sq(8, 7)));
     assert_eq!(s.ch[3].pos, sq(8, 7));
+    assert_eq!(s.xp, [0; 6], "nothing completes for the defender's side");
     assert_eq!(s.phase, Phase::Action);
     assert_eq!(s.actions_left, 1);
     let l = legal(&g, &s);
@@ -1076,15 +1078,22 @@ fn x16_missions_reveal_draw_and_public_deck() {
                 .all(|c| !s.piles[1].iter().any(|o| o.id == c.id))
         );
     }
-    // A card drawn after an event does not count it: M01 drawn now needs a new win.
-    let mut t = s.clone();
-    t.piles[0][0] = Card {
-        id: mid(&g, "M01"),
-        public: true,
-    };
-    t.deck_known.retain(|c| *c != mid(&g, "M01"));
-    g.checkpoint(&mut t);
-    assert_eq!(t.xp[0], 6);
+    // A card drawn at the checkpoint of a win does not count that win.
+    let mut t = base(&g, 0);
+    hold(&g, &mut t, 0, &["M16", "M09", "M10"]);
+    place(&mut t, "GRa", 14, 7);
+    place(&mut t, "GKb", 14, 8);
+    play(&g, &mut t, Action::Attack { c: 2, d: 5 });
+    roll(&g, &mut t, 12, 2); // A = 11: M16
+    play(&g, &mut t, Action::Push(0));
+    play(&g, &mut t, Action::Pass);
+    assert_eq!(t.xp[0], 3);
+    play(&g, &mut t, Action::Draw(mid(&g, "M01")));
+    assert_eq!(t.phase, Phase::Action);
+    assert_eq!(t.xp[0], 3, "M01 was drawn after the win");
+    play(&g, &mut t, Action::Move(0));
+    play(&g, &mut t, Action::Dest(sq(4, 2)));
+    assert_eq!(t.xp[0], 3, "and it needs a new win");
 }
 
 #[test]
@@ -1148,6 +1157,17 @@ fn x18_push_blocked_by_skeletor_and_defender_path() {
     roll(&g, &mut b, 2, 11); // 5 vs 14
     assert_eq!(b.combat.adr, 9);
     assert_eq!(legal(&g, &b), (0..=6).map(Action::Push).collect::<Vec<_>>());
+    // A defender's long push never completes Shove (M04) for its side.
+    let mut c = b.clone();
+    hold(&g, &mut c, 1, &["M04"]);
+    play(&g, &mut c, Action::Push(3));
+    play(&g, &mut c, Action::Pass);
+    play(&g, &mut c, Action::EndTurn);
+    play(&g, &mut c, Action::Die(1));
+    while c.phase != Phase::Action {
+        play(&g, &mut c, Action::Pass);
+    }
+    assert_eq!(c.xp[1], 0);
     play(&g, &mut b, Action::Push(2));
     assert_eq!(b.ch[4].pos, sq(17, 9));
     assert_eq!(
@@ -1482,4 +1502,30 @@ fn teammates_share_the_pile_and_views_hide_rivals_cards() {
     let name = |c: &Card| g.c.missions[c.id as usize].name.clone();
     assert!(s.piles[1].iter().all(|c| text.contains(&name(c))));
     assert!(s.piles[0].iter().all(|c| !text.contains(&name(c))));
+}
+
+#[test]
+fn render_labels_and_heuristic() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    s.tiles[tid(&g, "T34")] = Loc::Board(sq(12, 8));
+    let text = g.render(&s, None);
+    let rows: Vec<&str> = text.lines().collect();
+    let map_row = |y: usize| rows[2 + y];
+    assert_eq!(&map_row(2)[3..4], "m", "MGa on its front square");
+    assert_eq!(&map_row(15)[11..12], "G", "GRb on its front square");
+    assert_eq!(&map_row(8)[12..14], "SS", "red Skeletor");
+    assert!(text.contains("Side 1: 0 permanent XP"));
+    assert_eq!(
+        g.action_label(&s, Action::Attack { c: 2, d: 5 }),
+        "GRa attacks GKb"
+    );
+    assert_eq!(g.action_label(&s, Action::Dest(sq(11, 8))), "to (11,8)");
+    // More permanent XP is better, and views are in [-1, 1].
+    let even = g.heuristic(&s, 0);
+    s.xp[0] = 6;
+    assert!(g.heuristic(&s, 0) > even);
+    assert!(g.heuristic(&s, 1) < 0.0);
+    s.xp[1] = 40;
+    assert!((-1.0..=1.0).contains(&g.heuristic(&s, 0)));
 }
