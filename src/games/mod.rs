@@ -58,7 +58,7 @@ pub const GAMES: &[GameInfo] = &[
             ParamInfo {
                 name: "mode",
                 default: "by players",
-                help: "solo (P2, P4_SOLO, P5_SOLO, P6_SOLO), clones (P3_CLONES; with 6 players P6_TEAMS3_CLONES) or teams (P4_TEAMS, P6_TEAMS2)",
+                help: "solo (P2, P4_SOLO, P5_SOLO, P6_SOLO), clones (P3_CLONES; with 6 players P6_TEAMS3_CLONES) or teams (P4_TEAMS, P6_TEAMS2); the spec ids are accepted too",
             },
             ParamInfo {
                 name: "chars",

@@ -466,6 +466,12 @@ fn compile_board(f: &BoardFile) -> Result<Board, String> {
         if !walk[s as usize] {
             return Err(format!("front square of {} is not walkable", c.cell_of));
         }
+        if front.contains(&s) {
+            return Err(format!("two cells share the front square of {}", c.cell_of));
+        }
+        if front[i] != NO_SQ {
+            return Err(format!("{} has two cells", c.cell_of));
+        }
         front[i] = s;
         special[s as usize] = true;
     }

@@ -96,7 +96,14 @@ impl Karmox {
     pub fn from_params(params: &mut Params) -> Result<Self, SpecError> {
         let n = params.int("players", 2, 2, 6)? as usize;
         let mode_word = params.raw("mode");
-        let mode = match (n, mode_word.as_deref()) {
+        // The spec's mode ids are accepted as aliases of the short words.
+        let word = mode_word.as_deref().map(|m| match (n, m) {
+            (2, "P2") | (4, "P4_SOLO") | (5, "P5_SOLO") | (6, "P6_SOLO") => "solo",
+            (3, "P3_CLONES") | (6, "P6_TEAMS3_CLONES") => "clones",
+            (4, "P4_TEAMS") | (6, "P6_TEAMS2") => "teams",
+            _ => m,
+        });
+        let mode = match (n, word) {
             (2, None | Some("solo")) => Mode::P2,
             (3, None | Some("clones")) => Mode::P3Clones,
             (4..=6, None | Some("solo")) => Mode::Solo,

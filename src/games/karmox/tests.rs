@@ -191,6 +191,26 @@ fn invalid_configurations_are_errors() {
         assert!(!r.unwrap_err().to_string().is_empty());
     }
     assert!(Karmox::parse("players=4,chars=GKa-MGb-GRa-GRb,first=3").is_ok());
+    // The spec's mode ids are aliases, checked against the player count.
+    assert_eq!(
+        game("players=6,mode=P6_TEAMS3_CLONES").mode,
+        Mode::Teams3Clones
+    );
+    assert_eq!(game("players=4,mode=P4_TEAMS").mode, Mode::Teams);
+    assert!(Karmox::parse("players=4,mode=P6_TEAMS2").is_err());
+    // The canonical spec builds the same game.
+    for args in ["", "players=4,mode=teams,first=1,max_rounds=7", "players=3"] {
+        let g = game(args);
+        let again = crate::games::AnyGame::parse(&g.spec()).unwrap();
+        let crate::games::AnyGame::Karmox(h) = again else {
+            panic!("not karmox")
+        };
+        assert_eq!(h.spec(), g.spec());
+        assert_eq!(
+            (h.mode, h.char_seat, h.first, h.max_rounds),
+            (g.mode, g.char_seat, g.first, g.max_rounds)
+        );
+    }
 }
 
 #[test]
