@@ -31,10 +31,9 @@ impl Karmox {
     fn side_value(&self, s: &State, side: u8) -> f64 {
         let xp = f64::from(s.xp[side as usize]);
         let mut v = xp;
-        let chars: Vec<usize> = self.side_chars(side).collect();
-        let all_items = chars.iter().all(|&c| self.xp_items(s, c) >= 1);
+        let all_items = self.side_chars(side).all(|c| self.xp_items(s, c) >= 1);
         let ready = xp >= 10.0 || (xp >= 9.0 && all_items);
-        for &c in &chars {
+        for c in self.side_chars(side) {
             let ch = &s.ch[c];
             v += 0.15 * f64::from(ch.life) + 0.1 * f64::from(ch.level);
             v += 0.3 * ch.abil.iter().map(|&a| f64::from(a)).sum::<f64>();

@@ -19,9 +19,8 @@ impl Karmox {
     // ----- tiles and statistics (spec 2.3.3) -----
 
     /// Tiles on a character's sheet, in tile order.
-    pub fn sheet(&self, s: &State, ch: usize) -> impl Iterator<Item = usize> + '_ {
-        let tiles = s.tiles;
-        (0..self.c.tiles.len()).filter(move |&t| tiles[t] == Loc::Sheet(ch as u8))
+    pub fn sheet<'a>(&'a self, s: &'a State, ch: usize) -> impl Iterator<Item = usize> + 'a {
+        (0..self.c.tiles.len()).filter(move |&t| s.tiles[t] == Loc::Sheet(ch as u8))
     }
 
     /// Number of tiles of `kind` on a sheet.
