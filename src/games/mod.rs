@@ -102,7 +102,7 @@ pub const GAMES: &[GameInfo] = &[
             },
         ],
         test_specs: &[
-            "karmox(max_rounds=30)",
+            "karmox",
             "karmox(players=3,max_rounds=20)",
             "karmox(players=4,max_rounds=20)",
             "karmox(players=4,mode=teams,max_rounds=20)",
