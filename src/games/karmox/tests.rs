@@ -1549,3 +1549,133 @@ fn render_labels_and_heuristic() {
     s.xp[1] = 40;
     assert!((-1.0..=1.0).contains(&g.heuristic(&s, 0)));
 }
+
+#[test]
+fn give_trade_ring_rule_and_choices() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    place(&mut s, "MGa", 8, 7);
+    place(&mut s, "GRa", 9, 7);
+    equip(&g, &mut s, "T01", "MGa");
+    equip(&g, &mut s, "T03", "GRa");
+    // Ring for ring: a plain swap.
+    let mut t = s.clone();
+    play(&g, &mut t, Action::Give { c: 0, p: 2 });
+    assert_eq!(
+        legal(&g, &t),
+        vec![Action::Pass, Action::Tile(tid(&g, "T01") as u8)]
+    );
+    play(&g, &mut t, Action::Tile(tid(&g, "T01") as u8));
+    assert_eq!(
+        legal(&g, &t),
+        vec![Action::Pass, Action::Tile(tid(&g, "T03") as u8)]
+    );
+    play(&g, &mut t, Action::Tile(tid(&g, "T03") as u8));
+    assert_eq!(t.tiles[tid(&g, "T01")], Loc::Sheet(2));
+    assert_eq!(t.tiles[tid(&g, "T03")], Loc::Sheet(0));
+    assert_eq!(t.actions_left, 1);
+    assert!(
+        !legal(&g, &t)
+            .iter()
+            .any(|a| matches!(a, Action::Give { c: 0, .. }))
+    );
+    // Giving a ring to a ring wearer sends the old one to the supply.
+    let mut u = s.clone();
+    play(&g, &mut u, Action::Give { c: 0, p: 2 });
+    play(&g, &mut u, Action::Tile(tid(&g, "T01") as u8));
+    play(&g, &mut u, Action::Pass);
+    assert_eq!(u.tiles[tid(&g, "T01")], Loc::Sheet(2));
+    assert_eq!(u.tiles[tid(&g, "T03")], Loc::Supply);
+    // No trading with enemies, nor with a non-adjacent friend.
+    place(&mut s, "GRb", 8, 8);
+    equip(&g, &mut s, "T07", "GRb");
+    place(&mut s, "GKa", 12, 7);
+    let l = legal(&g, &s);
+    assert!(!l.contains(&Action::Give { c: 0, p: 3 }));
+    assert!(!l.contains(&Action::Give { c: 0, p: 4 }));
+    // Nothing to exchange: not offered.
+    let mut e = base(&g, 0);
+    place(&mut e, "MGa", 8, 7);
+    place(&mut e, "GRa", 9, 7);
+    assert!(
+        !legal(&g, &e)
+            .iter()
+            .any(|a| matches!(a, Action::Give { .. }))
+    );
+}
+
+#[test]
+fn unlock_choice_heal_choice_and_free_step_with_a_test() {
+    let g = game("");
+    let mut s = base(&g, 1);
+    s.phase = Phase::EventDie;
+    for (id, cell) in [("MGb", 0u8), ("GRb", 2u8)] {
+        let c = &mut s.ch[ch(id)];
+        c.prison = 3;
+        c.prison_cell = cell;
+        c.pos = NO_SQ;
+        c.life = 0;
+    }
+    s.skittle[1] = 3;
+    play(&g, &mut s, Action::Die(6)); // E09 UNLOCK
+    assert_eq!(s.phase, Phase::Unlock);
+    assert_eq!(legal(&g, &s), vec![Action::Cell(0), Action::Cell(2)]);
+    play(&g, &mut s, Action::Cell(2));
+    assert_eq!(s.ch[ch("GRb")].prison, 0);
+    assert_eq!(s.ch[ch("GRb")].life, 2);
+    assert_eq!(
+        s.ch[ch("GRb")].pos,
+        sq(10, 2),
+        "GRa stands on its front square"
+    );
+    assert_eq!(s.ch[ch("MGb")].prison, 3);
+    play(&g, &mut s, Action::Pass); // EP4 ring
+    assert_eq!(s.ch[ch("MGb")].prison, 4, "EP5 advances the other prisoner");
+    // HEAL with two hurt characters asks for the target.
+    let mut h = base(&g, 0);
+    h.phase = Phase::EventDie;
+    h.skittle[0] = 5;
+    h.ch[0].life = 3;
+    h.ch[2].life = 4;
+    play(&g, &mut h, Action::Die(1));
+    assert_eq!(legal(&g, &h), vec![Action::Char(0), Action::Char(2)]);
+    play(&g, &mut h, Action::Char(2));
+    assert_eq!(h.ch[2].life, 5);
+    // FREE_STEP through a guarding Skeletor: the test, then EP4.
+    let mut f = base(&g, 0);
+    f.phase = Phase::EventDie;
+    f.skittle[0] = 13;
+    f.tiles[tid(&g, "T34")] = Loc::Board(sq(12, 8));
+    place(&mut f, "GKa", 14, 8);
+    hold(&g, &mut f, 0, &["M12"]);
+    play(&g, &mut f, Action::Die(1)); // E14 FREE_STEP
+    assert_eq!(f.phase, Phase::FreeStep);
+    play(&g, &mut f, Action::Char(4));
+    play(&g, &mut f, Action::Dest(sq(12, 8)));
+    assert_eq!(f.phase, Phase::SkelTest);
+    play(&g, &mut f, Action::Test(true));
+    assert_eq!(f.ch[4].pos, sq(12, 8));
+    assert_eq!(f.phase, Phase::Activate, "E14 pictures a ring");
+    play(&g, &mut f, Action::Pass);
+    assert_eq!(f.xp[0], 4, "M12 at the event-phase checkpoint");
+}
+
+#[test]
+fn clone_teams_liberate_their_clone() {
+    let g = game("players=6,mode=clones,first=0");
+    // Seat 0 MGa and seat 3 MGb are Team MG.
+    assert_eq!(g.side(0), g.side(3));
+    let mut s = base(&g, 0);
+    let mgb = ch("MGb");
+    s.ch[mgb].prison = 1;
+    s.ch[mgb].prison_cell = ch("GKa") as u8;
+    s.ch[mgb].pos = NO_SQ;
+    s.ch[mgb].life = 0;
+    park(&mut s, "GKa", 14, 7);
+    place(&mut s, "MGa", 19, 2);
+    assert!(!legal(&g, &s).contains(&Action::Liberate(4)));
+    s.liberation = true;
+    play(&g, &mut s, Action::Liberate(4));
+    assert_eq!(s.ch[mgb].life, 2);
+    assert_eq!(s.ch[mgb].pos, sq(18, 2));
+}
