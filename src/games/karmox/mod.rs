@@ -382,6 +382,10 @@ impl Game for Karmox {
         }
         r
     }
+    /// Permanent XP of the seat's side (the first key of the ranked variant).
+    fn score(&self, s: &State, player: PlayerId) -> f64 {
+        f64::from(s.xp[self.seat_side[player as usize] as usize])
+    }
     fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
         self.evaluate(s, player)
     }

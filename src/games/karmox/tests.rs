@@ -1546,6 +1546,7 @@ fn render_labels_and_heuristic() {
     s.xp[0] = 6;
     assert!(g.heuristic(&s, 0) > even);
     assert!(g.heuristic(&s, 1) < 0.0);
+    assert_eq!(g.score(&s, 0), 6.0);
     s.xp[1] = 40;
     assert!((-1.0..=1.0).contains(&g.heuristic(&s, 0)));
 }
