@@ -6,6 +6,7 @@
 pub mod connect4;
 pub mod fox;
 pub mod karmaka;
+pub mod karmox;
 pub mod tictactoe;
 
 use crate::error::SpecError;
@@ -192,6 +193,73 @@ pub const GAMES: &[GameInfo] = &[
             "karmaka(variant=big-bad-wolf,bbw_partner_future=true)",
         ],
     },
+    GameInfo {
+        name: "karmox",
+        summary: "Karmox la Fuga: cloned prisoners race for mission XP and escape through the portal",
+        players: "2-6",
+        params: &[
+            ParamInfo {
+                name: "players",
+                default: "2",
+                help: "number of players, 2 to 6",
+            },
+            ParamInfo {
+                name: "mode",
+                default: "by players",
+                help: "solo (P2, P4_SOLO, P5_SOLO, P6_SOLO), clones (P3_CLONES; with 6 players P6_TEAMS3_CLONES) or teams (P4_TEAMS, P6_TEAMS2); the spec ids are accepted too",
+            },
+            ParamInfo {
+                name: "chars",
+                default: "by mode",
+                help: "one character per seat joined by '-', e.g. GKa-MGb-GRa-GRb (one-character modes only)",
+            },
+            ParamInfo {
+                name: "first",
+                default: "random",
+                help: "first seat, or random for the roll-off",
+            },
+            ParamInfo {
+                name: "max_rounds",
+                default: "100",
+                help: "turn cap in rounds, then a draw",
+            },
+            ParamInfo {
+                name: "board",
+                default: "embedded",
+                help: "board data file (.json or .toml)",
+            },
+            ParamInfo {
+                name: "characters",
+                default: "embedded",
+                help: "character base statistics file",
+            },
+            ParamInfo {
+                name: "items",
+                default: "embedded",
+                help: "item tiles file",
+            },
+            ParamInfo {
+                name: "events",
+                default: "embedded",
+                help: "Event Table file",
+            },
+            ParamInfo {
+                name: "missions",
+                default: "embedded",
+                help: "mission cards file",
+            },
+        ],
+        test_specs: &[
+            "karmox",
+            "karmox(players=3,max_rounds=20)",
+            "karmox(players=4,max_rounds=20)",
+            "karmox(players=4,mode=teams,max_rounds=20)",
+            "karmox(players=5,max_rounds=15)",
+            "karmox(players=6,max_rounds=12)",
+            "karmox(players=6,mode=teams,max_rounds=12)",
+            "karmox(players=6,mode=clones,max_rounds=12)",
+        ],
+    },
 ];
 
 /// One concrete game of any registered kind.
@@ -205,6 +273,8 @@ pub enum AnyGame {
     Fox(fox::Fox),
     /// Karmaka.
     Karmaka(karmaka::Karmaka),
+    /// Karmox la Fuga.
+    Karmox(karmox::Karmox),
 }
 
 impl AnyGame {
@@ -216,6 +286,7 @@ impl AnyGame {
             "connect4" => AnyGame::Connect4(connect4::Connect4::from_params(&mut params)?),
             "fox" => AnyGame::Fox(fox::Fox::from_params(&mut params)?),
             "karmaka" => AnyGame::Karmaka(karmaka::Karmaka::from_params(&mut params)?),
+            "karmox" => AnyGame::Karmox(karmox::Karmox::from_params(&mut params)?),
             other => {
                 return Err(SpecError::UnknownGame {
                     name: other.to_string(),
@@ -241,6 +312,7 @@ macro_rules! with_game {
             $crate::games::AnyGame::Connect4($g) => $body,
             $crate::games::AnyGame::Fox($g) => $body,
             $crate::games::AnyGame::Karmaka($g) => $body,
+            $crate::games::AnyGame::Karmox($g) => $body,
         }
     };
 }

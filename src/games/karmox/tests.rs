@@ -1,0 +1,1682 @@
+//! Rule tests: the worked scenarios X1–X22 of the spec with forced dice, the
+//! combat table of 2.7 from the chance outcomes, configuration errors, data
+//! overrides, hidden information and an invariant soak over every mode.
+
+use super::data::{Kind, NO_SQ};
+use super::state::{Action, Card, Loc, Phase, State};
+use super::*;
+use crate::game::{Game, Turn};
+use crate::rng::rng_from_seed;
+
+fn game(args: &str) -> Karmox {
+    Karmox::parse(args).unwrap_or_else(|e| panic!("{args}: {e}"))
+}
+
+fn sq(x: usize, y: usize) -> u16 {
+    (y * 23 + x) as u16
+}
+
+fn ch(id: &str) -> usize {
+    data::char_index(id).unwrap()
+}
+
+fn tid(g: &Karmox, id: &str) -> usize {
+    g.c.tiles.iter().position(|t| t.id == id).unwrap()
+}
+
+fn mid(g: &Karmox, id: &str) -> u8 {
+    g.c.missions.iter().position(|m| m.id == id).unwrap() as u8
+}
+
+/// A state in `seat`'s action phase: pawns on their fronts, no markers, empty piles.
+fn base(g: &Karmox, seat: u8) -> State {
+    let mut s = g.setup_state();
+    s.setup = false;
+    s.first = 0;
+    g.start_turn(&mut s, seat);
+    s.phase = Phase::Action;
+    s
+}
+
+fn place(s: &mut State, id: &str, x: usize, y: usize) {
+    s.ch[ch(id)].pos = sq(x, y);
+}
+
+/// Moves a pawn out of the way (onto a far floor square).
+fn park(s: &mut State, id: &str, x: usize, y: usize) {
+    place(s, id, x, y);
+}
+
+fn equip(g: &Karmox, s: &mut State, tile: &str, id: &str) {
+    s.tiles[tid(g, tile)] = Loc::Sheet(ch(id) as u8);
+}
+
+fn hold(g: &Karmox, s: &mut State, side: usize, cards: &[&str]) {
+    for c in cards {
+        let m = mid(g, c);
+        s.deck_unknown &= !(1 << m);
+        s.piles[side].push(Card {
+            id: m,
+            public: false,
+        });
+    }
+}
+
+fn legal(g: &Karmox, s: &State) -> Vec<Action> {
+    g.legal_actions(s).to_vec()
+}
+
+/// Applies a decision (asserting it is legal) or a chance outcome (asserting it exists).
+fn play(g: &Karmox, s: &mut State, a: Action) {
+    match g.turn(s) {
+        Turn::Player(_) => assert!(
+            g.legal_actions(s).contains(&a),
+            "{a:?} illegal in {:?}; legal {:?}",
+            s.phase,
+            legal(g, s)
+        ),
+        Turn::Chance => assert!(
+            g.chance_outcomes(s).iter().any(|o| o.0 == a),
+            "{a:?} not a chance outcome in {:?}",
+            s.phase
+        ),
+        Turn::Terminal => panic!("terminal"),
+    }
+    g.apply(s, a);
+}
+
+/// Draws the lowest unknown cards while draws are pending.
+fn drain(g: &Karmox, s: &mut State) {
+    while s.phase == Phase::Drawing {
+        let c = s.deck_unknown.trailing_zeros() as u8;
+        play(g, s, Action::Draw(c));
+    }
+}
+
+fn roll(g: &Karmox, s: &mut State, att: u8, def: u8) {
+    play(g, s, Action::Roll { att, def });
+}
+
+/// Plays a whole turn of the active seat: the die, passes through the event
+/// phase (first option when Pass is not offered), then END_TURN.
+fn pass_turn(g: &Karmox, s: &mut State, die: u8) {
+    assert_eq!(s.phase, Phase::EventDie);
+    play(g, s, Action::Die(die));
+    while s.phase != Phase::Action {
+        drain(g, s);
+        if s.phase == Phase::Action {
+            break;
+        }
+        let l = legal(g, s);
+        let a = if l.contains(&Action::Pass) {
+            Action::Pass
+        } else {
+            l[0]
+        };
+        play(g, s, a);
+    }
+    play(g, s, Action::EndTurn);
+}
+
+// ----- configurations and data -----
+
+#[test]
+fn every_mode_builds_with_its_sides() {
+    let cases: &[(&str, usize, &[u8], usize)] = &[
+        ("", 2, &[0, 1], 6),
+        ("players=3", 3, &[0, 1, 2], 6),
+        ("players=4", 4, &[0, 1, 2, 3], 4),
+        ("players=4,mode=teams", 2, &[0, 1, 0, 1], 4),
+        ("players=5", 5, &[0, 1, 2, 3, 4], 5),
+        ("players=6", 6, &[0, 1, 2, 3, 4, 5], 6),
+        ("players=6,mode=teams", 2, &[0, 1, 0, 1, 0, 1], 6),
+        ("players=6,mode=clones", 3, &[0, 1, 2, 0, 1, 2], 6),
+    ];
+    for (args, sides, seat_sides, in_play) in cases {
+        let g = game(args);
+        assert_eq!(g.n_sides, *sides, "{args}");
+        for (p, &side) in seat_sides.iter().enumerate() {
+            assert_eq!(g.side(p as u8), side, "{args} seat {p}");
+        }
+        let s = g.setup_state();
+        assert_eq!(
+            s.ch.iter().filter(|c| c.in_play).count(),
+            *in_play,
+            "{args}"
+        );
+    }
+    // Characters per mode (spec 1.3).
+    assert_eq!(game("").role(&State::default(), 0), "MGa+GRa+GKa");
+    assert_eq!(game("players=3").role(&State::default(), 1), "GRa+GRb");
+    assert_eq!(
+        game("players=4,mode=teams").role(&State::default(), 0),
+        "GKa"
+    );
+    // Even games: each seat's skittle is its colour; odd games share one.
+    let t = game("players=4,mode=teams");
+    assert_eq!(
+        (0..4).map(|p| t.skittle_of(p)).collect::<Vec<_>>(),
+        [0, 1, 0, 1]
+    );
+    let c = game("players=6,mode=clones");
+    assert_eq!(
+        (0..6).map(|p| c.skittle_of(p)).collect::<Vec<_>>(),
+        [0, 0, 0, 1, 1, 1]
+    );
+    assert_eq!(game("players=5").skittle_of(1), 0);
+}
+
+#[test]
+fn invalid_configurations_are_errors() {
+    for bad in [
+        "players=1",
+        "players=7",
+        "players=3,mode=teams",
+        "players=5,mode=teams",
+        "players=2,mode=clones",
+        "players=4,mode=clones",
+        "players=4,mode=teams,chars=MGa-GRa-GKa-MGb",
+        "players=4,chars=MGa-MGa-GRa-GRb",
+        "players=4,chars=MGa-GRa",
+        "players=4,chars=XXa-MGb-GRa-GRb",
+        "players=2,chars=MGa-MGb",
+        "players=6,mode=clones,chars=MGa-GRa-GKa-MGb-GRb-GRb",
+        "first=2",
+        "max_rounds=0",
+        "colour=blue",
+        "board=/nonexistent/board.json",
+    ] {
+        let r = Karmox::parse(bad);
+        assert!(r.is_err(), "{bad} should be rejected");
+        assert!(!r.unwrap_err().to_string().is_empty());
+    }
+    assert!(Karmox::parse("players=4,chars=GKa-MGb-GRa-GRb,first=3").is_ok());
+    // The spec's mode ids are aliases, checked against the player count.
+    assert_eq!(
+        game("players=6,mode=P6_TEAMS3_CLONES").mode,
+        Mode::Teams3Clones
+    );
+    assert_eq!(game("players=4,mode=P4_TEAMS").mode, Mode::Teams);
+    assert!(Karmox::parse("players=4,mode=P6_TEAMS2").is_err());
+    // The canonical spec builds the same game.
+    for args in ["", "players=4,mode=teams,first=1,max_rounds=7", "players=3"] {
+        let g = game(args);
+        let again = crate::games::AnyGame::parse(&g.spec()).unwrap();
+        let crate::games::AnyGame::Karmox(h) = again else {
+            panic!("not karmox")
+        };
+        assert_eq!(h.spec(), g.spec());
+        assert_eq!(
+            (h.mode, h.char_seat, h.first, h.max_rounds),
+            (g.mode, g.char_seat, g.first, g.max_rounds)
+        );
+    }
+}
+
+#[test]
+fn data_files_replace_the_defaults_and_are_validated() {
+    let dir = std::env::temp_dir().join(format!("karmox-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let chars = dir.join("chars.json");
+    std::fs::write(
+        &chars,
+        r#"{"MG": {"name": "m", "ATT": 9, "DEF": 2, "MOV": 5},
+            "GR": {"name": "g", "ATT": 4, "DEF": 3, "MOV": 3},
+            "GK": {"name": "k", "ATT": 3, "DEF": 4, "MOV": 4}}"#,
+    )
+    .unwrap();
+    let g = game(&format!("characters={}", chars.display()));
+    assert_eq!(g.c.kinds[0].base, [9, 2, 5]);
+    assert!(g.spec().contains("characters="));
+    let toml_chars = dir.join("chars.toml");
+    std::fs::write(
+        &toml_chars,
+        "[MG]\nname = \"m\"\nATT = 1\nDEF = 2\nMOV = 5\n[GR]\nname = \"g\"\nATT = 4\nDEF = 3\nMOV = 3\n[GK]\nname = \"k\"\nATT = 3\nDEF = 4\nMOV = 4\n",
+    )
+    .unwrap();
+    assert_eq!(
+        game(&format!("characters={}", toml_chars.display()))
+            .c
+            .kinds[0]
+            .base[0],
+        1
+    );
+    // A TOML items file missing a steal cost is rejected with its name.
+    let items = dir.join("items.toml");
+    std::fs::write(&items, "x = 1\n").unwrap();
+    let err = Karmox::parse(&format!("items={}", items.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("items.toml"), "{err}");
+    // A board whose tile icons are missing is rejected.
+    let board = dir.join("board.json");
+    let mut v: serde_json::Value = serde_json::from_str(data::BOARD_JSON).unwrap();
+    v["icons"].as_object_mut().unwrap().remove("G");
+    std::fs::write(&board, v.to_string()).unwrap();
+    let err = Karmox::parse(&format!("board={}", board.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("icon"), "{err}");
+    // Missions with an unknown check are rejected.
+    let missions = dir.join("missions.json");
+    std::fs::write(&missions, data::MISSIONS_JSON.replace("win_attack", "fly")).unwrap();
+    let err = Karmox::parse(&format!("missions={}", missions.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("fly"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn default_board_matches_the_spec_counts() {
+    let g = game("");
+    let b = &g.c.board;
+    assert_eq!(b.walk.iter().filter(|&&w| w).count(), 212);
+    assert_eq!(b.anchors.len(), 68);
+    assert_eq!(g.c.tiles.len(), 35);
+    assert_eq!(
+        g.c.missions.iter().map(|m| u32::from(m.xp)).sum::<u32>(),
+        47
+    );
+    assert_eq!(g.c.events.len(), 18);
+    assert_eq!(b.front[ch("GRa")], sq(11, 2));
+    assert_eq!(b.access, vec![sq(11, 8), sq(11, 9)]);
+    // Reference distances of 2.2.4 from the empty board (pawns removed).
+    let mut s = base(&g, 0);
+    for c in 0..6 {
+        s.ch[c].in_play = c == ch("MGa");
+    }
+    let reach = |s: &State, to: u16, lim: u8| g.destinations(s, ch("MGa"), lim).contains(&to);
+    assert!(reach(&s, sq(11, 8), 14) && !reach(&s, sq(11, 8), 13));
+    assert!(reach(&s, sq(1, 4), 8) && !reach(&s, sq(1, 4), 7));
+    assert!(reach(&s, sq(3, 15), 17) && !reach(&s, sq(3, 15), 16));
+}
+
+// ----- 2.7 combat probabilities -----
+
+#[test]
+fn combat_probabilities_match_the_reference_table() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    s.phase = Phase::CombatRoll;
+    let outcomes = g.chance_outcomes(&s);
+    assert_eq!(outcomes.len(), 121);
+    assert!((outcomes.iter().map(|o| o.1).sum::<f64>() - 1.0).abs() < 1e-12);
+    // Δ, P(win), P(win, A ≥ 3), P(win, A ≥ 5), E[A | win].
+    let table = [
+        (-3, 0.173, 0.059, 0.013, 2.22),
+        (-2, 0.265, 0.108, 0.030, 2.48),
+        (-1, 0.376, 0.178, 0.061, 2.77),
+        (0, 0.500, 0.270, 0.110, 3.09),
+        (1, 0.624, 0.376, 0.178, 3.47),
+        (2, 0.735, 0.491, 0.265, 3.90),
+        (3, 0.827, 0.605, 0.365, 4.41),
+        (4, 0.896, 0.708, 0.473, 4.99),
+    ];
+    for (delta, win, a3, a5, mean) in table {
+        let (mut pw, mut p3, mut p5, mut tie, mut sum_a) = (0.0, 0.0, 0.0, 0.0, 0.0);
+        for (a, p) in &outcomes {
+            let Action::Roll { att, def } = *a else {
+                panic!()
+            };
+            let diff = i32::from(att) + delta - i32::from(def);
+            if diff == 0 {
+                tie += p;
+            } else if diff > 0 {
+                pw += p;
+                sum_a += p * f64::from(diff);
+                if diff >= 3 {
+                    p3 += p;
+                }
+                if diff >= 5 {
+                    p5 += p;
+                }
+            }
+        }
+        let k = 1.0 - tie;
+        assert!((pw / k - win).abs() < 0.0005, "Δ {delta}: {}", pw / k);
+        assert!((p3 / k - a3).abs() < 0.0005, "Δ {delta}: {}", p3 / k);
+        assert!((p5 / k - a5).abs() < 0.0005, "Δ {delta}: {}", p5 / k);
+        assert!(
+            (sum_a / pw - mean).abs() < 0.005,
+            "Δ {delta}: {}",
+            sum_a / pw
+        );
+    }
+    s.phase = Phase::SkelTest;
+    let t = g.chance_outcomes(&s);
+    assert!((t[0].1 - 5.0 / 9.0).abs() < 1e-12 && t[0].0 == Action::Test(true));
+    // Sampled tests pass about 5/9 of the time.
+    let mut rng = rng_from_seed(5);
+    let n = 9000;
+    let passes = (0..n)
+        .filter(|_| g.sample_chance(&s, &mut rng) == Action::Test(true))
+        .count();
+    assert!((passes as f64 / n as f64 - 5.0 / 9.0).abs() < 0.03);
+}
+
+// ----- scenarios X1–X22 -----
+
+#[test]
+fn x1_tie_reroll_win_level_push_and_self_move() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    place(&mut s, "GRa", 14, 7);
+    s.ch[ch("GRa")].abil = [1, 0, 0];
+    place(&mut s, "GKb", 14, 8);
+    s.ch[ch("GKb")].abil = [0, 0, 1];
+    hold(&g, &mut s, 0, &["M01", "M04", "M11"]);
+    play(&g, &mut s, Action::Attack { c: 2, d: 5 });
+    roll(&g, &mut s, 5, 6); // 10 vs 10: reroll
+    assert_eq!(s.phase, Phase::CombatRoll);
+    assert_eq!(s.combat.rerolls, 1);
+    roll(&g, &mut s, 10, 5); // 15 vs 9
+    assert_eq!(s.ch[ch("GKb")].life, 4);
+    assert_eq!(s.ch[ch("GRa")].level, 1);
+    assert_eq!(s.phase, Phase::Push, "no steal: GKb has no tiles");
+    assert_eq!(legal(&g, &s), (0..=5).map(Action::Push).collect::<Vec<_>>());
+    play(&g, &mut s, Action::Push(3));
+    assert_eq!(s.ch[ch("GKb")].pos, sq(14, 11));
+    assert_eq!(s.phase, Phase::SelfMove);
+    play(&g, &mut s, Action::Dest(sq(11, 7)));
+    assert_eq!(s.ch[ch("GRa")].pos, sq(11, 7));
+    assert_eq!(s.xp[0], 4, "M01 and M04 complete");
+    drain(&g, &mut s);
+    assert_eq!(s.piles[0].len(), 3);
+    assert_eq!(s.actions_left, 1);
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Move(2)));
+    assert!(!l.iter().any(|a| matches!(a, Action::Attack { c: 2, .. })));
+    play(&g, &mut s, Action::Move(2));
+    play(&g, &mut s, Action::Dest(sq(11, 8)));
+    assert_eq!(s.actions_left, 0);
+}
+
+#[test]
+fn x2_defender_wins_push_limited_by_wall() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    hold(&g, &mut s, 1, &["M04", "M11", "M15"]);
+    place(&mut s, "MGa", 2, 7);
+    s.ch[ch("MGa")].abil = [0, 1, 0];
+    place(&mut s, "GRb", 3, 7);
+    s.ch[ch("GRb")].abil = [1, 0, 0];
+    play(&g, &mut s, Action::Attack { c: 0, d: 3 });
+    roll(&g, &mut s, 3, 10); // 6 vs 13
+    assert_eq!(
+        g.turn(&s),
+        Turn::Player(1),
+        "the defender's controller decides"
+    );
+    assert_eq!(s.phase, Phase::DefPush);
+    assert_eq!(legal(&g, &s), vec![Action::Push(0), Action::Push(1)]);
+    assert_eq!(s.ch[0].life, 5);
+    assert_eq!(s.ch[3].life, 5);
+    assert_eq!(s.ch[3].level, 0);
+    play(&g, &mut s, Action::Push(1));
+    assert_eq!(s.ch[0].pos, sq(1, 7));
+    assert_eq!(s.combat.adr, 6);
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Dest(sq(8, 7))));
+    assert!(!l.contains(&Action::Dest(sq(10, 7))), "7 steps is beyond 6");
+    play(&g, &mut s, Action::Dest(sq(8, 7)));
+    assert_eq!(s.ch[3].pos, sq(8, 7));
+    assert_eq!(s.xp, [0; 6], "nothing completes for the defender's side");
+    assert_eq!(s.phase, Phase::Action);
+    assert_eq!(s.actions_left, 1);
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Move(0)));
+    assert!(!l.iter().any(|a| matches!(a, Action::Attack { c: 0, .. })));
+}
+
+fn x3_state(g: &Karmox) -> State {
+    let mut s = base(g, 0);
+    place(&mut s, "GKa", 17, 8);
+    s.ch[ch("GKa")].abil = [0, 0, 1];
+    s.att_mod = 2; // landed on E03
+    place(&mut s, "MGb", 17, 9);
+    s.ch[ch("MGb")].abil = [1, 0, 0];
+    for t in ["T03", "T11", "T24"] {
+        equip(g, &mut s, t, "MGb");
+    }
+    s
+}
+
+#[test]
+fn x3_steal_with_exact_adrenaline_and_leftover_rule() {
+    let g = game("players=4,chars=GKa-MGb-MGa-GRb");
+    let mut s = x3_state(&g);
+    assert_eq!(g.att_eff(&s, ch("GKa")), 5);
+    assert_eq!(g.def_eff(&s, ch("MGb")), 4);
+    hold(&g, &mut s, 0, &["M03"]);
+    play(&g, &mut s, Action::Attack { c: 4, d: 1 });
+    roll(&g, &mut s, 11, 7); // 16 vs 11, A = 5
+    assert_eq!(s.ch[1].life, 4);
+    assert_eq!(s.ch[4].level, 1);
+    let l = legal(&g, &s);
+    for t in ["T03", "T11", "T24"] {
+        assert!(l.contains(&Action::Tile(tid(&g, t) as u8)));
+    }
+    assert!(l.contains(&Action::Pass));
+    let mut a = s.clone();
+    play(&g, &mut a, Action::Tile(tid(&g, "T03") as u8));
+    assert_eq!(g.def_eff(&a, ch("GKa")), 6);
+    assert_eq!(g.def_eff(&a, ch("MGb")), 2);
+    assert_eq!(a.phase, Phase::Drawing, "M03 completes and a card is drawn");
+    assert_eq!(a.xp[0], 3);
+    // Variant a: stealing T11 leaves 3 points for the thief's own move only.
+    let mut v = s.clone();
+    play(&g, &mut v, Action::Tile(tid(&g, "T11") as u8));
+    assert_eq!(v.phase, Phase::SelfMove);
+    assert_eq!(v.combat.adr, 3);
+    assert!(
+        legal(&g, &v)
+            .iter()
+            .all(|a| matches!(a, Action::Pass | Action::Dest(_)))
+    );
+    // Variant b: wearing T02, the same dice give A = 7; stealing T03 drops T02.
+    let mut w = x3_state(&g);
+    equip(&g, &mut w, "T02", "GKa");
+    assert_eq!(g.att_eff(&w, ch("GKa")), 7);
+    play(&g, &mut w, Action::Attack { c: 4, d: 1 });
+    roll(&g, &mut w, 11, 7);
+    assert_eq!(w.combat.adr, 7);
+    play(&g, &mut w, Action::Tile(tid(&g, "T03") as u8));
+    assert_eq!(w.tiles[tid(&g, "T02")], Loc::Supply);
+    assert_eq!(g.att_eff(&w, ch("GKa")), 5, "3 + E03");
+    w.att_mod = 0;
+    assert_eq!(g.att_eff(&w, ch("GKa")), 3);
+}
+
+#[test]
+fn x4_level_up_and_full_rows() {
+    let g = game("");
+    let setup = |abil: [u8; 3]| {
+        let mut s = base(&g, 0);
+        place(&mut s, "GRa", 12, 7);
+        s.ch[2].abil = abil;
+        s.ch[2].level = 2;
+        place(&mut s, "GKb", 12, 8);
+        s
+    };
+    let mut s = setup([1, 0, 0]);
+    hold(&g, &mut s, 0, &["M05"]);
+    play(&g, &mut s, Action::Attack { c: 2, d: 5 });
+    roll(&g, &mut s, 10, 4); // 15 vs 8
+    assert_eq!(s.ch[5].life, 4);
+    assert_eq!(s.ch[2].level, 0);
+    assert_eq!(s.phase, Phase::LevelUp);
+    assert_eq!(
+        legal(&g, &s),
+        vec![Action::Stat(0), Action::Stat(1), Action::Stat(2)]
+    );
+    play(&g, &mut s, Action::Stat(2));
+    assert_eq!(g.allowance(&s, 2), 4);
+    assert_eq!(s.combat.adr, 7);
+    play(&g, &mut s, Action::Push(0));
+    play(&g, &mut s, Action::Pass);
+    assert_eq!(s.xp[0], 4, "M05");
+    // A full ATT row is not offered.
+    let mut s = setup([3, 0, 0]);
+    play(&g, &mut s, Action::Attack { c: 2, d: 5 });
+    roll(&g, &mut s, 10, 2);
+    assert_eq!(legal(&g, &s), vec![Action::Stat(1), Action::Stat(2)]);
+    // All boxes full: the point is lost, the level still resets.
+    let mut s = setup([3, 3, 3]);
+    play(&g, &mut s, Action::Attack { c: 2, d: 5 });
+    roll(&g, &mut s, 12, 2);
+    assert_ne!(s.phase, Phase::LevelUp);
+    assert_eq!(s.ch[2].level, 0);
+    assert_eq!(s.ch[2].abil, [3, 3, 3]);
+}
+
+fn x5_after_defeat(g: &Karmox) -> State {
+    let mut s = base(g, 0);
+    place(&mut s, "GRa", 12, 4);
+    s.ch[ch("GRa")].abil = [0, 0, 1];
+    place(&mut s, "MGb", 11, 4);
+    s.ch[ch("MGb")].abil = [1, 0, 0];
+    s.ch[ch("MGb")].life = 1;
+    equip(g, &mut s, "T21", "MGb");
+    s.skittle[1] = 3;
+    hold(g, &mut s, 0, &["M02"]);
+    play(g, &mut s, Action::Attack { c: 2, d: 1 });
+    roll(g, &mut s, 8, 4); // 12 vs 6, A = 6
+    assert_eq!(s.ch[1].prison, 1);
+    assert_eq!(s.ch[1].prison_cell, 2);
+    assert_eq!(s.ch[1].pos, NO_SQ);
+    assert_eq!(s.ch[2].level, 1);
+    assert_eq!(s.phase, Phase::Steal);
+    play(g, &mut s, Action::Tile(tid(g, "T21") as u8));
+    assert_eq!(s.combat.adr, 3);
+    assert_eq!(
+        s.phase,
+        Phase::SelfMove,
+        "no push: the defender is off the board"
+    );
+    play(g, &mut s, Action::Dest(sq(11, 2)));
+    assert_eq!(s.ch[2].pos, sq(11, 2));
+    assert_eq!(s.xp[0], 5, "M02");
+    drain(g, &mut s);
+    play(g, &mut s, Action::EndTurn);
+    s
+}
+
+#[test]
+fn x5_defeat_timer_and_release_on_occupied_front() {
+    let g = game("first=0");
+    let mut s = x5_after_defeat(&g);
+    let mgb = ch("MGb");
+    // MGb cannot be attacked, traded with or stolen from while imprisoned.
+    for (i, die) in [2u8, 3, 4, 2].into_iter().enumerate() {
+        assert_eq!(s.seat, 1);
+        pass_turn(&g, &mut s, die);
+        assert_eq!(
+            s.ch[mgb].prison,
+            2 + i as u8,
+            "timer after P2 turn {}",
+            i + 1
+        );
+        pass_turn(&g, &mut s, 1); // P1 (GRa stays on (11,2))
+    }
+    assert_eq!(s.skittle[1], 14);
+    assert_eq!(s.ch[2].pos, sq(11, 2));
+    play(&g, &mut s, Action::Die(2)); // E16
+    while s.phase != Phase::Action {
+        play(&g, &mut s, Action::Pass);
+    }
+    assert_eq!(s.ch[mgb].prison, 0);
+    assert_eq!(s.ch[mgb].life, 1);
+    assert_eq!(s.ch[mgb].pos, sq(10, 2));
+    assert_eq!(s.actions_left, 2);
+    assert!(legal(&g, &s).contains(&Action::Move(mgb as u8)));
+}
+
+#[test]
+fn x6_early_release_by_unlock() {
+    let g = game("first=0");
+    let mut s = x5_after_defeat(&g);
+    pass_turn(&g, &mut s, 2); // P2 turn 1: box 2, skittle E05
+    pass_turn(&g, &mut s, 1);
+    assert_eq!(s.ch[1].prison, 2);
+    play(&g, &mut s, Action::Die(4)); // E05 → E09 UNLOCK
+    assert_eq!(s.ch[1].prison, 0);
+    assert_eq!(s.ch[1].life, 2);
+    assert_eq!(s.ch[1].pos, sq(10, 2), "GRa occupies the front square");
+    assert_eq!(s.phase, Phase::Activate);
+    assert!(
+        legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::Activate { tile, .. } if g.c.tiles[*tile as usize].kind == Kind::Ring))
+    );
+    play(&g, &mut s, Action::Pass);
+    assert_eq!(s.phase, Phase::Action);
+    assert!(legal(&g, &s).contains(&Action::Move(1)));
+}
+
+#[test]
+fn x7_team_liberation() {
+    let g = game("players=4,mode=teams");
+    assert_eq!(g.role(&State::default(), 3), "GRb");
+    let mut s = base(&g, 3);
+    s.phase = Phase::EventDie;
+    let (mgb, grb, gka) = (ch("MGb"), ch("GRb"), ch("GKa"));
+    s.ch[mgb].prison = 2;
+    s.ch[mgb].prison_cell = gka as u8;
+    s.ch[mgb].pos = NO_SQ;
+    s.ch[mgb].life = 0;
+    park(&mut s, "GKa", 14, 7);
+    place(&mut s, "GRb", 17, 3);
+    s.ch[grb].abil = [1, 0, 0];
+    s.skittle[1] = 15;
+    play(&g, &mut s, Action::Die(3));
+    assert_eq!(s.skittle[1], 0);
+    assert!(s.liberation);
+    assert_eq!(s.ch[mgb].prison, 2, "P4 has no prisoner of its own");
+    play(&g, &mut s, Action::Pass); // EP4
+    assert_eq!(s.ch[mgb].prison, 2, "EP5 advances only P2's own timers");
+    assert!(
+        !legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::Liberate(_)))
+    );
+    play(&g, &mut s, Action::Move(grb as u8));
+    play(&g, &mut s, Action::Dest(sq(19, 2)));
+    play(&g, &mut s, Action::Liberate(gka as u8));
+    assert_eq!(s.ch[mgb].prison, 0);
+    assert_eq!(s.ch[mgb].life, 2);
+    assert_eq!(s.ch[mgb].pos, sq(18, 2));
+    assert_eq!(s.actions_left, 1);
+    // Without the right (another turn), no liberation.
+    let mut t = s.clone();
+    t.ch[mgb].prison = 2;
+    t.liberation = false;
+    assert!(
+        !legal(&g, &t)
+            .iter()
+            .any(|a| matches!(a, Action::Liberate(_)))
+    );
+}
+
+#[test]
+fn x8_skeletor_summon_and_crossing() {
+    let g = game("first=0");
+    let mut s = base(&g, 1);
+    s.phase = Phase::EventDie;
+    s.skittle[1] = 10;
+    place(&mut s, "GKa", 15, 8);
+    hold(&g, &mut s, 0, &["M12", "M15"]);
+    play(&g, &mut s, Action::Die(3));
+    assert_eq!(s.phase, Phase::Summon(1));
+    let l = legal(&g, &s);
+    assert!(
+        !l.contains(&Action::Anchor(sq(11, 7))),
+        "covers an access square"
+    );
+    assert!(
+        !l.contains(&Action::Anchor(sq(18, 8))),
+        "covers an icon square"
+    );
+    assert!(!l.contains(&Action::Anchor(sq(8, 8))), "covers the portal");
+    assert!(l.contains(&Action::Anchor(sq(12, 8))));
+    play(&g, &mut s, Action::Anchor(sq(12, 8)));
+    assert_eq!(s.tiles[tid(&g, "T34")], Loc::Board(sq(12, 8)));
+    assert_eq!(
+        s.phase,
+        Phase::Action,
+        "no item picture on a Skeletor square"
+    );
+    // A red character walks through freely.
+    let mut red = s.clone();
+    place(&mut red, "GRb", 14, 9);
+    play(&g, &mut red, Action::Move(3));
+    play(&g, &mut red, Action::Dest(sq(12, 9)));
+    assert_eq!(red.ch[3].pos, sq(12, 9));
+    assert_eq!(red.tiles[tid(&g, "T34")], Loc::Board(sq(12, 8)));
+    play(&g, &mut s, Action::EndTurn);
+    play(&g, &mut s, Action::Die(6)); // blue E06 HEAL, nobody hurt
+    play(&g, &mut s, Action::Pass);
+    drain(&g, &mut s);
+    let gka = ch("GKa") as u8;
+    assert_eq!(g.allowance(&s, gka as usize), 4);
+    assert_eq!(
+        g.canonical_path(&s, gka as usize, sq(11, 8), 4).to_vec(),
+        vec![3, 3, 3, 3]
+    );
+    play(&g, &mut s, Action::Move(gka));
+    play(&g, &mut s, Action::Dest(sq(11, 8)));
+    assert_eq!(s.phase, Phase::SkelTest);
+    assert_eq!(s.ch[gka as usize].pos, sq(14, 8));
+    play(&g, &mut s, Action::Test(false));
+    assert_eq!(s.ch[gka as usize].pos, sq(14, 8));
+    assert_eq!(s.phase, Phase::Action);
+    assert!(!legal(&g, &s).contains(&Action::Move(gka)));
+    assert_eq!(s.xp[0], 0);
+    play(&g, &mut s, Action::EndTurn);
+    pass_turn(&g, &mut s, 1); // red E14 → E15
+    play(&g, &mut s, Action::Die(6)); // blue E06 → E12
+    play(&g, &mut s, Action::Pass);
+    play(&g, &mut s, Action::Move(gka));
+    play(&g, &mut s, Action::Dest(sq(11, 8)));
+    assert_eq!(s.phase, Phase::SkelTest);
+    play(&g, &mut s, Action::Test(true));
+    assert_eq!(s.tiles[tid(&g, "T34")], Loc::Supply);
+    assert_eq!(s.ch[gka as usize].pos, sq(11, 8));
+    assert_eq!(s.xp[0], 6, "M12 (4) and M15 (2) at one checkpoint");
+}
+
+#[test]
+fn x9_teleport_and_state_missions() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    place(&mut s, "MGa", 1, 2);
+    equip(&g, &mut s, "T21", "MGa");
+    park(&mut s, "GKb", 14, 12);
+    hold(&g, &mut s, 0, &["M10", "M13", "M11"]);
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Teleport {
+        c: 0,
+        to: sq(21, 15)
+    }));
+    assert!(!l.contains(&Action::Teleport { c: 0, to: sq(1, 2) }));
+    play(
+        &g,
+        &mut s,
+        Action::Teleport {
+            c: 0,
+            to: sq(21, 15),
+        },
+    );
+    assert_eq!(s.xp[0], 5, "M10 + M13");
+    drain(&g, &mut s);
+    assert!(
+        !legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::Teleport { c: 0, .. }))
+    );
+    play(&g, &mut s, Action::Move(0));
+    play(&g, &mut s, Action::Dest(sq(19, 15)));
+    assert_eq!(s.xp[0], 8, "M11: front square of GKb's cell");
+    assert_eq!(s.tiles[tid(&g, "T21")], Loc::Sheet(0));
+    // Illegal variants.
+    let mut v = base(&g, 0);
+    place(&mut v, "GRa", 21, 2);
+    assert!(
+        !legal(&g, &v)
+            .iter()
+            .any(|a| matches!(a, Action::Teleport { .. }))
+    );
+    place(&mut v, "MGa", 1, 2);
+    equip(&g, &mut v, "T21", "MGa");
+    place(&mut v, "GKb", 5, 8);
+    assert!(!legal(&g, &v).contains(&Action::Teleport { c: 0, to: sq(5, 8) }));
+    v.ch[ch("GKb")].pos = sq(14, 12);
+    v.tiles[tid(&g, "T34")] = Loc::Board(sq(4, 8));
+    let l = legal(&g, &v);
+    assert!(!l.contains(&Action::Teleport { c: 0, to: sq(5, 8) }));
+    assert!(!l.contains(&Action::Teleport { c: 0, to: sq(5, 9) }));
+    assert!(l.contains(&Action::Teleport {
+        c: 0,
+        to: sq(1, 15)
+    }));
+}
+
+#[test]
+fn x10_forziere_movement_penalty() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    let gka = ch("GKa");
+    equip(&g, &mut s, "T29", "GKa");
+    equip(&g, &mut s, "T30", "GKa");
+    assert_eq!(g.allowance(&s, gka), 2);
+    s.mov_mod = 2;
+    assert_eq!(g.allowance(&s, gka), 4);
+    equip(&g, &mut s, "T06", "GKa");
+    assert_eq!(g.allowance(&s, gka), 6);
+    s.mov_mod = 0;
+    assert_eq!(g.allowance(&s, gka), 4);
+    s.tiles[tid(&g, "T06")] = Loc::Supply;
+    for t in ["T26", "T27", "T28"] {
+        equip(&g, &mut s, t, "GKa");
+    }
+    s.mov_mod = -1;
+    assert_eq!(g.allowance(&s, gka), 1);
+    assert_eq!(g.xp_items(&s, gka), 5);
+    // Adrenaline and FREE_STEP are not reduced: 3 steps with A = 3.
+    place(&mut s, "GKa", 14, 7);
+    assert!(g.destinations(&s, gka, 3).contains(&sq(11, 7)));
+    assert!(
+        !g.destinations(&s, gka, g.allowance(&s, gka))
+            .contains(&sq(12, 7))
+    );
+}
+
+#[test]
+fn x11_portal_with_ten_xp_and_the_action_budget() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    s.xp[0] = 10;
+    place(&mut s, "MGa", 11, 7);
+    assert!(!legal(&g, &s).contains(&Action::Portal(0)));
+    play(&g, &mut s, Action::Move(0));
+    play(&g, &mut s, Action::Dest(sq(11, 8)));
+    play(&g, &mut s, Action::Portal(0));
+    assert_eq!(g.turn(&s), Turn::Terminal);
+    assert_eq!(&*g.returns(&s), &[1.0, 0.0]);
+    // Variant a: no action left after reaching the square.
+    let mut a = base(&g, 0);
+    a.xp[0] = 10;
+    place(&mut a, "MGa", 15, 8);
+    play(&g, &mut a, Action::Move(2));
+    play(&g, &mut a, Action::Dest(sq(11, 3)));
+    play(&g, &mut a, Action::Move(0));
+    play(&g, &mut a, Action::Dest(sq(11, 8)));
+    assert!(!legal(&g, &a).contains(&Action::Portal(0)));
+    // Variant c: both access squares occupied by red.
+    let mut c = base(&g, 0);
+    c.xp[0] = 10;
+    place(&mut c, "MGa", 12, 7);
+    place(&mut c, "GRb", 11, 8);
+    place(&mut c, "GKb", 11, 9);
+    play(&g, &mut c, Action::Move(0));
+    let l = legal(&g, &c);
+    assert!(!l.contains(&Action::Dest(sq(11, 8))) && !l.contains(&Action::Dest(sq(11, 9))));
+}
+
+#[test]
+fn x12_portal_nine_plus_one() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    s.xp[0] = 9;
+    place(&mut s, "MGa", 11, 8);
+    equip(&g, &mut s, "T21", "MGa");
+    place(&mut s, "GRa", 14, 7);
+    equip(&g, &mut s, "T26", "GRa");
+    equip(&g, &mut s, "T27", "GRa");
+    place(&mut s, "GKa", 14, 8);
+    assert!(
+        !legal(&g, &s).contains(&Action::Portal(0)),
+        "GKa holds no XP item"
+    );
+    let mut e = s.clone();
+    play(&g, &mut s, Action::Give { c: 2, p: 4 });
+    play(&g, &mut s, Action::Tile(tid(&g, "T27") as u8));
+    play(&g, &mut s, Action::Pass);
+    assert_eq!(s.tiles[tid(&g, "T27")], Loc::Sheet(4));
+    play(&g, &mut s, Action::Portal(0));
+    assert_eq!(s.result, 0);
+    // Edge a: an imprisoned GKa holding T29 counts.
+    e.ch[4].prison = 1;
+    e.ch[4].prison_cell = 1;
+    e.ch[4].pos = NO_SQ;
+    equip(&g, &mut e, "T29", "GKa");
+    assert!(legal(&g, &e).contains(&Action::Portal(0)));
+    // Edge b: 8 permanent XP and two scrolls is not enough.
+    let mut b = base(&g, 0);
+    b.xp[0] = 8;
+    place(&mut b, "MGa", 11, 8);
+    equip(&g, &mut b, "T21", "MGa");
+    equip(&g, &mut b, "T22", "MGa");
+    equip(&g, &mut b, "T23", "GRa");
+    equip(&g, &mut b, "T24", "GKa");
+    assert!(!legal(&g, &b).contains(&Action::Portal(0)));
+    // Edge c: the activator must carry the item.
+    let mut c = base(&g, 0);
+    c.xp[0] = 9;
+    place(&mut c, "GRa", 11, 9);
+    equip(&g, &mut c, "T21", "MGa");
+    equip(&g, &mut c, "T24", "GKa");
+    assert!(!legal(&g, &c).contains(&Action::Portal(2)));
+}
+
+#[test]
+fn x13_no_repeat_rule_and_budget() {
+    let g = game("players=4,chars=GRa-MGb-GKa-GRb");
+    let mut s = base(&g, 0);
+    place(&mut s, "GRa", 14, 7);
+    place(&mut s, "MGb", 12, 7);
+    play(&g, &mut s, Action::Move(2));
+    play(&g, &mut s, Action::Dest(sq(13, 7)));
+    let l = legal(&g, &s);
+    assert!(!l.contains(&Action::Move(2)));
+    assert!(l.contains(&Action::Attack { c: 2, d: 1 }));
+    // Three actions: MOVE, ATTACK, EQUIP are fine; a second MOVE is not.
+    let mut t = base(&g, 0);
+    t.actions_left = 3;
+    place(&mut t, "GRa", 12, 4);
+    place(&mut t, "MGb", 10, 4);
+    t.tiles[tid(&g, "T18")] = Loc::Slot(2);
+    play(&g, &mut t, Action::Move(2));
+    play(&g, &mut t, Action::Dest(sq(11, 4)));
+    play(&g, &mut t, Action::Attack { c: 2, d: 1 });
+    roll(&g, &mut t, 2, 12);
+    while t.phase != Phase::Action {
+        let a = legal(&g, &t)[0];
+        play(&g, &mut t, a);
+    }
+    assert!(!legal(&g, &t).contains(&Action::Move(2)));
+    t.ch[2].pos = sq(7, 4);
+    assert!(legal(&g, &t).contains(&Action::Equip(2)));
+    // P2: two characters may both move and both attack the same enemy.
+    let g2 = game("");
+    let mut u = base(&g2, 0);
+    place(&mut u, "GKb", 14, 8);
+    place(&mut u, "GRa", 14, 7);
+    place(&mut u, "GKa", 13, 8);
+    play(&g2, &mut u, Action::Attack { c: 2, d: 5 });
+    roll(&g2, &mut u, 2, 12);
+    while u.phase != Phase::Action {
+        let a = legal(&g2, &u)[0];
+        play(&g2, &mut u, a);
+    }
+    if g2.c.board.adjacent(u.ch[4].pos, u.ch[5].pos) {
+        assert!(legal(&g2, &u).contains(&Action::Attack { c: 4, d: 5 }));
+    }
+    // Free actions use no action.
+    let mut f = base(&g2, 0);
+    f.actions_left = 0;
+    f.ch[0].life = 3;
+    equip(&g2, &mut f, "T07", "MGa");
+    equip(&g2, &mut f, "T08", "MGa");
+    assert_eq!(legal(&g2, &f), vec![Action::Potions(0), Action::EndTurn]);
+}
+
+#[test]
+fn x14_activation_replacement_and_ownership() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    s.phase = Phase::EventDie;
+    for (t, who) in [
+        ("T02", "GKb"),
+        ("T03", "GRb"),
+        ("T04", "MGb"),
+        ("T06", "GRb"),
+    ] {
+        equip(&g, &mut s, t, who);
+    }
+    s.tiles[tid(&g, "T11")] = Loc::Slot(0);
+    play(&g, &mut s, Action::Die(2));
+    assert_eq!(s.phase, Phase::Wound);
+    assert_eq!(
+        legal(&g, &s),
+        vec![Action::Char(0), Action::Char(2), Action::Char(4)]
+    );
+    play(&g, &mut s, Action::Char(4));
+    assert_eq!(s.ch[4].life, 4);
+    assert_eq!(s.phase, Phase::Activate);
+    let l = legal(&g, &s);
+    assert_eq!(l.len(), 1 + 2 * 3, "T01, T05 × three own cells + decline");
+    play(
+        &g,
+        &mut s,
+        Action::Activate {
+            tile: tid(&g, "T05") as u8,
+            cell: 0,
+        },
+    );
+    assert_eq!(s.tiles[tid(&g, "T11")], Loc::Supply);
+    assert_eq!(s.tiles[tid(&g, "T05")], Loc::Slot(0));
+    place(&mut s, "GRa", 1, 13);
+    assert!(
+        !legal(&g, &s).contains(&Action::Equip(2)),
+        "T05 is in MGa's cell"
+    );
+    place(&mut s, "MGa", 1, 4);
+    equip(&g, &mut s, "T02", "MGa");
+    play(&g, &mut s, Action::Equip(0));
+    assert_eq!(s.tiles[tid(&g, "T05")], Loc::Sheet(0));
+    assert_eq!(s.tiles[tid(&g, "T02")], Loc::Supply);
+    assert_eq!(g.allowance(&s, 0), 7);
+    // Exhausted supply: no activation step, the WOUND still applies.
+    let mut e = base(&g, 0);
+    e.phase = Phase::EventDie;
+    for (t, who) in [
+        ("T01", "MGb"),
+        ("T02", "GKb"),
+        ("T03", "GRb"),
+        ("T04", "MGb"),
+        ("T05", "GKb"),
+        ("T06", "GRb"),
+    ] {
+        e.tiles[tid(&g, t)] = Loc::Sheet(ch(who) as u8);
+    }
+    play(&g, &mut e, Action::Die(2));
+    play(&g, &mut e, Action::Char(0));
+    assert_eq!(e.ch[0].life, 4);
+    assert_eq!(e.phase, Phase::Action);
+}
+
+#[test]
+fn x15_potions_and_tomes() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    place(&mut s, "MGa", 8, 4);
+    s.ch[0].life = 3;
+    equip(&g, &mut s, "T07", "MGa");
+    s.tiles[tid(&g, "T11")] = Loc::Slot(0);
+    hold(&g, &mut s, 0, &["M07", "M08"]);
+    assert!(!legal(&g, &s).contains(&Action::Potions(0)));
+    play(&g, &mut s, Action::Move(0));
+    play(&g, &mut s, Action::Dest(sq(7, 4)));
+    play(&g, &mut s, Action::Equip(0));
+    play(&g, &mut s, Action::Potions(0));
+    assert_eq!(s.ch[0].life, 4);
+    assert_eq!(s.tiles[tid(&g, "T07")], Loc::Supply);
+    assert_eq!(s.tiles[tid(&g, "T11")], Loc::Supply);
+    assert_eq!(s.xp[0], 3, "M07");
+    drain(&g, &mut s);
+    equip(&g, &mut s, "T15", "GRa");
+    equip(&g, &mut s, "T18", "GRa");
+    play(&g, &mut s, Action::Tomes { c: 2, stat: 1 });
+    assert_eq!(s.ch[2].abil[1], 1);
+    assert_eq!(g.def_eff(&s, 2), 4);
+    assert_eq!(s.xp[0], 6, "M08");
+    // Illegal: at life 5, and halves split over two characters.
+    let mut t = base(&g, 0);
+    equip(&g, &mut t, "T07", "MGa");
+    equip(&g, &mut t, "T08", "MGa");
+    assert!(!legal(&g, &t).contains(&Action::Potions(0)));
+    t.ch[0].life = 4;
+    t.tiles[tid(&g, "T08")] = Loc::Sheet(2);
+    t.ch[2].life = 4;
+    let l = legal(&g, &t);
+    assert!(!l.contains(&Action::Potions(0)) && !l.contains(&Action::Potions(2)));
+}
+
+#[test]
+fn x16_missions_reveal_draw_and_public_deck() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    s.phase = Phase::EventDie;
+    hold(&g, &mut s, 0, &["M01", "M06", "M15"]);
+    hold(&g, &mut s, 1, &["M03", "M04", "M05"]);
+    place(&mut s, "MGa", 11, 8);
+    place(&mut s, "GRa", 14, 7);
+    place(&mut s, "GKb", 14, 8);
+    place(&mut s, "GKa", 21, 4);
+    s.tiles[tid(&g, "T03")] = Loc::Slot(4);
+    play(&g, &mut s, Action::Die(6)); // E06 HEAL: nobody hurt
+    play(&g, &mut s, Action::Pass);
+    assert_eq!(s.xp[0], 2, "M15 at the event-phase checkpoint");
+    assert_eq!(s.phase, Phase::Drawing);
+    play(&g, &mut s, Action::Draw(mid(&g, "M09")));
+    play(&g, &mut s, Action::Attack { c: 2, d: 5 });
+    roll(&g, &mut s, 10, 2);
+    while s.phase != Phase::Drawing {
+        let a = legal(&g, &s)[0];
+        play(&g, &mut s, a);
+    }
+    assert_eq!(s.xp[0], 4, "M01");
+    play(&g, &mut s, Action::Draw(mid(&g, "M02")));
+    play(&g, &mut s, Action::Equip(4));
+    assert_eq!(s.xp[0], 6, "M06");
+    drain(&g, &mut s);
+    assert_eq!(s.piles[0].len(), 3);
+    let known: Vec<&str> = s
+        .deck_known
+        .iter()
+        .map(|&c| g.c.missions[c as usize].id.as_str())
+        .collect();
+    assert_eq!(known, ["M15", "M01", "M06"]);
+    // Red sees the count and the revealed cards, not blue's new cards.
+    let key = g.info_key(&s, 1);
+    assert!(
+        key.view.piles[0]
+            .iter()
+            .all(|c| c.id == determinize::HIDDEN)
+    );
+    assert_eq!(key.view.deck_known, s.deck_known);
+    let mut rng = rng_from_seed(9);
+    for _ in 0..20 {
+        let d = g.determinize(&s, 1, &mut rng);
+        assert_eq!(d.piles[1], s.piles[1]);
+        assert_eq!(d.deck_known, s.deck_known);
+        assert!(d.piles[0].iter().all(|c| !s.deck_known.contains(&c.id)));
+        assert!(
+            d.piles[0]
+                .iter()
+                .all(|c| !s.piles[1].iter().any(|o| o.id == c.id))
+        );
+    }
+    // A card drawn at the checkpoint of a win does not count that win.
+    let mut t = base(&g, 0);
+    hold(&g, &mut t, 0, &["M16", "M09", "M10"]);
+    place(&mut t, "GRa", 14, 7);
+    place(&mut t, "GKb", 14, 8);
+    play(&g, &mut t, Action::Attack { c: 2, d: 5 });
+    roll(&g, &mut t, 12, 2); // A = 11: M16
+    play(&g, &mut t, Action::Push(0));
+    play(&g, &mut t, Action::Pass);
+    assert_eq!(t.xp[0], 3);
+    play(&g, &mut t, Action::Draw(mid(&g, "M01")));
+    assert_eq!(t.phase, Phase::Action);
+    assert_eq!(t.xp[0], 3, "M01 was drawn after the win");
+    play(&g, &mut t, Action::Move(0));
+    play(&g, &mut t, Action::Dest(sq(4, 2)));
+    assert_eq!(t.xp[0], 3, "and it needs a new win");
+}
+
+#[test]
+fn x17_modifiers_across_turns_and_adrenaline_bonus() {
+    let g = game("first=0");
+    let mut s = base(&g, 1);
+    s.phase = Phase::EventDie;
+    s.skittle[1] = 4;
+    s.skittle[0] = 13;
+    play(&g, &mut s, Action::Die(3)); // E07 DEF −2
+    assert_eq!(s.def_mod[1], -2);
+    play(&g, &mut s, Action::Pass);
+    play(&g, &mut s, Action::EndTurn);
+    assert_eq!(s.round, 2);
+    place(&mut s, "GRa", 14, 7);
+    s.ch[2].abil = [0, 1, 0];
+    place(&mut s, "GKb", 14, 8);
+    s.ch[5].abil = [1, 0, 0];
+    hold(&g, &mut s, 0, &["M16", "M01"]);
+    play(&g, &mut s, Action::Die(3)); // E16
+    play(&g, &mut s, Action::Pass);
+    assert_eq!(s.adr_bonus, 2);
+    assert_eq!(g.def_eff(&s, 5), 2);
+    play(&g, &mut s, Action::Attack { c: 2, d: 5 });
+    roll(&g, &mut s, 6, 5); // 10 vs 7
+    assert_eq!(s.combat.adr, 5);
+    assert_eq!(s.ch[5].life, 4);
+    while s.phase != Phase::Action && s.phase != Phase::Drawing {
+        let a = legal(&g, &s)[0];
+        play(&g, &mut s, a);
+    }
+    assert_eq!(s.xp[0], 5, "M16 and M01");
+    drain(&g, &mut s);
+    play(&g, &mut s, Action::EndTurn);
+    assert_eq!(s.def_mod[1], 0, "reset at the start of P2's next turn");
+}
+
+#[test]
+fn x18_push_blocked_by_skeletor_and_defender_path() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    s.tiles[tid(&g, "T32")] = Loc::Board(sq(12, 9));
+    place(&mut s, "GKa", 15, 9);
+    s.ch[4].abil = [0, 1, 0];
+    place(&mut s, "GRb", 14, 9);
+    s.ch[3].abil = [1, 0, 0];
+    let mut a = s.clone();
+    play(&g, &mut a, Action::Attack { c: 4, d: 3 });
+    roll(&g, &mut a, 12, 4); // 15 vs 7
+    assert_eq!(a.combat.adr, 8);
+    assert_eq!(a.phase, Phase::SelfMove, "push west is blocked at once");
+    assert_eq!(
+        g.canonical_path(&a, 4, sq(11, 10), 8).to_vec(),
+        vec![2, 3, 3, 3, 3]
+    );
+    play(&g, &mut a, Action::Dest(sq(11, 10)));
+    assert_eq!(a.ch[4].pos, sq(11, 10));
+    assert_eq!(a.phase, Phase::Action, "no test: same colour");
+    let mut b = s.clone();
+    play(&g, &mut b, Action::Attack { c: 4, d: 3 });
+    roll(&g, &mut b, 2, 11); // 5 vs 14
+    assert_eq!(b.combat.adr, 9);
+    assert_eq!(legal(&g, &b), (0..=6).map(Action::Push).collect::<Vec<_>>());
+    // A defender's long push never completes Shove (M04) for its side.
+    let mut c = b.clone();
+    hold(&g, &mut c, 1, &["M04"]);
+    play(&g, &mut c, Action::Push(3));
+    play(&g, &mut c, Action::Pass);
+    play(&g, &mut c, Action::EndTurn);
+    play(&g, &mut c, Action::Die(1));
+    while c.phase != Phase::Action {
+        play(&g, &mut c, Action::Pass);
+    }
+    assert_eq!(c.xp[1], 0);
+    play(&g, &mut b, Action::Push(2));
+    assert_eq!(b.ch[4].pos, sq(17, 9));
+    assert_eq!(
+        g.canonical_path(&b, 3, sq(11, 9), 7).to_vec(),
+        vec![0, 3, 3, 3, 2]
+    );
+    play(&g, &mut b, Action::Dest(sq(11, 9)));
+    assert_eq!(b.ch[3].pos, sq(11, 9));
+    assert_eq!(b.tiles[tid(&g, "T32")], Loc::Board(sq(12, 9)));
+    assert_eq!(b.phase, Phase::Action);
+}
+
+#[test]
+fn x19_shared_skittle_in_an_odd_game() {
+    let g = game("players=3,first=0");
+    let mut s = base(&g, 0);
+    s.phase = Phase::EventDie;
+    play(&g, &mut s, Action::Die(4));
+    assert_eq!(s.phase, Phase::Summon(0));
+    play(&g, &mut s, Action::Pass);
+    play(&g, &mut s, Action::EndTurn);
+    play(&g, &mut s, Action::Die(5));
+    assert_eq!(s.skittle[0], 9);
+    assert_eq!(s.phase, Phase::Activate);
+    let cells: Vec<u8> = legal(&g, &s)
+        .iter()
+        .filter_map(|a| match a {
+            Action::Activate { cell, .. } => Some(*cell),
+            _ => None,
+        })
+        .collect();
+    assert!(cells.iter().all(|&c| c == 2 || c == 3) && cells.contains(&3));
+    play(&g, &mut s, Action::Pass);
+    play(&g, &mut s, Action::EndTurn);
+    pass_turn(&g, &mut s, 6);
+    assert_eq!(s.skittle[0], 15);
+    play(&g, &mut s, Action::Die(3));
+    assert_eq!(s.skittle[0], 0);
+    assert_eq!(s.skittle[1], 0, "the second skittle is unused");
+}
+
+#[test]
+fn x20_event_edge_cases() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    s.phase = Phase::EventDie;
+    for c in [0, 2, 4] {
+        s.ch[c].life = 1;
+    }
+    play(&g, &mut s, Action::Die(2)); // WOUND, nobody at 2+
+    assert!([0, 2, 4].iter().all(|&c| s.ch[c].life == 1));
+    let mut h = base(&g, 0);
+    h.phase = Phase::EventDie;
+    h.skittle[0] = 4;
+    h.ch[0].prison = 1;
+    h.ch[0].prison_cell = 1;
+    h.ch[0].life = 0;
+    h.ch[0].pos = NO_SQ;
+    play(&g, &mut h, Action::Die(2)); // HEAL, the hurt one is imprisoned
+    assert_eq!(h.ch[0].life, 0);
+    assert_eq!(h.phase, Phase::Activate);
+    let mut m = base(&g, 0);
+    m.phase = Phase::EventDie;
+    m.tiles[tid(&g, "T32")] = Loc::Board(sq(12, 8));
+    m.tiles[tid(&g, "T33")] = Loc::Board(sq(12, 12));
+    play(&g, &mut m, Action::Die(4)); // SUMMON_BLUE without a tile
+    assert_eq!(m.phase, Phase::Action);
+    let mut p = base(&g, 0);
+    p.phase = Phase::Summon(0);
+    place(&mut p, "GRa", 13, 9);
+    let l = legal(&g, &p);
+    assert!(!l.contains(&Action::Anchor(sq(12, 8))));
+    assert!(!l.contains(&Action::Anchor(sq(13, 9))));
+    assert!(l.contains(&Action::Anchor(sq(14, 7))) || l.contains(&Action::Anchor(sq(12, 7))));
+}
+
+#[test]
+fn x21_imprisoned_characters_are_out_of_play() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    let mgb = ch("MGb");
+    s.ch[mgb].prison = 2;
+    s.ch[mgb].prison_cell = ch("GRa") as u8;
+    s.ch[mgb].pos = NO_SQ;
+    s.ch[mgb].life = 0;
+    equip(&g, &mut s, "T24", "MGb");
+    place(&mut s, "GRa", 11, 2);
+    let l = legal(&g, &s);
+    assert!(!l.iter().any(|a| matches!(a, Action::Attack { d: 1, .. })));
+    // P2's turn: MGb neither acts nor trades; its cell can still be activated.
+    let mut r = s.clone();
+    g.start_turn(&mut r, 1);
+    r.ch[mgb].prison = 2;
+    r.ch[3].life = 3;
+    equip(&g, &mut r, "T07", "MGb");
+    equip(&g, &mut r, "T08", "MGb");
+    r.phase = Phase::Action;
+    let l = legal(&g, &r);
+    assert!(!l.iter().any(|a| matches!(
+        a,
+        Action::Move(1)
+            | Action::Potions(1)
+            | Action::Give { c: 1, .. }
+            | Action::Give { p: 1, .. }
+    )));
+    r.phase = Phase::EventDie;
+    r.skittle[1] = 14;
+    play(&g, &mut r, Action::Die(1)); // E15: potion picture
+    assert!(legal(&g, &r).contains(&Action::Activate {
+        tile: tid(&g, "T09") as u8,
+        cell: 1
+    }));
+    // 9+1 for red counts the prisoner's scroll.
+    let mut p = base(&g, 1);
+    p.ch[mgb] = s.ch[mgb];
+    equip(&g, &mut p, "T24", "MGb");
+    p.xp[1] = 9;
+    place(&mut p, "GRb", 11, 9);
+    equip(&g, &mut p, "T21", "GRb");
+    equip(&g, &mut p, "T26", "GKb");
+    assert!(legal(&g, &p).contains(&Action::Portal(3)));
+    // M09 counts a prisoner's forzieri.
+    equip(&g, &mut p, "T29", "MGb");
+    equip(&g, &mut p, "T30", "MGb");
+    assert!(g.mission_done(&p, 1, mid(&g, "M09") as usize));
+}
+
+#[test]
+fn x22_turn_cap_is_a_draw() {
+    let g = game("players=4");
+    let mut s = base(&g, 3);
+    s.round = 100;
+    play(&g, &mut s, Action::EndTurn);
+    assert_eq!(g.turn(&s), Turn::Terminal);
+    assert_eq!(&*g.returns(&s), &[0.25, 0.25, 0.25, 0.25]);
+    let mut t = base(&g, 2);
+    t.round = 100;
+    play(&g, &mut t, Action::EndTurn);
+    assert_eq!(g.turn(&t), Turn::Chance);
+    assert_eq!((t.seat, t.phase, t.round), (3, Phase::EventDie, 100));
+}
+
+// ----- setup, hidden information, soak -----
+
+#[test]
+fn setup_places_markers_deals_and_rolls_off() {
+    let g = game("players=4,mode=teams");
+    let mut s = g.initial_state(&mut rng_from_seed(1));
+    assert_eq!(s.phase, Phase::SetupStat(ch("MGb") as u8));
+    assert_eq!(g.turn(&s), Turn::Player(1));
+    while let Phase::SetupStat(_) = s.phase {
+        play(&g, &mut s, Action::Stat(2));
+    }
+    assert_eq!(s.phase, Phase::Drawing);
+    drain(&g, &mut s);
+    assert_eq!(s.piles[0].len(), 2);
+    assert_eq!(s.piles[1].len(), 2);
+    assert_eq!(s.phase, Phase::FirstPlayer);
+    assert_eq!(g.chance_outcomes(&s).len(), 4);
+    play(&g, &mut s, Action::First(2));
+    assert_eq!(s.seat, 2);
+    assert_eq!(s.phase, Phase::EventDie);
+    assert_eq!(s.ch[ch("GRa")].abil, [0, 0, 1]);
+    assert_eq!(s.ch[ch("MGa")].abil, [0, 0, 0], "unused character");
+    assert_eq!(s.ch[ch("GRa")].pos, sq(11, 2));
+}
+
+fn check_invariants(g: &Karmox, s: &State, prev_xp: &[u8; 6], ctx: &str) {
+    let b = &g.c.board;
+    for (i, t) in g.c.tiles.iter().enumerate() {
+        match s.tiles[i] {
+            Loc::Board(_) => assert_eq!(t.kind, Kind::Skeletor, "{ctx}"),
+            Loc::Slot(c) | Loc::Sheet(c) => {
+                assert_ne!(t.kind, Kind::Skeletor, "{ctx}");
+                assert!(
+                    s.ch[c as usize].in_play,
+                    "{ctx}: tile with an unused character"
+                );
+            }
+            Loc::Supply => {}
+        }
+    }
+    for c in 0..6 {
+        let slots = (0..g.c.tiles.len())
+            .filter(|&t| s.tiles[t] == Loc::Slot(c as u8))
+            .count();
+        assert!(slots <= 1, "{ctx}: two tiles in one slot");
+        assert!(g.count_kind(s, c, Kind::Ring) <= 1, "{ctx}: two rings");
+        let ch = &s.ch[c];
+        assert!(
+            ch.life <= 5 && ch.level <= 2 && ch.abil.iter().all(|&a| a <= 3),
+            "{ctx}"
+        );
+        if ch.on_board() {
+            assert!(ch.life >= 1, "{ctx}: on board with no life");
+            assert!(b.walk[ch.pos as usize], "{ctx}");
+            assert!(
+                g.guard_at(s, ch.pos, data::colour_of(c)).is_none() || s.phase == Phase::SkelTest,
+                "{ctx}: on a guarded square"
+            );
+            for d in c + 1..6 {
+                assert!(
+                    !(s.ch[d].on_board() && s.ch[d].pos == ch.pos),
+                    "{ctx}: shared square"
+                );
+            }
+        } else if ch.in_play {
+            assert!((1..=5).contains(&ch.prison), "{ctx}");
+        }
+    }
+    // Every card in exactly one place.
+    let mut seen = 0u64;
+    let mut count = s.deck_unknown.count_ones() as usize;
+    seen |= u64::from(s.deck_unknown);
+    for &c in &s.deck_known {
+        assert_eq!(seen & (1 << c), 0, "{ctx}: card twice");
+        seen |= 1 << c;
+        count += 1;
+    }
+    for pile in &s.piles {
+        for c in pile {
+            assert_eq!(seen & (1 << c.id), 0, "{ctx}: card twice");
+            seen |= 1 << c.id;
+            count += 1;
+        }
+    }
+    assert_eq!(count, g.c.missions.len(), "{ctx}");
+    for (now, before) in s.xp.iter().zip(prev_xp) {
+        assert!(now >= before, "{ctx}: XP lost");
+    }
+}
+
+#[test]
+fn soak_invariants_in_every_configuration() {
+    use crate::rng::below;
+    for (spec, games) in [
+        ("max_rounds=40", 60),
+        ("players=3,max_rounds=30", 40),
+        ("players=4,max_rounds=25", 30),
+        ("players=4,mode=teams,max_rounds=25", 30),
+        ("players=5,max_rounds=20", 30),
+        ("players=6,max_rounds=15", 30),
+        ("players=6,mode=teams,max_rounds=15", 30),
+        ("players=6,mode=clones,max_rounds=15", 30),
+    ] {
+        let g = game(spec);
+        let mut rng = rng_from_seed(11);
+        let (mut wins, mut combats) = (0, 0);
+        for n in 0..games {
+            let mut s = g.initial_state(&mut rng);
+            // Every third game starts with 10 XP per side so the portal is reachable.
+            if n % 3 == 2 {
+                s.xp = [10; 6];
+            }
+            let mut step = 0;
+            loop {
+                let prev = s.xp;
+                let a = match g.turn(&s) {
+                    Turn::Terminal => break,
+                    Turn::Chance => g.sample_chance(&s, &mut rng),
+                    Turn::Player(_) => {
+                        let l = g.legal_actions(&s);
+                        let portal = l.iter().find(|a| matches!(a, Action::Portal(_)));
+                        // Prefer acting over ending the turn so games go somewhere.
+                        let non_end: Vec<_> = l.iter().filter(|a| **a != Action::EndTurn).collect();
+                        if let Some(&p) = portal {
+                            p
+                        } else if !non_end.is_empty() && below(&mut rng, 8) != 0 {
+                            *non_end[below(&mut rng, non_end.len())]
+                        } else {
+                            l[below(&mut rng, l.len())]
+                        }
+                    }
+                };
+                if matches!(a, Action::Roll { .. }) {
+                    combats += 1;
+                }
+                g.apply(&mut s, a);
+                step += 1;
+                check_invariants(
+                    &g,
+                    &s,
+                    &prev,
+                    &format!("{spec} game {n} step {step} after {a:?}"),
+                );
+            }
+            if s.result < 6 {
+                wins += 1;
+                let r = g.returns(&s);
+                for p in 0..g.n {
+                    let expect = if g.side(p as u8) == s.result {
+                        1.0
+                    } else {
+                        0.0
+                    };
+                    assert_eq!(r[p], expect, "{spec}");
+                }
+            }
+        }
+        assert!(combats > 0, "{spec}: no combat in the soak");
+        assert!(wins > 0, "{spec}: no portal win in the soak");
+        println!("{spec}: {games} games, {wins} portal wins, {combats} combat rolls");
+    }
+}
+
+#[test]
+fn teammates_share_the_pile_and_views_hide_rivals_cards() {
+    let g = game("players=4,mode=teams,first=0");
+    let mut s = g.initial_state(&mut rng_from_seed(4));
+    let mut rng = rng_from_seed(4);
+    while g.turn(&s) != Turn::Chance || s.phase != Phase::EventDie {
+        let a = match g.turn(&s) {
+            Turn::Chance => g.sample_chance(&s, &mut rng),
+            _ => g.legal_actions(&s)[0],
+        };
+        g.apply(&mut s, a);
+    }
+    // Seats 0 and 2 are one team: same knowledge, same views.
+    assert_eq!(g.info_key(&s, 0), g.info_key(&s, 2));
+    assert_ne!(g.info_key(&s, 0), g.info_key(&s, 1));
+    let own = s.piles[0].clone();
+    let mut changed = false;
+    for seed in 0..10 {
+        let d = g.determinize(&s, 2, &mut rng_from_seed(seed));
+        assert_eq!(d.piles[0], own);
+        assert_eq!(g.info_key(&d, 0), g.info_key(&s, 0));
+        changed |= d.piles[1] != s.piles[1];
+    }
+    assert!(changed, "rival cards are resampled");
+    // The render shows the viewer's cards only.
+    let text = g.render(&s, Some(1));
+    let name = |c: &Card| g.c.missions[c.id as usize].name.clone();
+    assert!(s.piles[1].iter().all(|c| text.contains(&name(c))));
+    assert!(s.piles[0].iter().all(|c| !text.contains(&name(c))));
+}
+
+#[test]
+fn render_labels_and_heuristic() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    s.tiles[tid(&g, "T34")] = Loc::Board(sq(12, 8));
+    let text = g.render(&s, None);
+    let rows: Vec<&str> = text.lines().collect();
+    let map_row = |y: usize| rows[2 + y];
+    assert_eq!(&map_row(2)[3..4], "m", "MGa on its front square");
+    assert_eq!(&map_row(15)[11..12], "G", "GRb on its front square");
+    assert_eq!(&map_row(8)[12..14], "SS", "red Skeletor");
+    assert!(text.contains("Side 1: 0 permanent XP"));
+    assert_eq!(
+        g.action_label(&s, Action::Attack { c: 2, d: 5 }),
+        "GRa attacks GKb"
+    );
+    assert_eq!(g.action_label(&s, Action::Dest(sq(11, 8))), "to (11,8)");
+    // More permanent XP is better, and views are in [-1, 1].
+    let even = g.heuristic(&s, 0);
+    s.xp[0] = 6;
+    assert!(g.heuristic(&s, 0) > even);
+    assert!(g.heuristic(&s, 1) < 0.0);
+    assert_eq!(g.score(&s, 0), 6.0);
+    s.xp[1] = 40;
+    assert!((-1.0..=1.0).contains(&g.heuristic(&s, 0)));
+}
+
+#[test]
+fn give_trade_ring_rule_and_choices() {
+    let g = game("");
+    let mut s = base(&g, 0);
+    place(&mut s, "MGa", 8, 7);
+    place(&mut s, "GRa", 9, 7);
+    equip(&g, &mut s, "T01", "MGa");
+    equip(&g, &mut s, "T03", "GRa");
+    // Ring for ring: a plain swap.
+    let mut t = s.clone();
+    play(&g, &mut t, Action::Give { c: 0, p: 2 });
+    assert_eq!(
+        legal(&g, &t),
+        vec![Action::Pass, Action::Tile(tid(&g, "T01") as u8)]
+    );
+    play(&g, &mut t, Action::Tile(tid(&g, "T01") as u8));
+    assert_eq!(
+        legal(&g, &t),
+        vec![Action::Pass, Action::Tile(tid(&g, "T03") as u8)]
+    );
+    play(&g, &mut t, Action::Tile(tid(&g, "T03") as u8));
+    assert_eq!(t.tiles[tid(&g, "T01")], Loc::Sheet(2));
+    assert_eq!(t.tiles[tid(&g, "T03")], Loc::Sheet(0));
+    assert_eq!(t.actions_left, 1);
+    assert!(
+        !legal(&g, &t)
+            .iter()
+            .any(|a| matches!(a, Action::Give { c: 0, .. }))
+    );
+    // Giving a ring to a ring wearer sends the old one to the supply.
+    let mut u = s.clone();
+    play(&g, &mut u, Action::Give { c: 0, p: 2 });
+    play(&g, &mut u, Action::Tile(tid(&g, "T01") as u8));
+    play(&g, &mut u, Action::Pass);
+    assert_eq!(u.tiles[tid(&g, "T01")], Loc::Sheet(2));
+    assert_eq!(u.tiles[tid(&g, "T03")], Loc::Supply);
+    // No trading with enemies, nor with a non-adjacent friend.
+    place(&mut s, "GRb", 8, 8);
+    equip(&g, &mut s, "T07", "GRb");
+    place(&mut s, "GKa", 12, 7);
+    let l = legal(&g, &s);
+    assert!(!l.contains(&Action::Give { c: 0, p: 3 }));
+    assert!(!l.contains(&Action::Give { c: 0, p: 4 }));
+    // Nothing to exchange: not offered.
+    let mut e = base(&g, 0);
+    place(&mut e, "MGa", 8, 7);
+    place(&mut e, "GRa", 9, 7);
+    assert!(
+        !legal(&g, &e)
+            .iter()
+            .any(|a| matches!(a, Action::Give { .. }))
+    );
+}
+
+#[test]
+fn unlock_choice_heal_choice_and_free_step_with_a_test() {
+    let g = game("");
+    let mut s = base(&g, 1);
+    s.phase = Phase::EventDie;
+    for (id, cell) in [("MGb", 0u8), ("GRb", 2u8)] {
+        let c = &mut s.ch[ch(id)];
+        c.prison = 3;
+        c.prison_cell = cell;
+        c.pos = NO_SQ;
+        c.life = 0;
+    }
+    s.skittle[1] = 3;
+    play(&g, &mut s, Action::Die(6)); // E09 UNLOCK
+    assert_eq!(s.phase, Phase::Unlock);
+    assert_eq!(legal(&g, &s), vec![Action::Cell(0), Action::Cell(2)]);
+    play(&g, &mut s, Action::Cell(2));
+    assert_eq!(s.ch[ch("GRb")].prison, 0);
+    assert_eq!(s.ch[ch("GRb")].life, 2);
+    assert_eq!(
+        s.ch[ch("GRb")].pos,
+        sq(10, 2),
+        "GRa stands on its front square"
+    );
+    assert_eq!(s.ch[ch("MGb")].prison, 3);
+    play(&g, &mut s, Action::Pass); // EP4 ring
+    assert_eq!(s.ch[ch("MGb")].prison, 4, "EP5 advances the other prisoner");
+    // HEAL with two hurt characters asks for the target.
+    let mut h = base(&g, 0);
+    h.phase = Phase::EventDie;
+    h.skittle[0] = 5;
+    h.ch[0].life = 3;
+    h.ch[2].life = 4;
+    play(&g, &mut h, Action::Die(1));
+    assert_eq!(legal(&g, &h), vec![Action::Char(0), Action::Char(2)]);
+    play(&g, &mut h, Action::Char(2));
+    assert_eq!(h.ch[2].life, 5);
+    // FREE_STEP through a guarding Skeletor: the test, then EP4.
+    let mut f = base(&g, 0);
+    f.phase = Phase::EventDie;
+    f.skittle[0] = 13;
+    f.tiles[tid(&g, "T34")] = Loc::Board(sq(12, 8));
+    place(&mut f, "GKa", 14, 8);
+    hold(&g, &mut f, 0, &["M12"]);
+    play(&g, &mut f, Action::Die(1)); // E14 FREE_STEP
+    assert_eq!(f.phase, Phase::FreeStep);
+    play(&g, &mut f, Action::Char(4));
+    play(&g, &mut f, Action::Dest(sq(12, 8)));
+    assert_eq!(f.phase, Phase::SkelTest);
+    play(&g, &mut f, Action::Test(true));
+    assert_eq!(f.ch[4].pos, sq(12, 8));
+    assert_eq!(f.phase, Phase::Activate, "E14 pictures a ring");
+    play(&g, &mut f, Action::Pass);
+    assert_eq!(f.xp[0], 4, "M12 at the event-phase checkpoint");
+}
+
+#[test]
+fn clone_teams_liberate_their_clone() {
+    let g = game("players=6,mode=clones,first=0");
+    // Seat 0 MGa and seat 3 MGb are Team MG.
+    assert_eq!(g.side(0), g.side(3));
+    let mut s = base(&g, 0);
+    let mgb = ch("MGb");
+    s.ch[mgb].prison = 1;
+    s.ch[mgb].prison_cell = ch("GKa") as u8;
+    s.ch[mgb].pos = NO_SQ;
+    s.ch[mgb].life = 0;
+    park(&mut s, "GKa", 14, 7);
+    place(&mut s, "MGa", 19, 2);
+    assert!(!legal(&g, &s).contains(&Action::Liberate(4)));
+    s.liberation = true;
+    play(&g, &mut s, Action::Liberate(4));
+    assert_eq!(s.ch[mgb].life, 2);
+    assert_eq!(s.ch[mgb].pos, sq(18, 2));
+}
