@@ -3,6 +3,7 @@
 //! Generic code (runner, agents, conformance) is written once over `G: Game`;
 //! the CLI picks the concrete game once, through [`AnyGame`] and [`with_game!`].
 
+pub mod hamunaptra;
 pub mod tictactoe;
 
 use crate::error::SpecError;
@@ -36,19 +37,30 @@ pub struct GameInfo {
 }
 
 /// Every registered game in listing order.
-pub const GAMES: &[GameInfo] = &[GameInfo {
-    name: "tictactoe",
-    summary: "Tic-tac-toe, 3x3 (reference game with a known answer: a draw)",
-    players: "2",
-    params: &[],
-    test_specs: &["tictactoe"],
-}];
+pub const GAMES: &[GameInfo] = &[
+    GameInfo {
+        name: "tictactoe",
+        summary: "Tic-tac-toe, 3x3 (reference game with a known answer: a draw)",
+        players: "2",
+        params: &[],
+        test_specs: &["tictactoe"],
+    },
+    GameInfo {
+        name: "hamunaptra",
+        summary: "Hamunaptra: tile-laying pyramid escape with d4 combat, hidden hands and exits",
+        players: "2-4",
+        params: hamunaptra::PARAMS,
+        test_specs: hamunaptra::TEST_SPECS,
+    },
+];
 
 /// One concrete game of any registered kind.
 #[derive(Clone, Debug)]
 pub enum AnyGame {
     /// Tic-tac-toe.
     TicTacToe(tictactoe::TicTacToe),
+    /// Hamunaptra.
+    Hamunaptra(hamunaptra::Hamunaptra),
 }
 
 impl AnyGame {
@@ -57,6 +69,7 @@ impl AnyGame {
         let mut params = spec.params.clone();
         let game = match spec.name.as_str() {
             "tictactoe" => AnyGame::TicTacToe(tictactoe::TicTacToe::from_params(&mut params)?),
+            "hamunaptra" => AnyGame::Hamunaptra(hamunaptra::Hamunaptra::from_params(&mut params)?),
             other => {
                 return Err(SpecError::UnknownGame {
                     name: other.to_string(),
@@ -79,6 +92,7 @@ macro_rules! with_game {
     ($any:expr, $g:ident => $body:expr) => {
         match $any {
             $crate::games::AnyGame::TicTacToe($g) => $body,
+            $crate::games::AnyGame::Hamunaptra($g) => $body,
         }
     };
 }
