@@ -27,6 +27,13 @@ impl Hamunaptra {
             for x in pl.table.iter_mut() {
                 *x = NONE;
             }
+            pl.discarded = [0; 64];
+        }
+        let partner = observer == m.seat || observer == m.trade_to;
+        if !partner {
+            for x in m.give.iter_mut().chain(m.back.iter_mut()) {
+                *x = NONE;
+            }
         }
         m.pile = [0; 64];
         if let Some((to, card)) = m.offer {
@@ -70,7 +77,17 @@ impl Hamunaptra {
         if let Some((_, card)) = m.offer.filter(|o| o.1 != NONE) {
             take(card);
         }
+        for &k in m.give.iter().chain(m.back.iter()) {
+            if k != NONE {
+                take(k);
+            }
+        }
         for p in m.players.iter() {
+            for (k, &n) in p.discarded.iter().enumerate() {
+                for _ in 0..n {
+                    take(k as u8);
+                }
+            }
             for &k in &p.hand {
                 if k != NONE {
                     take(k);
@@ -133,6 +150,22 @@ impl Hamunaptra {
                     .push(other.pop().expect("enough cards for hands"));
             }
             m.players[q].hand.sort_unstable();
+        }
+        for x in m.give.iter_mut().chain(m.back.iter_mut()) {
+            if *x == NONE {
+                *x = other.pop().expect("a card for the trade");
+            }
+        }
+        m.give.sort_unstable();
+        m.back.sort_unstable();
+        for q in 0..self.players as usize {
+            if q as u8 == observer {
+                continue;
+            }
+            for _ in 0..m.players[q].ndisc {
+                let k = other.pop().expect("a card for the discards");
+                m.players[q].discarded[k as usize] += 1;
+            }
         }
         if let Some((to, NONE)) = m.offer {
             m.offer = Some((to, other.pop().expect("a card for the offer")));

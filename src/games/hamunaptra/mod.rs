@@ -58,7 +58,7 @@ pub struct Hamunaptra {
     pub edge_walk: bool,
     /// Hand size.
     pub hand_size: u8,
-    /// Trades: 0 off, 1 one for one.
+    /// Trades: 0 off, 1 one for one, 2 general.
     pub trade: u8,
     /// The owner (not the controller) picks the defending character.
     pub defender_owner: bool,
@@ -181,7 +181,7 @@ pub const PARAMS: &[crate::games::ParamInfo] = &[
     crate::games::ParamInfo {
         name: "trade_mode",
         default: "one_for_one",
-        help: "trades between connected players: off or one_for_one",
+        help: "trades between connected players: off, one_for_one or general (any cards for k cards, then the hand limit)",
     },
     crate::games::ParamInfo {
         name: "defender_chooser",
@@ -227,6 +227,7 @@ pub const TEST_SPECS: &[&str] = &[
     "hamunaptra(rule4=true,exit_distance=4,max_rounds=10)",
     "hamunaptra(players=4,rule5=true,max_rounds=6)",
     "hamunaptra(rule6=true,max_rounds=8,defender_chooser=owner)",
+    "hamunaptra(players=3,trade_mode=general,max_rounds=8)",
 ];
 
 impl Hamunaptra {
@@ -274,7 +275,7 @@ impl Hamunaptra {
         let h = params.int("H", 11, 5, HMAX as u64)? as i32;
         let edge_walk = params.bool("edge_walk", true)?;
         let hand_size = params.int("hand_size", 4, 1, 6)? as u8;
-        let trade = params.choice("trade_mode", 1, &["off", "one_for_one"])? as u8;
+        let trade = params.choice("trade_mode", 1, &["off", "one_for_one", "general"])? as u8;
         let defender_owner = params.choice("defender_chooser", 0, &["controller", "owner"])? == 1;
         let escaped_also_survivor = params.bool("escaped_also_survivor", false)?;
         let voluntary_pass = params.bool("allow_voluntary_pass", false)?;
@@ -350,7 +351,7 @@ impl Hamunaptra {
         add("hand_size", hand_size.to_string(), "4");
         add(
             "trade_mode",
-            ["off", "one_for_one"][trade as usize].into(),
+            ["off", "one_for_one", "general"][trade as usize].into(),
             "one_for_one",
         );
         add(
@@ -475,7 +476,8 @@ impl Game for Hamunaptra {
             Phase::Entrance => {
                 Turn::Player((state.first + self.players - 1 + state.picks) % self.players)
             }
-            Phase::TradeReply => Turn::Player(state.offer.map_or(0, |o| o.0)),
+            Phase::TradeReply => Turn::Player(state.trade_to),
+            Phase::TradeDiscard => Turn::Player(self.discarder(state)),
             Phase::Monsters | Phase::MonsterStep2 => Turn::Player(state.mon_actor),
             _ => Turn::Player(state.seat),
         }

@@ -201,6 +201,11 @@ impl Hamunaptra {
             Action::Accept(k) => format!("accept, giving {}", self.comps.kind_name(k)),
             Action::Reject => "reject the trade".into(),
             Action::EndTrade => "end trading".into(),
+            Action::OpenTrade(q) => format!("propose a trade to seat {q}"),
+            Action::Give(k) => format!("offer {}", self.comps.kind_name(k)),
+            Action::Ask(n) => format!("ask for {n} cards"),
+            Action::Agree => "accept the trade".into(),
+            Action::Discard(k) => format!("discard {} (hand limit)", self.comps.kind_name(k)),
             Action::AssignMove { equip, ch } => {
                 format!("{} takes {}", self.ch_name(ch), self.equip_name(equip))
             }

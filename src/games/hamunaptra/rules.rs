@@ -60,10 +60,7 @@ impl Hamunaptra {
             pile[k] = n;
         }
         let pile_len = pile.iter().map(|&x| u16::from(x)).sum();
-        let mut players: [Pl; 4] = Default::default();
-        for p in players.iter_mut() {
-            p.entrance = NO_CELL;
-        }
+        let players: [Pl; 4] = Default::default();
         State {
             cells,
             chars: [Ch::default(); 16],
@@ -86,6 +83,10 @@ impl Hamunaptra {
             sel_card: NONE,
             sel_cell: NO_CELL,
             offer: None,
+            trade_to: NONE,
+            give: ArrayVec::new(),
+            back: ArrayVec::new(),
+            ask: NONE,
             placed_round: false,
             pile_was_empty: false,
             roll_tied: (1u8 << self.players) - 1,
@@ -158,7 +159,9 @@ impl Hamunaptra {
             Phase::Trade => {
                 let hand = &s.players[s.seat as usize].hand;
                 for q in 0..self.players {
-                    if self.can_trade_with(s, q) {
+                    if self.trade == 2 && self.can_trade_with(s, q) {
+                        out.push(Action::OpenTrade(q));
+                    } else if self.can_trade_with(s, q) {
                         let mut prev = NONE;
                         for &k in hand {
                             if k != prev {
@@ -170,16 +173,44 @@ impl Hamunaptra {
                 }
                 out.push(Action::EndTrade);
             }
-            Phase::TradeReply => {
-                let (q, _) = s.offer.expect("offer");
+            Phase::TradeBuild => {
                 let mut prev = NONE;
-                for &k in &s.players[q as usize].hand {
+                for &k in &s.players[s.seat as usize].hand {
                     if k != prev {
-                        out.push(Action::Accept(k));
+                        out.push(Action::Give(k));
                         prev = k;
                     }
                 }
+                let most = s.players[s.trade_to as usize].hand.len() as u8;
+                let least = u8::from(s.give.is_empty());
+                for n in least..=most {
+                    out.push(Action::Ask(n));
+                }
+            }
+            Phase::TradeReply => {
+                let q = s.trade_to;
+                if s.offer.is_some() || s.back.len() < usize::from(s.ask) {
+                    let mut prev = NONE;
+                    for &k in &s.players[q as usize].hand {
+                        if k != prev {
+                            out.push(Action::Accept(k));
+                            prev = k;
+                        }
+                    }
+                } else {
+                    out.push(Action::Agree);
+                }
                 out.push(Action::Reject);
+            }
+            Phase::TradeDiscard => {
+                let p = self.discarder(s);
+                let mut prev = NONE;
+                for &k in &s.players[p as usize].hand {
+                    if k != prev {
+                        out.push(Action::Discard(k));
+                        prev = k;
+                    }
+                }
             }
             Phase::Move => self.move_actions(s, out),
             Phase::Place => {
@@ -267,14 +298,27 @@ impl Hamunaptra {
         debug_assert!(out.len() <= MAX_ACTIONS);
     }
 
+    /// The player who must discard to the hand limit (active seat first).
+    pub fn discarder(&self, s: &State) -> u8 {
+        if s.players[s.seat as usize].hand.len() > usize::from(self.hand_size) {
+            s.seat
+        } else {
+            s.trade_to
+        }
+    }
+
     /// True when the active seat may propose a trade to `q` (spec §4.4).
     pub fn can_trade_with(&self, s: &State, q: u8) -> bool {
-        if self.trade == 0
-            || q == s.seat
-            || s.asked >> q & 1 == 1
-            || s.players[s.seat as usize].hand.is_empty()
-            || s.players[q as usize].hand.is_empty()
-        {
+        let (mine, theirs) = (
+            s.players[s.seat as usize].hand.is_empty(),
+            s.players[q as usize].hand.is_empty(),
+        );
+        let empty = if self.trade == 2 {
+            mine && theirs
+        } else {
+            mine || theirs
+        };
+        if self.trade == 0 || q == s.seat || s.asked >> q & 1 == 1 || empty {
             return false;
         }
         let comp = self.component(s, &[s.players[s.seat as usize].entrance], true);
@@ -647,8 +691,60 @@ impl Hamunaptra {
             (Phase::Trade, Action::Propose { to, card }) => {
                 remove_one(&mut s.players[s.seat as usize].hand, card);
                 s.offer = Some((to, card));
+                s.trade_to = to;
                 s.asked |= 1 << to;
                 s.phase = Phase::TradeReply;
+            }
+            (Phase::Trade, Action::OpenTrade(q)) => {
+                s.trade_to = q;
+                s.asked |= 1 << q;
+                s.ask = NONE;
+                s.phase = Phase::TradeBuild;
+            }
+            (Phase::TradeBuild, Action::Give(k)) => {
+                remove_one(&mut s.players[s.seat as usize].hand, k);
+                insert_sorted(&mut s.give, k);
+            }
+            (Phase::TradeBuild, Action::Ask(n)) => {
+                s.ask = n;
+                s.phase = Phase::TradeReply;
+            }
+            (Phase::TradeReply, Action::Accept(k)) if s.offer.is_none() => {
+                remove_one(&mut s.players[s.trade_to as usize].hand, k);
+                insert_sorted(&mut s.back, k);
+            }
+            (Phase::TradeReply, Action::Agree) => {
+                let (p, q) = (s.seat as usize, s.trade_to as usize);
+                for k in s.back.clone() {
+                    insert_sorted(&mut s.players[p].hand, k);
+                }
+                for k in s.give.clone() {
+                    insert_sorted(&mut s.players[q].hand, k);
+                }
+                s.back.clear();
+                s.give.clear();
+                self.after_trade(s);
+            }
+            (Phase::TradeReply, Action::Reject) if s.offer.is_none() => {
+                let (p, q) = (s.seat as usize, s.trade_to as usize);
+                for k in s.give.clone() {
+                    insert_sorted(&mut s.players[p].hand, k);
+                }
+                for k in s.back.clone() {
+                    insert_sorted(&mut s.players[q].hand, k);
+                }
+                s.back.clear();
+                s.give.clear();
+                s.trade_to = NONE;
+                s.ask = NONE;
+                self.enter_trade(s);
+            }
+            (Phase::TradeDiscard, Action::Discard(k)) => {
+                let p = self.discarder(s) as usize;
+                remove_one(&mut s.players[p].hand, k);
+                s.players[p].discarded[k as usize] += 1;
+                s.players[p].ndisc += 1;
+                self.after_trade(s);
             }
             (Phase::Trade, Action::EndTrade) => self.enter_move(s),
             (Phase::TradeReply, Action::Accept(k)) => {
@@ -656,11 +752,13 @@ impl Hamunaptra {
                 remove_one(&mut s.players[q as usize].hand, k);
                 insert_sorted(&mut s.players[q as usize].hand, card);
                 insert_sorted(&mut s.players[s.seat as usize].hand, k);
+                s.trade_to = NONE;
                 self.enter_trade(s);
             }
             (Phase::TradeReply, Action::Reject) => {
                 let (_, card) = s.offer.take().expect("offer");
                 insert_sorted(&mut s.players[s.seat as usize].hand, card);
+                s.trade_to = NONE;
                 self.enter_trade(s);
             }
             (Phase::Move, Action::AssignMove { equip, ch }) => {
@@ -886,6 +984,21 @@ impl Hamunaptra {
             s.phase = Phase::Trade;
         } else {
             self.enter_move(s);
+        }
+    }
+
+    /// After an accepted general trade: discards to the hand limit, then
+    /// back to the trade window.
+    fn after_trade(&self, s: &mut State) {
+        let limit = usize::from(self.hand_size);
+        if s.players[s.seat as usize].hand.len() > limit
+            || s.players[s.trade_to as usize].hand.len() > limit
+        {
+            s.phase = Phase::TradeDiscard;
+        } else {
+            s.trade_to = NONE;
+            s.ask = NONE;
+            self.enter_trade(s);
         }
     }
 

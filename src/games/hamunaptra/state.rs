@@ -96,14 +96,31 @@ impl Default for Foe {
 }
 
 /// Per-seat data.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Pl {
-    /// Hidden hand of card kinds, sorted.
-    pub hand: ArrayVec<u8, 8>,
+    /// Hidden hand of card kinds, sorted (up to 12 during a general trade).
+    pub hand: ArrayVec<u8, 12>,
     /// Face-down equipment indices on the table, sorted (hidden identities).
     pub table: ArrayVec<u8, 8>,
     /// Entrance cell, or `NO_CELL` before the entrance choice.
     pub entrance: u16,
+    /// Hand-limit discards by card kind (known only to this player).
+    #[serde(with = "BigArray")]
+    pub discarded: [u8; 64],
+    /// Number of hand-limit discards (public).
+    pub ndisc: u16,
+}
+
+impl Default for Pl {
+    fn default() -> Self {
+        Pl {
+            hand: ArrayVec::new(),
+            table: ArrayVec::new(),
+            entrance: NO_CELL,
+            discarded: [0; 64],
+            ndisc: 0,
+        }
+    }
 }
 
 /// Where the game is.
@@ -119,8 +136,12 @@ pub enum Phase {
     Draw,
     /// T1b: the active player may propose a trade.
     Trade,
+    /// T1b (`general`): the active player sets cards aside and names a count.
+    TradeBuild,
     /// T1b: the partner answers a proposal.
     TradeReply,
+    /// T1b (`general`): a player above the hand limit discards.
+    TradeDiscard,
     /// T2: movement.
     Move,
     /// T3: choose a card to lay, a scroll, or end.
@@ -251,6 +272,14 @@ pub struct State {
     pub sel_cell: u16,
     /// Trade proposal: (partner, card), seen only by the two players.
     pub offer: Option<(u8, u8)>,
+    /// General trade: the partner, or `NONE`.
+    pub trade_to: u8,
+    /// General trade: cards the active player gives (seen by both partners).
+    pub give: ArrayVec<u8, 12>,
+    /// General trade: cards the partner has picked to give back.
+    pub back: ArrayVec<u8, 12>,
+    /// General trade: number of cards asked for, `NONE` while building.
+    pub ask: u8,
     /// Something was laid this round (rule 3 stalemate check).
     pub placed_round: bool,
     /// The pile has been empty at least once (rule 3).
@@ -303,6 +332,16 @@ pub enum Action {
     Reject,
     /// Close the trade window.
     EndTrade,
+    /// `general`: start a proposal to a partner.
+    OpenTrade(u8),
+    /// `general`: set a card aside for the partner.
+    Give(u8),
+    /// `general`: ask for this many cards and send the proposal.
+    Ask(u8),
+    /// `general`: accept with the picked cards.
+    Agree,
+    /// Hand limit: discard a card face down.
+    Discard(u8),
     /// Activate face-down movement equipment on a character.
     AssignMove {
         /// Equipment index.

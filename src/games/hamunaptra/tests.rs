@@ -1508,6 +1508,19 @@ fn check_invariants(g: &Hamunaptra, s: &State, ctx: &str) {
     if let Some((_, card)) = s.offer {
         count[card as usize] += 1;
     }
+    for &kk in s.give.iter().chain(s.back.iter()) {
+        count[kk as usize] += 1;
+    }
+    for p in &s.players {
+        for (kk, &n) in p.discarded.iter().enumerate() {
+            count[kk] += u32::from(n);
+        }
+        assert_eq!(
+            p.discarded.iter().map(|&n| u16::from(n)).sum::<u16>(),
+            p.ndisc,
+            "{ctx}: discard count"
+        );
+    }
     for (kk, &n) in count.iter().enumerate().take(g.comps.kinds()) {
         assert_eq!(
             n,
@@ -1550,9 +1563,12 @@ fn check_invariants(g: &Hamunaptra, s: &State, ctx: &str) {
             }
         }
     }
-    // The hand limit.
+    // The hand limit (above it only while discarding after a trade).
     for p in &s.players {
-        assert!(p.hand.len() <= g.hand_size as usize + 1, "{ctx}: hand size");
+        assert!(
+            s.phase == Phase::TradeDiscard || p.hand.len() <= g.hand_size as usize,
+            "{ctx}: hand size"
+        );
     }
 }
 
@@ -1600,6 +1616,8 @@ fn soak_every_parameter_combination() {
         "hamunaptra(distance_metric=manhattan,max_rounds=10)",
         "hamunaptra(distance_metric=path,rule4=true,exit_distance=4,max_rounds=10)",
         "hamunaptra(trade_mode=off,defender_chooser=owner,max_rounds=10)",
+        "hamunaptra(trade_mode=general,max_rounds=15)",
+        "hamunaptra(players=4,rule5=true,trade_mode=general,max_rounds=10)",
         "hamunaptra(allow_voluntary_pass=true,escaped_also_survivor=true,max_rounds=10)",
         "hamunaptra(hand_size=6,max_rounds=10)",
         "hamunaptra(rule1=true,rule2=true,rule3=true,rule5=true,max_rounds=12,max_combat_rounds=10)",
@@ -1644,4 +1662,57 @@ fn render_and_labels() {
     let all = g.render(&s, None);
     assert!(all.len() >= seen.len());
     assert!(!g.role(&s, 0).is_empty());
+}
+
+#[test]
+fn general_trade_and_hand_limit() {
+    let g = game("hamunaptra(rule5=true,trade_mode=general)");
+    let mut s = start(&g, &[ANN, BOB]);
+    // Ann draws four; Bob holds four.
+    for id in ["C-STR", "C-CRN", "C-TEE", "E01"] {
+        give(&g, &mut s, 0, id);
+    }
+    for id in ["C-DEAD", "R-CRS", "E02", "M1"] {
+        give(&g, &mut s, 1, id);
+    }
+    s.seat = 0;
+    s.asked = 0;
+    s.phase = Phase::Trade;
+    play(&g, &mut s, Action::OpenTrade(1));
+    play(&g, &mut s, Action::Give(k(&g, "C-STR")));
+    play(&g, &mut s, Action::Give(k(&g, "C-CRN")));
+    assert!(is_legal(&g, &s, Action::Ask(0)));
+    play(&g, &mut s, Action::Ask(1));
+    assert_eq!(g.turn(&s), Turn::Player(1));
+    // A third player's view would hide the offered cards; here both see them.
+    assert_eq!(g.info_key(&s, 1).give, s.give);
+    play(&g, &mut s, Action::Accept(k(&g, "M1")));
+    assert_eq!(legal(&g, &s), vec![Action::Agree, Action::Reject]);
+    play(&g, &mut s, Action::Agree);
+    assert_eq!(s.players[0].hand.len(), 3);
+    assert_eq!(s.players[1].hand.len(), 5);
+    assert_eq!(
+        (s.phase, g.turn(&s)),
+        (Phase::TradeDiscard, Turn::Player(1))
+    );
+    play(&g, &mut s, Action::Discard(k(&g, "C-DEAD")));
+    assert_eq!(s.players[1].hand.len(), 4);
+    assert_eq!(s.players[1].ndisc, 1);
+    // Ann does not know the discard; determinizing for her redeals it.
+    assert_eq!(g.info_key(&s, 0).players[1].discarded, [0; 64]);
+    let mut rng = rng_from_seed(4);
+    let d = g.determinize(&s, 0, &mut rng);
+    assert_eq!(d.players[1].ndisc, 1);
+    assert_eq!(
+        d.players[1]
+            .discarded
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum::<u32>(),
+        1
+    );
+    assert_eq!(g.info_key(&d, 1).players[1].hand.len(), 4);
+    check_invariants(&g, &d, "determinized");
+    // The window stays open for other partners only: back to movement.
+    assert_eq!(s.phase, Phase::Move);
 }
