@@ -3,7 +3,6 @@
 
 use super::Actions;
 use super::Hamunaptra;
-use super::rules::for_dice;
 use super::state::{Action, Combat, NO_CELL, NONE, Phase, Stage, State};
 
 impl Hamunaptra {
@@ -169,9 +168,9 @@ impl Hamunaptra {
         n + bonus
     }
 
-    /// Chance outcomes of the fight's current roll.
-    pub fn fight_chance(&self, s: &State, f: impl FnMut(Action, f64)) {
-        let c = s.combat.expect("combat");
+    /// The fight's current roll as (dice, target), if it is at a roll.
+    pub fn fight_roll(&self, s: &State) -> Option<(u8, u8)> {
+        let c = s.combat?;
         match c.stage {
             Stage::AttackRoll => {
                 let n = self.pool(s, c.fighter, c.cell, c.stat);
@@ -180,19 +179,17 @@ impl Hamunaptra {
                 } else {
                     self.comps.char_stat(c.target, c.stat)
                 };
-                for_dice(n, v, f);
+                Some((n, v))
             }
             Stage::CounterRoll => {
                 let n = self.comps.foe_stat(c.foe, c.counter).unwrap_or(0);
-                let v = self.comps.char_stat(c.target, c.counter);
-                for_dice(n, v, f);
+                Some((n, self.comps.char_stat(c.target, c.counter)))
             }
             Stage::PvpRoll => {
                 let n = self.pool(s, c.opp, c.cell, c.stat);
-                let v = self.comps.char_stat(c.target_att, c.stat);
-                for_dice(n, v, f);
+                Some((n, self.comps.char_stat(c.target_att, c.stat)))
             }
-            _ => {}
+            _ => None,
         }
     }
 

@@ -70,6 +70,8 @@ pub struct Hamunaptra {
     pub max_rounds: u16,
     /// Combat round cap.
     pub max_combat_rounds: u8,
+    /// Each d4 is its own chance node (`dice=each`) instead of one node per roll.
+    pub each_die: bool,
     /// Rule 1: character vs character combat.
     pub rule1: bool,
     /// Rule 2: monsters move.
@@ -109,6 +111,7 @@ pub const PARAM_KEYS: &[&str] = &[
     "max_rounds",
     "max_combat_rounds",
     "components",
+    "dice",
 ];
 
 /// Parameters with defaults and help, for `boardlab games`.
@@ -209,6 +212,11 @@ pub const PARAMS: &[crate::games::ParamInfo] = &[
         help: "combat round cap, 1..100",
     },
     crate::games::ParamInfo {
+        name: "dice",
+        default: "successes",
+        help: "chance nodes for dice: successes (one node per roll, binomial) or each (one node per d4)",
+    },
+    crate::games::ParamInfo {
         name: "components",
         default: "embedded",
         help: "TOML or JSON file replacing components.toml",
@@ -228,6 +236,7 @@ pub const TEST_SPECS: &[&str] = &[
     "hamunaptra(players=4,rule5=true,max_rounds=6)",
     "hamunaptra(rule6=true,max_rounds=8,defender_chooser=owner)",
     "hamunaptra(players=3,trade_mode=general,max_rounds=8)",
+    "hamunaptra(players=3,dice=each,rule2=true,max_rounds=6,max_combat_rounds=10)",
 ];
 
 impl Hamunaptra {
@@ -281,6 +290,7 @@ impl Hamunaptra {
         let voluntary_pass = params.bool("allow_voluntary_pass", false)?;
         let max_rounds = params.int("max_rounds", 60, 1, 200)? as u16;
         let max_combat_rounds = params.int("max_combat_rounds", 100, 1, 100)? as u8;
+        let each_die = params.choice("dice", 0, &["successes", "each"])? == 1;
         let path = params.text("components");
         let comps = Components::load(path.as_deref())?;
         if comps.chars.len() < usize::from(players) * usize::from(cpp) {
@@ -318,10 +328,14 @@ impl Hamunaptra {
                 entrances.push(cell);
             }
         }
-        if comps.tiles.iter().filter(|t| t.stairs).count() > 32 {
+        let stair_cards: usize = (0..comps.pile_tile_types)
+            .filter(|&t| comps.tiles[t].stairs)
+            .map(|t| usize::from(comps.kind_count[t]))
+            .sum();
+        if stair_cards > 32 {
             return Err(SpecError::DataFile {
                 path: path.unwrap_or_default(),
-                why: "at most 32 stair tile types".into(),
+                why: format!("{stair_cards} stair tiles; at most 32 are supported"),
             });
         }
         // Canonical spec text: non-default values only.
@@ -372,6 +386,11 @@ impl Hamunaptra {
         add("allow_voluntary_pass", voluntary_pass.to_string(), "false");
         add("max_rounds", max_rounds.to_string(), "60");
         add("max_combat_rounds", max_combat_rounds.to_string(), "100");
+        add(
+            "dice",
+            if each_die { "each" } else { "successes" }.into(),
+            "successes",
+        );
         if let Some(p) = &path {
             add("components", p.clone(), "");
         }
@@ -395,6 +414,7 @@ impl Hamunaptra {
             voluntary_pass,
             max_rounds,
             max_combat_rounds,
+            each_die,
             rule1,
             rule2,
             rule3,
@@ -414,7 +434,8 @@ impl Hamunaptra {
 
     /// Upper bound on the actions of one turn.
     fn turn_bound(&self) -> u32 {
-        let fights = 8 * (12 * u32::from(self.max_combat_rounds) + 4);
+        let per_round = if self.each_die { 12 + 80 } else { 12 };
+        let fights = 8 * (per_round * u32::from(self.max_combat_rounds) + 4);
         200 + fights
     }
 }
@@ -446,12 +467,14 @@ impl Game for Hamunaptra {
     }
     fn max_game_length(&self) -> u32 {
         let n = u32::from(self.players);
+        let per_round = if self.each_die { 12 + 80 } else { 12 };
         let monsters = if self.rule2 {
-            9 * (3 + 12 * u32::from(self.max_combat_rounds)) + 8
+            9 * (3 + per_round * u32::from(self.max_combat_rounds)) + 8
         } else {
             0
         };
-        400 + u32::from(self.max_rounds) * (n * self.turn_bound() + monsters)
+        400 + if self.each_die { 400 } else { 0 }
+            + u32::from(self.max_rounds) * (n * self.turn_bound() + monsters)
     }
     fn has_hidden_information(&self) -> bool {
         true

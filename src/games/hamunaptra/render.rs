@@ -189,6 +189,7 @@ impl Hamunaptra {
         let stat = |x: u8| if x == 0 { "F" } else { "I" };
         match a {
             Action::Roll(k) => format!("roll: {k} successes"),
+            Action::Die(f) => format!("die shows {f}"),
             Action::Draw(k) => format!("draw {}", self.comps.kind_name(k)),
             Action::Lose(k) => format!("penalty: {} back into the pile", self.comps.kind_name(k)),
             Action::Draft(c) => format!("draft {}", self.ch_name(c)),

@@ -99,6 +99,8 @@ impl Hamunaptra {
             mon_passes: 0,
             mon_foe: NONE,
             stairs: ArrayVec::new(),
+            dice_rolled: 0,
+            dice_succ: 0,
         }
     }
 
@@ -109,10 +111,28 @@ impl Hamunaptra {
             .unwrap_or(0)
     }
 
+    /// The current dice roll as (dice, target), if the node is a roll.
+    pub fn roll_spec(&self, s: &State) -> Option<(u8, u8)> {
+        match s.phase {
+            Phase::FirstRoll => Some((4, 4)),
+            Phase::Fight => self.fight_roll(s),
+            _ => None,
+        }
+    }
+
     /// Chance outcomes of the current chance node.
     pub fn for_chance(&self, s: &State, mut f: impl FnMut(Action, f64)) {
+        if let Some((n, v)) = self.roll_spec(s) {
+            if self.each_die && n > 0 {
+                for face in 1..=4 {
+                    f(Action::Die(face), 0.25);
+                }
+            } else {
+                for_dice(n, v, f);
+            }
+            return;
+        }
         match s.phase {
-            Phase::FirstRoll => for_dice(4, 4, f),
             Phase::Draw => {
                 let total = f64::from(s.pile_len);
                 for k in 0..self.comps.kinds() {
@@ -133,7 +153,6 @@ impl Hamunaptra {
                     }
                 }
             }
-            Phase::Fight => self.fight_chance(s, f),
             _ => {}
         }
     }
@@ -646,6 +665,18 @@ impl Hamunaptra {
 
     /// Applies one legal action or chance outcome.
     pub fn apply_action(&self, s: &mut State, a: Action) {
+        if let Action::Die(face) = a {
+            let (n, v) = self.roll_spec(s).expect("a die at a roll");
+            s.dice_rolled += 1;
+            s.dice_succ += u8::from(face >= v);
+            if s.dice_rolled == n {
+                let k = s.dice_succ;
+                s.dice_rolled = 0;
+                s.dice_succ = 0;
+                self.apply_action(s, Action::Roll(k));
+            }
+            return;
+        }
         match (s.phase, a) {
             (Phase::FirstRoll, Action::Roll(k)) => self.first_roll(s, k),
             (Phase::Draft, Action::Draft(c)) => {

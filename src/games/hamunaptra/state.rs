@@ -304,6 +304,10 @@ pub struct State {
     pub mon_foe: u8,
     /// Cells holding a stair (for passages and scoring).
     pub stairs: ArrayVec<u16, 32>,
+    /// `dice=each`: dice of the current roll already rolled.
+    pub dice_rolled: u8,
+    /// `dice=each`: successes among them.
+    pub dice_succ: u8,
 }
 
 /// One decision or chance outcome.
@@ -311,6 +315,8 @@ pub struct State {
 pub enum Action {
     /// Chance: a number of successes (or of 4s in the first-player roll).
     Roll(u8),
+    /// Chance (`dice=each`): the face of one d4.
+    Die(u8),
     /// Chance: a card kind drawn from the pile.
     Draw(u8),
     /// Chance: the card kind the left neighbour takes from the hand (penalty).

@@ -82,7 +82,13 @@ fn start(g: &Hamunaptra, drafts: &[&[&str]]) -> State {
     let mut s = g.new_state();
     let n = g.players as usize;
     for p in 0..n {
-        play(g, &mut s, Action::Roll(if p == 0 { 2 } else { 1 }));
+        if g.each_die {
+            for f in if p == 0 { [4, 4, 1, 1] } else { [4, 1, 1, 1] } {
+                play(g, &mut s, Action::Die(f));
+            }
+        } else {
+            play(g, &mut s, Action::Roll(if p == 0 { 2 } else { 1 }));
+        }
     }
     assert_eq!(s.phase, Phase::Draft);
     for i in 0..g.cpp as usize {
@@ -1620,6 +1626,7 @@ fn soak_every_parameter_combination() {
         "hamunaptra(players=4,rule5=true,trade_mode=general,max_rounds=10)",
         "hamunaptra(allow_voluntary_pass=true,escaped_also_survivor=true,max_rounds=10)",
         "hamunaptra(hand_size=6,max_rounds=10)",
+        "hamunaptra(dice=each,rule1=true,rule2=true,max_rounds=10,max_combat_rounds=10)",
         "hamunaptra(rule1=true,rule2=true,rule3=true,rule5=true,max_rounds=12,max_combat_rounds=10)",
     ];
     for spec in specs {
@@ -1715,4 +1722,59 @@ fn general_trade_and_hand_limit() {
     check_invariants(&g, &d, "determinized");
     // The window stays open for other partners only: back to movement.
     assert_eq!(s.phase, Phase::Move);
+}
+
+/// Applies dice faces one by one (`dice=each`).
+fn dice(g: &Hamunaptra, s: &mut State, faces: &[u8]) {
+    for &f in faces {
+        assert_eq!(g.turn(s), Turn::Chance);
+        close(prob(g, s, Action::Die(f)), 0.25);
+        g.apply(s, Action::Die(f));
+    }
+}
+
+#[test]
+fn h01_h02_h10_with_individual_dice() {
+    let g = game("hamunaptra(dice=each)");
+    // H2: Ann [4,1,1,1] and Bob [2,4,3,3] tie; then [4,2,4,1] beats [3,4,1,1].
+    let mut s = g.new_state();
+    dice(&g, &mut s, &[4, 1, 1, 1, 2, 4, 3, 3]);
+    assert_eq!((s.phase, s.roll_tied), (Phase::FirstRoll, 3));
+    dice(&g, &mut s, &[4, 2, 4, 1, 3, 4, 1, 1]);
+    assert_eq!((s.phase, s.first), (Phase::Draft, 0));
+    // H10 line A: [3, 1, 4, 2] against 3 → 2 successes, the Mummy falls.
+    let base = fight_setup(&g, &["C01"], "M1");
+    let mut a = base.clone();
+    play(&g, &mut a, Action::EndPlace);
+    dice(&g, &mut a, &[3, 1, 4, 2]);
+    assert!(a.combat.is_none());
+    assert_eq!(a.foes[foe(&g, "M1") as usize].cell, NO_CELL);
+    // Line B: [3,1,2,2] → 1; the Mummy's [1,4,2] against F4 → 1; then
+    // [2,2,1,4] → 1 more: defeated.
+    let bg = ch(&g, "C01");
+    let mut b = base.clone();
+    play(&g, &mut b, Action::EndPlace);
+    dice(&g, &mut b, &[3, 1, 2, 2]);
+    assert_eq!(b.foes[foe(&g, "M1") as usize].dmg, 1);
+    play(&g, &mut b, Action::Counter { stat: 0, ch: bg });
+    dice(&g, &mut b, &[1, 4, 2]);
+    assert_eq!(b.chars[bg as usize].dmg, 1);
+    play(&g, &mut b, Action::Continue);
+    dice(&g, &mut b, &[2, 2, 1, 4]);
+    assert!(b.combat.is_none());
+    // H1: the same success law as the binomial nodes: P(≥2 of 4 against 3).
+    let mut first = base.clone();
+    g.apply(&mut first, Action::EndPlace);
+    let mut p = 0.0;
+    for code in 0..256u32 {
+        let faces: Vec<u8> = (0..4).map(|i| (code >> (2 * i) & 3) as u8 + 1).collect();
+        let mut t = first.clone();
+        for &f in &faces {
+            g.apply(&mut t, Action::Die(f));
+        }
+        if t.combat.is_none() {
+            p += 1.0 / 256.0;
+        }
+    }
+    close(p, 11.0 / 16.0);
 }
