@@ -1778,3 +1778,126 @@ fn h01_h02_h10_with_individual_dice() {
     }
     close(p, 11.0 / 16.0);
 }
+
+#[test]
+fn rule3_play_out_the_deck() {
+    let g = game("hamunaptra(rule3=true)");
+    let mut s = start(&g, &[ANN, BOB]);
+    lay(&g, &mut s, "C-STR", -3, 1, 0, 0);
+    lay(&g, &mut s, "ST-DEAD", -3, 9, 0, 0);
+    assert!(s.cells[c(-3, 9) as usize].exit);
+    // Standing on an exit does not end the game.
+    let ex = ch(&g, "C13");
+    put(&g, &mut s, "C13", -3, 9);
+    s.seat = 0;
+    s.phase = Phase::Move;
+    s.chars[ex as usize].mp = 0;
+    play(&g, &mut s, Action::EndMove);
+    assert!(!s.final_round);
+    // Pile empty and every hand empty: the round is the last.
+    let mut t = s.clone();
+    t.pile = [0; 64];
+    t.pile_len = 0;
+    for p in t.players.iter_mut() {
+        p.hand.clear();
+    }
+    t.phase = Phase::Equip;
+    t.players[0].hand.push(k(&g, "E01"));
+    play(&g, &mut t, Action::PlayEquip(eq(&g, "E01")));
+    assert!(t.final_round);
+    // Stalemate fallback: after the pile has emptied once, a round with no
+    // placement ends the game.
+    let mut u = s.clone();
+    u.pile_was_empty = true;
+    u.placed_round = false;
+    u.seat = 1;
+    u.players[1].hand.clear();
+    u.players[1].hand.push(k(&g, "E02"));
+    u.phase = Phase::Equip;
+    play(&g, &mut u, Action::SkipEquip);
+    assert_eq!(g.turn(&u), Turn::Terminal);
+    let mut w = s.clone();
+    w.placed_round = true;
+    w.seat = 1;
+    w.phase = Phase::Equip;
+    w.players[1].hand.clear();
+    w.players[1].hand.push(k(&g, "E02"));
+    play(&g, &mut w, Action::SkipEquip);
+    assert_ne!(g.turn(&w), Turn::Terminal);
+}
+
+#[test]
+fn rule5_and_rule6_setups() {
+    for n in 2..=4u8 {
+        let g = game(&format!("hamunaptra(players={n},rule5=true)"));
+        let s = g.new_state();
+        let e: Vec<u16> = g.entrances.clone();
+        assert_eq!(e.len(), n as usize);
+        let comp = g.component(&s, &[e[0]], false);
+        assert!(
+            e.iter().all(|&x| comp.has(x)),
+            "{n} players: entrances linked"
+        );
+        let iso = game(&format!("hamunaptra(players={n})"));
+        let s = iso.new_state();
+        let comp = iso.component(&s, &[iso.entrances[0]], false);
+        assert!(iso.entrances[1..].iter().all(|&x| !comp.has(x)));
+    }
+    let g = game("hamunaptra(rule6=true)");
+    let mut s = g.new_state();
+    play(&g, &mut s, Action::Roll(1));
+    play(&g, &mut s, Action::Roll(0));
+    for _ in 0..12 {
+        let a = legal(&g, &s)[0];
+        play(&g, &mut s, a);
+    }
+    assert_eq!(s.phase, Phase::Entrance);
+    for p in 0..2 {
+        assert_eq!(s.chars.iter().filter(|x| x.owner == p).count(), 6);
+    }
+}
+
+#[test]
+fn determinize_resamples_only_the_unknown() {
+    let g = game("hamunaptra(players=3)");
+    let mut rng = rng_from_seed(11);
+    let mut s = g.initial_state(&mut rng);
+    crate::game::random_playout(&g, &mut s, &mut rng, 400);
+    let mut differs = false;
+    for i in 0..10 {
+        let d = g.determinize(&s, 1, &mut rng_from_seed(i));
+        assert_eq!(d.players[1].hand, s.players[1].hand);
+        assert_eq!(d.players[1].table, s.players[1].table);
+        assert_eq!(d.cells, s.cells);
+        assert_eq!(d.chars, s.chars);
+        assert_eq!(d.pile_len, s.pile_len);
+        for p in [0usize, 2] {
+            assert_eq!(d.players[p].hand.len(), s.players[p].hand.len());
+            assert_eq!(d.players[p].table.len(), s.players[p].table.len());
+            differs |= d.players[p].hand != s.players[p].hand;
+        }
+        check_invariants(&g, &d, "determinized");
+    }
+    assert!(differs, "opponents' hands were never resampled");
+    // Rendering for a viewer hides the other hands.
+    let view = g.render(&s, Some(1));
+    assert_eq!(view.matches("hand: ").count(), 3);
+    assert_eq!(view.matches(" cards, face down").count(), 2);
+}
+
+#[test]
+fn heuristic_tracks_victory_points() {
+    let g = game("hamunaptra");
+    let mut s = start(&g, &[ANN, BOB]);
+    let h0 = g.heuristic(&s, 0);
+    assert!(h0.abs() < 1e-9, "symmetric start: {h0}");
+    // Ann loses two characters: Bob is ahead.
+    for id in ["C01", "C02"] {
+        let i = ch(&g, id) as usize;
+        s.chars[i].alive = false;
+        s.chars[i].cell = NO_CELL;
+    }
+    let (ha, hb) = (g.heuristic(&s, 0), g.heuristic(&s, 1));
+    assert!(ha < 0.0 && hb > 0.0 && (-1.0..=1.0).contains(&ha));
+    assert_eq!(g.score(&s, 1), 8.0);
+}
