@@ -2,7 +2,7 @@
 //! the tile-placement test (spec §2.6, §4.5.3, §4.6).
 
 use super::Hamunaptra;
-use super::state::{Cell, HMAX, NCELLS, NO_CELL, State, W, cell_of, xy};
+use super::state::{Cell, NCELLS, NO_CELL, State, cell_of, xy};
 
 /// A fixed-size set of cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -339,8 +339,7 @@ impl Hamunaptra {
 
     /// True if removing the tile on `c` keeps every other tile linked to an entrance.
     pub fn removal_keeps_connected(&self, s: &State, c: u16) -> bool {
-        let mut t = s.clone_cells_without(c);
-        let _ = &mut t;
+        let t = s.clone_cells_without(c);
         let entrances: arrayvec::ArrayVec<u16, 4> = (0..self.players as usize)
             .map(|p| s.players[p].entrance)
             .collect();
@@ -392,8 +391,3 @@ impl State {
         t
     }
 }
-
-/// Grid width, re-exported for rendering.
-pub const GRID_W: i32 = W;
-/// Largest half-size, re-exported for parameter checks.
-pub const GRID_HMAX: i32 = HMAX;

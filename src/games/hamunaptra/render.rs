@@ -3,7 +3,6 @@
 use std::fmt::Write;
 
 use super::Hamunaptra;
-use super::data::KindClass;
 use super::state::{Action, NO_CELL, NONE, State, cell_of, xy};
 use crate::game::PlayerId;
 
@@ -51,7 +50,7 @@ impl Hamunaptra {
         }
         let _ = writeln!(
             out,
-            "Legend: tile glyph, then S stair / X exit / a-e symbol, then M monster / T trap, then owner digits of characters"
+            "Legend: tile glyph; E entrance, S stair, X exit, a-e symbol stair (A-E when an exit); M monster, T trap; seat digit of characters"
         );
         for y in (y0..=y1).rev() {
             let _ = write!(out, "{y:>3} ");
@@ -65,12 +64,11 @@ impl Hamunaptra {
                 };
                 let st = if c.tile != 0 && self.is_stair(s, ci) {
                     let sym = self.symbol(s, ci);
-                    if c.exit {
-                        'X'
-                    } else if sym > 0 {
-                        (b'a' + sym - 1) as char
-                    } else {
-                        'S'
+                    match (c.exit, sym) {
+                        (true, 0) => 'X',
+                        (true, _) => (b'A' + sym - 1) as char,
+                        (false, 0) => 'S',
+                        (false, _) => (b'a' + sym - 1) as char,
                     }
                 } else if c.tile != 0 && self.comps.tiles[c.tile as usize - 1].entrance {
                     'E'
@@ -94,6 +92,10 @@ impl Hamunaptra {
             }
             out.push('\n');
         }
+        for (i, sym) in self.comps.symbols.iter().enumerate() {
+            let _ = write!(out, "{}={sym} ", (b'a' + i as u8) as char);
+        }
+        out.push('\n');
         for (i, c) in s.cells.iter().enumerate() {
             if c.enc != 0 {
                 let f = c.enc - 1;
@@ -268,13 +270,6 @@ impl Hamunaptra {
             ),
             Action::MonsterStop => "stop the monster".into(),
             Action::Pass => "pass".into(),
-        }
-    }
-
-    /// Name of a card kind for messages (tiles, encounters, equipment).
-    pub fn card_kind_label(&self, k: u8) -> String {
-        match self.comps.class(k) {
-            KindClass::Tile(_) | KindClass::Foe(_) | KindClass::Equip(_) => self.comps.kind_name(k),
         }
     }
 }

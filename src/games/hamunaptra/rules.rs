@@ -6,9 +6,7 @@ use arrayvec::ArrayVec;
 use super::Hamunaptra;
 use super::board::CellSet;
 use super::data::KindClass;
-use super::state::{
-    Action, Cell, Ch, Foe, HMAX, NCELLS, NO_CELL, NONE, Phase, Pl, State, cell_of, xy,
-};
+use super::state::{Action, Cell, Ch, Foe, NCELLS, NO_CELL, NONE, Phase, Pl, State, cell_of, xy};
 use super::{Actions, MAX_ACTIONS};
 
 /// Binomial probability of `k` successes in `n` trials of probability `p`.
@@ -1168,11 +1166,5 @@ impl Hamunaptra {
             self.clear_damage(s);
             self.round_checks(s);
         }
-    }
-
-    /// True when `c` is within the half-size bound (used by tests).
-    pub fn cell_in_bounds(&self, c: u16) -> bool {
-        let (x, y) = xy(c);
-        x.abs() <= self.h.min(HMAX) && y.abs() <= self.h.min(HMAX)
     }
 }
