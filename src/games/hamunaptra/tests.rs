@@ -1901,3 +1901,51 @@ fn heuristic_tracks_victory_points() {
     assert!(ha < 0.0 && hb > 0.0 && (-1.0..=1.0).contains(&ha));
     assert_eq!(g.score(&s, 1), 8.0);
 }
+
+#[test]
+fn h09_counterfactual_mummy_with_intelligence() {
+    let path = std::env::temp_dir().join("hamunaptra_mummy_i.toml");
+    let text = data::DEFAULT_COMPONENTS.replacen(
+        "kind = \"monster\"\nf = 3\nr = 2",
+        "kind = \"monster\"\nf = 3\ni = 3\nr = 2",
+        1,
+    );
+    assert_ne!(text, data::DEFAULT_COMPONENTS);
+    std::fs::write(&path, text).unwrap();
+    let g = game(&format!("hamunaptra(components={})", path.display()));
+    let mut s = fight_setup(&g, &["C01"], "M1");
+    play(&g, &mut s, Action::EndPlace);
+    play(&g, &mut s, Action::Attack(0));
+    play(&g, &mut s, Action::Roll(1));
+    let bg = ch(&g, "C01");
+    play(&g, &mut s, Action::Counter { stat: 1, ch: bg });
+    assert_eq!(g.chance_outcomes(&s), vec![(Action::Roll(3), 1.0)]);
+    play(&g, &mut s, Action::Roll(3));
+    assert!(!s.chars[bg as usize].alive);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn h21_edge_walk_ignores_the_cells_between() {
+    let g = game("hamunaptra");
+    let mut s = start(&g, &[&["C07", "C02", "C13", "C15"], &["C16", "C14", "C12", "C11"]]);
+    lay(&g, &mut s, "C-CRN", -11, 2, 270, 0);
+    lay(&g, &mut s, "C-STR", -11, 0, 90, 0);
+    put_foe(&g, &mut s, "M2", -11, 1);
+    let guide = ch(&g, "C07");
+    put(&g, &mut s, "C07", -11, 2);
+    s.chars[guide as usize].mp = 3;
+    s.seat = 0;
+    s.phase = Phase::Move;
+    assert!(is_legal(&g, &s, Action::Step { ch: guide, to: c(-11, 0) }));
+}
+
+#[test]
+fn components_load_from_json() {
+    let value: toml::Value = toml::from_str(data::DEFAULT_COMPONENTS).unwrap();
+    let path = std::env::temp_dir().join("hamunaptra_components.json");
+    std::fs::write(&path, serde_json::to_string(&value).unwrap()).unwrap();
+    let g = game(&format!("hamunaptra(components={})", path.display()));
+    assert_eq!(g.new_state().pile_len, 115);
+    let _ = std::fs::remove_file(&path);
+}
