@@ -225,6 +225,11 @@ impl Hamunaptra {
                 self.pos(to)
             ),
             Action::EndMove => "end movement".into(),
+            Action::Join(j) => format!(
+                "{} {} the overtake",
+                self.ch_name(s.ot_next),
+                if j { "joins" } else { "stays out of" }
+            ),
             Action::Select(k) => format!("lay {}", self.comps.kind_name(k)),
             Action::At(c) => format!("at {}", self.pos(c)),
             Action::Rotate(r) => format!("rotated {}", u16::from(r) * 90),

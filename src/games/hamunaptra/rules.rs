@@ -97,6 +97,9 @@ impl Hamunaptra {
             mon_passes: 0,
             mon_foe: NONE,
             stairs: ArrayVec::new(),
+            ot: None,
+            ot_group: 0,
+            ot_next: 0,
             dice_rolled: 0,
             dice_succ: 0,
         }
@@ -230,6 +233,10 @@ impl Hamunaptra {
                 }
             }
             Phase::Move => self.move_actions(s, out),
+            Phase::OvertakeGroup => {
+                out.push(Action::Join(true));
+                out.push(Action::Join(false));
+            }
             Phase::Place => {
                 let net = self.net(s, s.seat);
                 let mut any = false;
@@ -593,6 +600,67 @@ impl Hamunaptra {
         g > 0 && (g > o || gm > om)
     }
 
+    /// Overtake group test (spec §4.5.2) for the characters in `mask`.
+    fn overtake_group_ok(&self, s: &State, via: u16, mask: u16) -> bool {
+        let p = s.seat;
+        let (mut g, mut gm, mut o, mut om) = (0u32, 0u32, 0u32, 0u32);
+        for (i, ch) in s.chars.iter().enumerate() {
+            if mask >> i & 1 == 1 {
+                g += 1;
+                gm += self.m_eff(s, i);
+            } else if ch.alive && ch.cell == via && ch.owner != p {
+                o += 1;
+                om += self.m_eff(s, i);
+            }
+        }
+        g > 0 && (g > o || gm > om)
+    }
+
+    /// Decides the overtake group one character at a time (index order),
+    /// asking only when both answers can still make a legal group; moves the
+    /// group when every character is decided.
+    fn overtake_advance(&self, s: &mut State) {
+        let (from, via, to) = s.ot.expect("overtake in progress");
+        let p = s.seat;
+        let able = |s: &State, i: usize| {
+            let ch = &s.chars[i];
+            ch.alive && ch.owner == p && ch.cell == from && !ch.stopped && ch.mp >= 2
+        };
+        loop {
+            let next = (s.ot_next as usize..16).find(|&i| able(s, i));
+            let Some(i) = next else {
+                break;
+            };
+            s.ot_next = i as u8;
+            let later: u16 = (i + 1..16)
+                .filter(|&j| able(s, j))
+                .fold(0, |m, j| m | 1 << j);
+            if self.overtake_group_ok(s, via, s.ot_group | later) {
+                s.phase = Phase::OvertakeGroup;
+                return;
+            }
+            s.ot_group |= 1 << i;
+            s.ot_next += 1;
+        }
+        let enc = s.cells[to as usize].enc != 0;
+        for i in 0..16 {
+            if s.ot_group >> i & 1 == 1 {
+                let ch = &mut s.chars[i];
+                ch.cell = to;
+                ch.mp -= 2;
+                ch.stopped = true;
+                ch.moved = true;
+                if enc {
+                    ch.came_from = via;
+                }
+            }
+        }
+        s.ot = None;
+        s.ot_group = 0;
+        s.ot_next = 0;
+        s.phase = Phase::Move;
+    }
+
     fn landing_ok(&self, s: &State, p: u8, l: u16) -> bool {
         let cell = &s.cells[l as usize];
         cell.tile != 0 && (!self.others_on(s, l, p) || (cell.exit && s.final_round))
@@ -814,19 +882,17 @@ impl Hamunaptra {
                 }
             }
             (Phase::Move, Action::Overtake { from, via, to }) => {
-                let enc = s.cells[to as usize].enc != 0;
-                let p = s.seat;
-                for ch in s.chars.iter_mut() {
-                    if ch.alive && ch.owner == p && ch.cell == from && !ch.stopped && ch.mp >= 2 {
-                        ch.cell = to;
-                        ch.mp -= 2;
-                        ch.stopped = true;
-                        ch.moved = true;
-                        if enc {
-                            ch.came_from = via;
-                        }
-                    }
+                s.ot = Some((from, via, to));
+                s.ot_group = 0;
+                s.ot_next = 0;
+                self.overtake_advance(s);
+            }
+            (Phase::OvertakeGroup, Action::Join(join)) => {
+                if join {
+                    s.ot_group |= 1 << s.ot_next;
                 }
+                s.ot_next += 1;
+                self.overtake_advance(s);
             }
             (Phase::Move, Action::EndMove) => {
                 let p = s.seat;

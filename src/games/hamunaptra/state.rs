@@ -144,6 +144,8 @@ pub enum Phase {
     TradeDiscard,
     /// T2: movement.
     Move,
+    /// T2: choosing which characters on the start cell join an overtake.
+    OvertakeGroup,
     /// T3: choose a card to lay, a scroll, or end.
     Place,
     /// T3: choose the cell for the selected card.
@@ -304,6 +306,12 @@ pub struct State {
     pub mon_foe: u8,
     /// Cells holding a stair (for passages and scoring).
     pub stairs: ArrayVec<u16, 32>,
+    /// Overtake in progress: (start, blocked, landing) cells.
+    pub ot: Option<(u16, u16, u16)>,
+    /// Overtake: characters chosen so far (bit per character).
+    pub ot_group: u16,
+    /// Overtake: the next character index to decide on.
+    pub ot_next: u8,
     /// `dice=each`: dice of the current roll already rolled.
     pub dice_rolled: u8,
     /// `dice=each`: successes among them.
@@ -371,6 +379,8 @@ pub enum Action {
         /// Landing cell.
         to: u16,
     },
+    /// Overtake: the character under decision joins (true) or stays (false).
+    Join(bool),
     /// End movement.
     EndMove,
     /// Pick a card from the hand to lay.

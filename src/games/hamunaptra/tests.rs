@@ -1928,7 +1928,10 @@ fn h09_counterfactual_mummy_with_intelligence() {
 #[test]
 fn h21_edge_walk_ignores_the_cells_between() {
     let g = game("hamunaptra");
-    let mut s = start(&g, &[&["C07", "C02", "C13", "C15"], &["C16", "C14", "C12", "C11"]]);
+    let mut s = start(
+        &g,
+        &[&["C07", "C02", "C13", "C15"], &["C16", "C14", "C12", "C11"]],
+    );
     lay(&g, &mut s, "C-CRN", -11, 2, 270, 0);
     lay(&g, &mut s, "C-STR", -11, 0, 90, 0);
     put_foe(&g, &mut s, "M2", -11, 1);
@@ -1937,7 +1940,14 @@ fn h21_edge_walk_ignores_the_cells_between() {
     s.chars[guide as usize].mp = 3;
     s.seat = 0;
     s.phase = Phase::Move;
-    assert!(is_legal(&g, &s, Action::Step { ch: guide, to: c(-11, 0) }));
+    assert!(is_legal(
+        &g,
+        &s,
+        Action::Step {
+            ch: guide,
+            to: c(-11, 0)
+        }
+    ));
 }
 
 #[test]
@@ -1948,4 +1958,38 @@ fn components_load_from_json() {
     let g = game(&format!("hamunaptra(components={})", path.display()));
     assert_eq!(g.new_state().pile_len, 115);
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn h13_overtaking_group_choice() {
+    let g = game("hamunaptra");
+    let mut s = h13_state(&g);
+    for (id, mp) in [("C05", 2), ("C08", 4), ("C13", 3)] {
+        put(&g, &mut s, id, 0, 5);
+        s.chars[ch(&g, id) as usize].mp = mp;
+    }
+    play(
+        &g,
+        &mut s,
+        Action::Overtake {
+            from: c(0, 5),
+            via: c(1, 5),
+            to: c(2, 5),
+        },
+    );
+    // The Adventurer may stay (the others still pass the test).
+    assert_eq!(s.phase, Phase::OvertakeGroup);
+    assert_eq!(s.ot_next, ch(&g, "C05"));
+    play(&g, &mut s, Action::Join(false));
+    // The Tomb Robber is then forced in (the Explorer alone fails: 1 > 1, 3 > 3);
+    // the Explorer may stay out.
+    assert_eq!(s.ot_next, ch(&g, "C13"));
+    play(&g, &mut s, Action::Join(false));
+    assert_eq!(s.phase, Phase::Move);
+    let at = |id: &str| s.chars[ch(&g, id) as usize].cell;
+    assert_eq!(
+        (at("C05"), at("C08"), at("C13")),
+        (c(0, 5), c(2, 5), c(0, 5))
+    );
+    assert_eq!(s.chars[ch(&g, "C08") as usize].mp, 2);
 }
