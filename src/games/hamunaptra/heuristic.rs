@@ -84,11 +84,23 @@ impl Hamunaptra {
             .collect()
     }
 
-    /// Estimated VP including exit potential: the farthest own character's
-    /// distance toward the exit zone, and stairs in hand.
-    fn estimate(&self, s: &State, p: PlayerId) -> f64 {
+    /// Estimated VP including exit potential (§9 items 1–2): the farthest
+    /// character's progress toward distance D, an open cell in the exit zone
+    /// next to one of its characters, and (own hand only) stairs held.
+    fn estimate(&self, s: &State, p: PlayerId, own_hand: bool) -> f64 {
         let v = self.vp(s, p);
         let mut est = f64::from(v.total);
+        if !own_hand {
+            // Another player's hand is hidden: count its size, not its cards.
+            let pl = &s.players[p as usize];
+            let in_hand = pl
+                .hand
+                .iter()
+                .filter(|&&k| k != NONE && matches!(self.comps.class(k), KindClass::Equip(_)))
+                .count();
+            est -= in_hand as f64;
+            est += 0.1 * pl.hand.len() as f64;
+        }
         let e = s.players[p as usize].entrance;
         if e == super::state::NO_CELL {
             return est;
@@ -102,15 +114,36 @@ impl Hamunaptra {
             }
         }
         est += 2.0 * f64::from(best.min(self.d)) / f64::from(self.d.max(1));
-        let stairs_in_hand = s.players[p as usize]
-            .hand
-            .iter()
-            .filter(|&&k| {
-                k != NONE
-                    && matches!(self.comps.class(k), KindClass::Tile(t) if self.comps.tiles[t as usize].stairs)
-            })
-            .count();
-        est + 0.5 * stairs_in_hand as f64
+        // An empty cell at distance ≥ D facing a tile where a character stands.
+        let mut zone = false;
+        self.for_frontier(s, |c| {
+            if zone || self.exit_dist(s, e, c) < self.d {
+                return;
+            }
+            zone = (0..4).any(|d| {
+                self.nb(c, d).is_some_and(|n| {
+                    self.open(s, n) >> super::board::opp(d) & 1 == 1 && self.own_on(s, n, p)
+                })
+            });
+        });
+        if zone {
+            est += 1.5;
+        }
+        if own_hand {
+            let stairs_in_hand = s.players[p as usize]
+                .hand
+                .iter()
+                .filter(|&&k| {
+                    k != NONE
+                        && matches!(self.comps.class(k), KindClass::Tile(t) if self.comps.tiles[t as usize].stairs)
+                })
+                .count();
+            est += 0.5 * stairs_in_hand as f64;
+            if zone && stairs_in_hand > 0 {
+                est += 2.0;
+            }
+        }
+        est
     }
 
     /// Heuristic in [−1, 1]: own estimate against the best opponent's.
@@ -118,10 +151,10 @@ impl Hamunaptra {
         if s.phase == Phase::Over {
             return self.final_returns(s)[p as usize];
         }
-        let mine = self.estimate(s, p);
+        let mine = self.estimate(s, p, true);
         let best_other = (0..self.players)
             .filter(|&q| q != p)
-            .map(|q| self.estimate(s, q))
+            .map(|q| self.estimate(s, q, false))
             .fold(f64::NEG_INFINITY, f64::max);
         ((mine - best_other) / 10.0).tanh()
     }
