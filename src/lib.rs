@@ -12,6 +12,7 @@ pub mod data;
 pub mod error;
 pub mod game;
 pub mod games;
+pub mod report;
 pub mod rng;
 pub mod spec;
 pub mod stats;

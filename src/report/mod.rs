@@ -1,0 +1,11 @@
+//! Reports built from `games.csv` rows: SVG charts ([`plots`]) and the
+//! Markdown balance report ([`balance`]).
+//!
+//! To report on an experiment from its rows: [`balance::write_report`] writes
+//! everything into a directory; [`balance::analyze`] and
+//! [`balance::markdown`] give the numbers and the text separately; the
+//! charts in [`plots`] (including the parameter sweep, which spans several
+//! runs) can be drawn on their own.
+
+pub mod balance;
+pub mod plots;
