@@ -517,6 +517,9 @@ mod tests {
             assert!(len > 100, "{f} is empty");
         }
         let seats = std::fs::read_to_string(dir.join(SEATS_PLOT)).unwrap();
-        assert!(seats.contains("cross") || seats.contains("seat 0"));
+        assert!(seats.contains("seat 0") && seats.contains("seat 1"));
+        let roles = std::fs::read_to_string(dir.join(ROLES_PLOT)).unwrap();
+        assert!(roles.contains("cross") && roles.contains("nought"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

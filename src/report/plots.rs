@@ -30,6 +30,17 @@ fn plot_error(e: impl std::fmt::Display) -> io::Error {
     io::Error::other(format!("cannot draw chart: {e}"))
 }
 
+/// A parameter value without float noise or trailing zeros: 100, 0.25, 1.5.
+fn tidy(x: f64) -> String {
+    let text = format!("{x:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".into()
+    } else {
+        text.to_string()
+    }
+}
+
 /// A win rate with its interval, e.g. one seat's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RatePoint {
@@ -81,13 +92,15 @@ pub fn win_rate_chart(
 ) -> io::Result<()> {
     let root = area(path);
     root.fill(&WHITE).map_err(plot_error)?;
-    let n = points.len().max(1) as i32;
+    // An integer range is inclusive here: `0..n - 1` gives n bars (one bar
+    // still needs a range of positive width).
+    let last = (points.len() as i32 - 1).max(1);
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))
         .margin(12)
         .x_label_area_size(44)
         .y_label_area_size(56)
-        .build_cartesian_2d((0..n).into_segmented(), 0f64..1f64)
+        .build_cartesian_2d((0..last).into_segmented(), 0f64..1f64)
         .map_err(plot_error)?;
     let label = |v: &SegmentValue<i32>| match v {
         SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => points
@@ -99,6 +112,7 @@ pub fn win_rate_chart(
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .max_light_lines(1)
         .x_labels(points.len().max(1))
         .x_label_formatter(&label)
         .x_desc(x_desc)
@@ -170,6 +184,8 @@ pub fn sweep_chart(path: &Path, title: &str, x_desc: &str, series: &[Series]) ->
         .map_err(plot_error)?;
     chart
         .configure_mesh()
+        .max_light_lines(1)
+        .x_label_formatter(&|x| tidy(*x))
         .x_desc(x_desc)
         .y_desc("win rate (draw = 1/2)")
         .draw()
@@ -223,7 +239,9 @@ pub fn bins(values: &[u32]) -> (u32, u32, Vec<u64>) {
 pub fn length_histogram(path: &Path, title: &str, x_desc: &str, values: &[u32]) -> io::Result<()> {
     let (start, width, counts) = bins(values);
     let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.1;
-    let x0 = f64::from(start);
+    // Bin k covers the integers start + k·width ..= start + (k+1)·width - 1;
+    // drawn half a unit wider on each side so an integer's bar is centred on it.
+    let x0 = f64::from(start) - 0.5;
     let x1 = x0 + (counts.len().max(1) as f64) * f64::from(width);
     let root = area(path);
     root.fill(&WHITE).map_err(plot_error)?;
@@ -237,6 +255,16 @@ pub fn length_histogram(path: &Path, title: &str, x_desc: &str, values: &[u32]) 
     chart
         .configure_mesh()
         .disable_x_mesh()
+        .max_light_lines(1)
+        .x_label_formatter(&|x| {
+            // Only whole numbers: a length of 6.5 turns means nothing.
+            if (x - x.round()).abs() < 1e-9 {
+                format!("{x:.0}")
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|y| format!("{y:.0}"))
         .x_desc(x_desc)
         .y_desc("games")
         .draw()
@@ -265,8 +293,10 @@ mod tests {
         dir.join(name)
     }
 
+    /// The file's text (checked to be an SVG); the file is removed.
     fn svg(path: &Path) -> String {
         let text = std::fs::read_to_string(path).unwrap_or_default();
+        let _ = std::fs::remove_file(path);
         assert!(text.starts_with("<svg"), "{}: not an SVG", path.display());
         text
     }
@@ -327,6 +357,14 @@ mod tests {
             assert!(text.contains(label), "missing {label}");
         }
         assert!(text.contains("<polyline"), "lines drawn");
+    }
+
+    #[test]
+    fn axis_values_are_tidy() {
+        assert_eq!(tidy(100.0), "100");
+        assert_eq!(tidy(0.1 + 0.2), "0.3");
+        assert_eq!(tidy(1.5), "1.5");
+        assert_eq!(tidy(-0.0000001), "0");
     }
 
     #[test]
