@@ -64,7 +64,9 @@ pub struct Balance {
     /// Seats per game.
     pub seats: usize,
     /// The rate every seat (and role) would have if none had an advantage: the
-    /// pooled win rate over all rows (one half in games of two).
+    /// pooled win rate over all rows (one half in games of two). In games with
+    /// teams of unequal size the pooled rate leans towards the larger team, so
+    /// read the seat and role tests there as "differs from the average seat".
     pub fair: f64,
     /// By seat.
     pub by_seat: Vec<Group>,

@@ -4,8 +4,10 @@
 //! To report on an experiment from its rows: [`balance::write_report`] writes
 //! everything into a directory; [`balance::analyze`] and
 //! [`balance::markdown`] give the numbers and the text separately; the
-//! charts in [`plots`] (including the parameter sweep, which spans several
-//! runs) can be drawn on their own.
+//! charts in [`plots`] can be drawn on their own, and [`sweep`] turns the rows
+//! of several runs of a parameter sweep into the lines of
+//! [`plots::sweep_chart`].
 
 pub mod balance;
 pub mod plots;
+pub mod sweep;

@@ -111,7 +111,8 @@ pub fn ranking(rows: &[&GameRow]) -> Ranking {
 }
 
 /// Ratings of the agents in `rows` (any order; rows of one game share its
-/// `game_index`). Faulted games count like any other: the forfeiting seat lost.
+/// `game_index`). Faulted games count as recorded: a seat that forfeited lost,
+/// and a game that itself failed is a draw of everyone.
 pub fn rate_rows(rows: &[GameRow], opts: &RatingOptions) -> Ratings {
     let mut games: BTreeMap<u64, Vec<&GameRow>> = BTreeMap::new();
     let mut labels: BTreeMap<usize, String> = BTreeMap::new();
