@@ -156,3 +156,26 @@ fn sprt_accepts_h0_for_the_weaker_agent_whatever_the_threads() {
     assert!(last_llr <= -2.944, "{one}");
     assert_eq!(one, stdout(&sprt("random,mcts(iterations=200)", "2")));
 }
+
+#[test]
+fn sprt_waits_for_ten_pairs_and_reports_no_decision_at_the_cap() {
+    let out = boardlab(&[
+        "sprt",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--elo1",
+        "50",
+        "--batch",
+        "1",
+        "--max-games",
+        "12",
+        "--threads",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "no decision: exit 1");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().filter(|l| l.starts_with("games ")).count(), 6);
+    assert!(text.contains("no decision after 12 games"), "{text}");
+}

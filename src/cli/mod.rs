@@ -104,7 +104,7 @@ pub struct SprtArgs {
     /// Stop without a decision after this many games.
     #[arg(long, default_value_t = 100_000)]
     pub max_games: u64,
-    /// Game pairs per batch; the test is checked (and a line printed) after each batch.
+    /// Game pairs per batch; the test is checked (and a line printed) after each batch, from 10 pairs on.
     #[arg(long, default_value_t = 20)]
     pub batch: u64,
     /// Worker threads (0: one per core); the results do not depend on it.

@@ -70,6 +70,11 @@ fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seating: [usize; 2], seed: u
     }
 }
 
+/// Pairs played before the test may stop: with fewer, an empty category of
+/// results is common and its regularized variance makes the normal
+/// approximation of the LLR far too confident.
+const MIN_PAIRS: u64 = 10;
+
 fn points(o: Outcome) -> u64 {
     match o {
         Outcome::Win => 2,
@@ -137,7 +142,9 @@ fn run<G: Game>(game: &G, specs: &[AgentSpec], a: &SprtArgs) -> Result<ExitCode>
         }
         done = end;
         let llr = sprt::llr_pentanomial(pairs, a.elo0, a.elo1);
-        decision = sprt::decide(llr, a.alpha, a.beta);
+        if done >= MIN_PAIRS {
+            decision = sprt::decide(llr, a.alpha, a.beta);
+        }
         println!(
             "games {:>7}  W {wins} D {draws} L {losses}  LLR {llr:+.3}  bounds [{lower:.3}, {upper:.3}]",
             2 * done
