@@ -18,7 +18,11 @@ use crate::arena::{self, RunOptions};
 use crate::error::SpecError;
 use crate::game::Game;
 use crate::games::AnyGame;
+use crate::report::balance::{self, ReportMeta};
+use crate::report::plots;
+use crate::report::sweep::{SweepKey, sweep_series};
 use crate::spec::Spec;
+use crate::stats::ratings::{RatingOptions, rate_rows};
 use crate::with_game;
 
 /// An experiment file.
@@ -289,6 +293,25 @@ pub fn run(
         });
     }
     write_cells_csv(&opts.out.join("cells.csv"), exp, &results).map_err(|e| io(&opts.out, e))?;
+    for r in &results {
+        let meta = ReportMeta {
+            title: format!(
+                "{}: {} with {}",
+                r.cell.id,
+                r.cell.game,
+                r.cell.agents.join(", ")
+            ),
+            notes: vec![format!(
+                "{} games, master seed {}",
+                r.rows.len() / r.cell.agents.len().max(1),
+                exp.seed
+            )],
+        };
+        let dir = opts.out.join("cells").join(&r.cell.id);
+        balance::write_report(&dir, &r.rows, &meta, &RatingOptions::default())
+            .map_err(|e| io(&dir, e))?;
+    }
+    write_report(&opts.out, exp, file, &results).map_err(|e| io(&opts.out, e))?;
     write_combined(&opts.out, &results).map_err(|e| io(&opts.out, e))?;
     let provenance = Provenance {
         command: opts.command.clone(),
@@ -387,6 +410,159 @@ fn write_combined(dir: &Path, results: &[CellResult]) -> std::io::Result<()> {
     }
     agents.flush()?;
     seats.flush()
+}
+
+/// The experiment's `report.md`: the question, the grid, every cell's agents
+/// with 95 % intervals and seat balance, one chart per swept parameter, and
+/// ratings over all cells when agents meet in several lineups.
+fn write_report(
+    dir: &Path,
+    exp: &Experiment,
+    file: &Path,
+    results: &[CellResult],
+) -> std::io::Result<()> {
+    use std::fmt::Write as _;
+    let mut md = String::new();
+    let name = file
+        .file_stem()
+        .map_or("experiment".into(), |s| s.to_string_lossy().to_string());
+    let _ = writeln!(md, "# {name}\n\n{}\n", exp.description.trim());
+    let _ = writeln!(
+        md,
+        "Game `{}`, {} games per cell (rounded up to whole seat rotations), master seed {} shared by every cell (common random numbers). Made by `boardlab experiment {}`; see provenance.json.\n",
+        exp.game,
+        exp.games,
+        exp.seed,
+        file.display()
+    );
+    let _ = writeln!(md, "## Cells\n");
+    let _ = writeln!(
+        md,
+        "| cell | game | agents | agent win rates [95 % CI] | seat win rates [95 % CI] | report |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|");
+    for r in results {
+        let agents: Vec<String> = record::summarize_agents(&r.rows, &r.cell.agents)
+            .iter()
+            .map(|a| {
+                format!(
+                    "{}: {:.3} [{:.3}, {:.3}]",
+                    a.agent, a.tally.win_rate, a.tally.ci_low, a.tally.ci_high
+                )
+            })
+            .collect();
+        let seats: Vec<String> = record::summarize_seats(&r.rows, r.cell.agents.len())
+            .iter()
+            .map(|s| {
+                format!(
+                    "{}: {:.3} [{:.3}, {:.3}]",
+                    s.seat, s.tally.win_rate, s.tally.ci_low, s.tally.ci_high
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            md,
+            "| {} | `{}` | {} | {} | {} | [report](cells/{}/report.md) |",
+            r.cell.id,
+            r.cell.game,
+            r.cell.agents.join(", "),
+            agents.join("<br>"),
+            seats.join("<br>"),
+            r.cell.id
+        );
+    }
+    // One chart per swept parameter, over the cells of each lineup.
+    for (key, values) in &exp.sweep {
+        let numeric = values
+            .iter()
+            .all(|v| v.as_integer().is_some() || v.as_float().is_some());
+        let x_of = |text: &str| -> f64 {
+            if numeric {
+                text.parse().unwrap_or(0.0)
+            } else {
+                values
+                    .iter()
+                    .position(|v| value_text(v) == text)
+                    .unwrap_or(0) as f64
+            }
+        };
+        let mut lineups: Vec<Vec<String>> = Vec::new();
+        for r in results {
+            if !lineups.contains(&r.cell.agents) {
+                lineups.push(r.cell.agents.clone());
+            }
+        }
+        for (li, lineup) in lineups.iter().enumerate() {
+            let runs: Vec<(f64, &[GameRow])> = results
+                .iter()
+                .filter(|r| &r.cell.agents == lineup)
+                .filter_map(|r| {
+                    r.cell
+                        .params
+                        .iter()
+                        .find(|p| &p.0 == key)
+                        .map(|p| (x_of(&p.1), r.rows.as_slice()))
+                })
+                .collect();
+            if runs.len() < 2 {
+                continue;
+            }
+            let chart = format!("sweep-{key}-{li}.svg");
+            let x_desc = if numeric {
+                key.clone()
+            } else {
+                format!(
+                    "{key} ({})",
+                    values
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| format!("{i}={}", value_text(v)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            };
+            plots::sweep_chart(
+                &dir.join(&chart),
+                &format!("win rate by seat against {key} ({})", lineup.join(", ")),
+                &x_desc,
+                &sweep_series(&runs, SweepKey::Seat),
+            )?;
+            let _ = writeln!(md, "\n![win rate against {key}]({chart})");
+        }
+    }
+    // Ratings across cells, when some agents meet more than once.
+    let mut labels: Vec<String> = Vec::new();
+    for r in results {
+        for a in &r.cell.agents {
+            if !labels.contains(a) {
+                labels.push(a.clone());
+            }
+        }
+    }
+    if labels.len() > 1
+        && results
+            .iter()
+            .all(|r| r.cell.agents.len() == results[0].cell.agents.len())
+        && exp.sweep.is_empty()
+    {
+        let mut all = Vec::new();
+        for (ci, r) in results.iter().enumerate() {
+            for row in &r.rows {
+                let mut row = row.clone();
+                row.game_index += ci as u64 * 1_000_000_000;
+                row.agent_index = labels.iter().position(|l| *l == row.agent).unwrap_or(0);
+                all.push(row);
+            }
+        }
+        let ratings = rate_rows(&all, &RatingOptions::default());
+        let _ = writeln!(
+            md,
+            "\n## Ratings over all cells\n\n{}",
+            ratings.to_markdown()
+        );
+        std::fs::write(dir.join("ratings.csv"), ratings.to_csv())?;
+    }
+    std::fs::write(dir.join("report.md"), md)
 }
 
 #[cfg(test)]
