@@ -24,14 +24,13 @@ def boardlab(binary, args):
 
 
 def boardlab_rounds(binary, rounds, seconds):
+    """Per round: (wall rate, CPU-time rate) for playouts and for MCTS."""
     playouts, mcts = [], []
     for _ in range(rounds):
-        playouts.append(boardlab(binary, ["--game", "connect4", "--seconds", str(seconds)])["games_per_s"])
-        mcts.append(
-            boardlab(binary, ["--game", "connect4", "--agent", "mcts(iterations=1000,c=2)", "--seconds", str(seconds)])[
-                "iterations_per_s"
-            ]
-        )
+        p = boardlab(binary, ["--game", "connect4", "--seconds", str(seconds)])
+        playouts.append((p["games_per_s"], p.get("games_per_cpu_s")))
+        m = boardlab(binary, ["--game", "connect4", "--agent", "mcts(iterations=1000,c=2)", "--seconds", str(seconds)])
+        mcts.append((m["iterations_per_s"], m.get("iterations_per_cpu_s")))
     return playouts, mcts
 
 
@@ -54,11 +53,19 @@ def main():
     ospiel = json.loads(anchor.stdout)
     after = boardlab_rounds(a.binary, a.rounds, a.seconds)
 
-    bl_playouts = max(before[0] + after[0])
-    bl_mcts = max(before[1] + after[1])
-    os_playouts = ospiel["random_playouts"]["connect_four"]["cpp_rollout_evaluator"]["games_per_s"]["max"]
+    import statistics
+
+    bl_p = before[0] + after[0]
+    bl_m = before[1] + after[1]
+    bl_playouts = max(w for w, _ in bl_p)
+    bl_mcts = max(w for w, _ in bl_m)
+    bl_playouts_cpu = statistics.median(c for _, c in bl_p if c)
+    bl_mcts_cpu = statistics.median(c for _, c in bl_m if c)
+    os_p = ospiel["random_playouts"]["connect_four"]["cpp_rollout_evaluator"]["games_per_s"]
+    os_playouts = os_p["max"]
     mcts_cases = ospiel["mcts_from_initial_state"]["connect_four"]["solve_false"]
     os_mcts = max(case["sims_per_s"]["max"] for case in mcts_cases.values())
+    os_mcts_cpu = max(case["sims_per_s"]["cpu_time_median"] for case in mcts_cases.values())
     result = {
         "what": "connect4, one thread, best sample on each side, measured in one run (A-B-A)",
         "boardlab_random_playouts_games_per_s_best": bl_playouts,
@@ -67,9 +74,15 @@ def main():
         "boardlab_mcts_c2_iterations_per_s_best": bl_mcts,
         "openspiel_mcts_c2_sims_per_s_best": os_mcts,
         "mcts_ratio": bl_mcts / os_mcts,
+        "boardlab_random_playouts_games_per_cpu_s_median": bl_playouts_cpu,
+        "openspiel_random_playouts_games_per_cpu_s_median": os_p["cpu_time_median"],
+        "random_playout_ratio_cpu_time": bl_playouts_cpu / os_p["cpu_time_median"],
+        "boardlab_mcts_iterations_per_cpu_s_median": bl_mcts_cpu,
+        "openspiel_mcts_sims_per_cpu_s_median": os_mcts_cpu,
+        "mcts_ratio_cpu_time": bl_mcts_cpu / os_mcts_cpu,
         "openspiel_contended": ospiel.get("contended"),
         "openspiel_quiet_rounds": ospiel.get("quiet_rounds"),
-        "boardlab_samples": {"playouts": before[0] + after[0], "mcts": before[1] + after[1]},
+        "boardlab_samples": {"playouts": bl_p, "mcts": bl_m},
     }
     json.dump(result, sys.stdout, indent=2)
     print()

@@ -39,9 +39,34 @@ pub(super) fn bench(a: BenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// CPU time of this thread in seconds (Linux), to report rates that ignore the
+/// time the process was descheduled on a busy machine.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns / 1e9)
+}
+
+/// Adds `cpu_seconds` and per-CPU-second rates to a bench result.
+fn with_cpu_rates(
+    mut v: serde_json::Value,
+    cpu_start: Option<f64>,
+    counts: &[(&str, u64)],
+) -> serde_json::Value {
+    if let (Some(start), Some(end)) = (cpu_start, thread_cpu_seconds()) {
+        let cpu = (end - start).max(1e-9);
+        v["cpu_seconds"] = serde_json::json!(cpu);
+        for (name, count) in counts {
+            v[format!("{name}_per_cpu_s")] = serde_json::json!(*count as f64 / cpu);
+        }
+    }
+    v
+}
+
 fn playouts<G: Game>(game: &G, limit: Duration) -> serde_json::Value {
     let mut rng = rng_from_seed(1);
     let (mut games, mut actions) = (0u64, 0u64);
+    let cpu_start = thread_cpu_seconds();
     let start = Instant::now();
     while start.elapsed() < limit {
         for _ in 0..16 {
@@ -56,14 +81,15 @@ fn playouts<G: Game>(game: &G, limit: Duration) -> serde_json::Value {
         }
     }
     let secs = start.elapsed().as_secs_f64();
-    serde_json::json!({
+    let v = serde_json::json!({
         "game": game.spec(),
         "seconds": secs,
         "games": games,
         "actions": actions,
         "games_per_s": games as f64 / secs,
         "actions_per_s": actions as f64 / secs,
-    })
+    });
+    with_cpu_rates(v, cpu_start, &[("games", games), ("actions", actions)])
 }
 
 fn search<G: Game>(game: &G, spec: &AgentSpec, limit: Duration) -> Result<serde_json::Value> {
@@ -79,6 +105,7 @@ fn search<G: Game>(game: &G, spec: &AgentSpec, limit: Duration) -> Result<serde_
     let legal = game.legal_actions(&state);
     let mut agent = spec.build::<G>()?;
     let (mut searches, mut iterations) = (0u64, 0u64);
+    let cpu_start = thread_cpu_seconds();
     let start = Instant::now();
     while start.elapsed() < limit {
         let view = game.determinize(&state, me, &mut rng);
@@ -99,12 +126,13 @@ fn search<G: Game>(game: &G, spec: &AgentSpec, limit: Duration) -> Result<serde_
             spec.label
         );
     }
-    Ok(serde_json::json!({
+    let v = serde_json::json!({
         "game": game.spec(),
         "agent": spec.label,
         "seconds": secs,
         "searches": searches,
         "iterations": iterations,
         "iterations_per_s": iterations as f64 / secs,
-    }))
+    });
+    Ok(with_cpu_rates(v, cpu_start, &[("iterations", iterations)]))
 }
