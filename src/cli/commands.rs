@@ -24,6 +24,7 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Agents => list_agents(),
         Command::Bench(a) => super::bench::bench(a)?,
         Command::Merge(a) => merge(a)?,
+        Command::Soak(a) => super::soak::run(a)?,
     }
     Ok(ExitCode::SUCCESS)
 }

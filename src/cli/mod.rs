@@ -3,6 +3,7 @@
 
 mod bench;
 mod commands;
+mod soak;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,6 +47,33 @@ pub enum Command {
     Bench(BenchArgs),
     /// Combine the shard directories of one run (`run --shard K/N`) into one result.
     Merge(MergeArgs),
+    /// Play many random games of every game and variant, checking every state.
+    ///
+    /// Example: boardlab soak --games 10000 --json
+    Soak(SoakArgs),
+}
+
+/// Arguments of `soak`.
+#[derive(Debug, clap::Args)]
+pub struct SoakArgs {
+    /// Game spec to soak (repeatable); default: every registered game in every variant of its test specs.
+    #[arg(long)]
+    pub game: Vec<String>,
+    /// Random games per spec.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Master seed; each game's seed derives from it and the game's index.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Index of the first game (with --games 1, replays one reported game).
+    #[arg(long, default_value_t = 0)]
+    pub start: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `merge`.

@@ -1,0 +1,102 @@
+//! `boardlab soak` through the real binary, small: every registered game in
+//! every test variant plays random games with every state checked, and the
+//! report covers them all. The large soak is recorded in results/soak/.
+
+use std::process::{Command, Output};
+
+use boardlab::game::Game;
+use boardlab::games::{AnyGame, GAMES};
+use boardlab::with_game;
+
+fn boardlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+#[test]
+fn every_game_and_variant_survives_a_small_soak() {
+    let out = boardlab(&["soak", "--games", "300", "--seed", "7", "--json"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(report["ok"], true);
+    let specs = report["specs"].as_array().unwrap();
+    let expected: Vec<String> = GAMES
+        .iter()
+        .flat_map(|g| g.test_specs.iter())
+        .map(|s| with_game!(&AnyGame::parse(s).unwrap(), g => g.spec()))
+        .collect();
+    let got: Vec<&str> = specs.iter().map(|s| s["spec"].as_str().unwrap()).collect();
+    assert_eq!(got, expected);
+    for s in specs {
+        assert_eq!(s["games"], 300, "{s}");
+        assert_eq!(s["violations"], 0, "{s}");
+        assert!(s["steps"].as_u64().unwrap() >= 300, "{s}");
+        assert!(s["games_per_s"].as_f64().unwrap() > 0.0, "{s}");
+    }
+}
+
+#[test]
+fn chosen_specs_and_text_report() {
+    let out = boardlab(&[
+        "soak",
+        "--game",
+        "tictactoe",
+        "--game",
+        "connect4",
+        "--games",
+        "50",
+        "--threads",
+        "1",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(
+        text.contains("tictactoe") && text.contains("connect4"),
+        "{text}"
+    );
+    assert!(!text.contains("fox"), "{text}");
+    assert!(text.contains("no violation found"), "{text}");
+    // The same games whatever the thread count.
+    let steps = |threads: &str| {
+        let out = boardlab(&[
+            "soak",
+            "--game",
+            "connect4",
+            "--games",
+            "80",
+            "--threads",
+            threads,
+            "--json",
+        ]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["specs"][0]["steps"].as_u64().unwrap()
+    };
+    assert_eq!(steps("1"), steps("2"));
+}
+
+#[test]
+fn bad_soak_input_is_a_clear_error() {
+    for (args, needle) in [
+        (vec!["soak", "--game", "chess"], "unknown game 'chess'"),
+        (vec!["soak", "--games", "0"], "at least 1"),
+        (
+            vec![
+                "soak",
+                "--game",
+                "tictactoe",
+                "--start",
+                "18446744073709551615",
+            ],
+            "overflows",
+        ),
+    ] {
+        let out = boardlab(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    }
+}
