@@ -176,8 +176,8 @@ pub(super) fn run(a: SoakArgs) -> Result<()> {
             pool.current_num_threads()
         );
         println!(
-            "{:<44} {:>10} {:>13} {:>10} {:>10}",
-            "spec", "games", "steps", "games/s", "violations"
+            "{:>10} {:>13} {:>10} {:>10}  spec",
+            "games", "steps", "games/s", "violations"
         );
     }
     let mut reports = Vec::new();
@@ -190,7 +190,7 @@ pub(super) fn run(a: SoakArgs) -> Result<()> {
         let rate = tally.games as f64 / secs;
         if !a.json {
             println!(
-                "{spec:<44} {:>10} {:>13} {:>10.0} {:>10}",
+                "{:>10} {:>13} {:>10.0} {:>10}  {spec}",
                 tally.games, tally.steps, rate, tally.violations
             );
         }

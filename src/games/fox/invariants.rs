@@ -33,7 +33,13 @@ pub(super) fn check(g: &Fox, s: &State) -> Result<(), String> {
     if ids != (1 << TILES) - 1 {
         return Err(format!("tiles lost: present mask {ids:#x}"));
     }
-    if u32::from(s.to_move) != s.turn_count % 4 {
+    // The turn that reaches the cap ends the game without handing over, so
+    // the last mover is still the one to move there.
+    let handed_over = match s.phase {
+        Phase::Over(Ending::Cap) => s.turn_count + 3,
+        _ => s.turn_count,
+    };
+    if u32::from(s.to_move) != handed_over % 4 {
         return Err(format!(
             "character {} to move after {} turns",
             s.to_move, s.turn_count
