@@ -1,6 +1,7 @@
 //! `boardlab soak` through the real binary, small: every registered game in
 //! every test variant plays random games with every state checked, and the
-//! report covers them all. The large soak is recorded in results/soak/.
+//! report covers them all (the large soak is recorded in results/soak/); and
+//! the fuzz targets' byte-steered game loop on stable.
 
 use std::process::{Command, Output};
 
@@ -98,5 +99,25 @@ fn bad_soak_input_is_a_clear_error() {
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
         assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    }
+}
+
+/// The fuzz targets' game loop on stable: byte strings from a fixed stream
+/// steer every game and variant, including choices of unlikely chance outcomes.
+#[test]
+fn byte_steered_games_conform() {
+    use boardlab::game::conformance::play_bytes;
+    let mut rng = boardlab::rng::rng_from_seed(17);
+    for info in GAMES {
+        for spec in info.test_specs {
+            let game = AnyGame::parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            for len in [0usize, 3, 8, 20, 200, 2000] {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| boardlab::rng::below(&mut rng, 256) as u8)
+                    .collect();
+                with_game!(&game, g => play_bytes(g, &bytes))
+                    .unwrap_or_else(|e| panic!("{spec} with {len} bytes: {e}"));
+            }
+        }
     }
 }

@@ -100,7 +100,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunErr
         w.flush()?;
         std::fs::rename(&tmp, &path)
     };
-    write().map_err(|e| output_error(&path, e))?;
+    write().map_err(|e| bad(out, e.to_string()))?;
     let mut tallies = Tallies::new(seats, seats);
     rows.iter().for_each(|r| tallies.add(r));
     let (agents, seat_rows) = tallies.finish(&base.identity.agents);
