@@ -212,10 +212,7 @@ impl AgentSpec {
     pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
         let text = text.trim();
         let spec = if let Some(path) = text.strip_prefix('@') {
-            let body = std::fs::read_to_string(path).map_err(|e| SpecError::DataFile {
-                path: path.to_string(),
-                why: e.to_string(),
-            })?;
+            let body = crate::data::read_text(path)?;
             Preset::parse(&body, path)?.to_spec()
         } else {
             let spec = Spec::parse(text)?;

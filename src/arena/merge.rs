@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::manifest::{self, Manifest};
 use super::record::{self, GameRow};
-use super::{RunError, Tallies};
+use super::{RunError, Tallies, output_error};
 
 /// What a merge produced.
 #[derive(Debug)]
@@ -17,7 +17,7 @@ pub struct Merged {
 }
 
 fn bad(path: &Path, why: impl Into<String>) -> RunError {
-    RunError::Resume {
+    RunError::Merge {
         path: path.display().to_string(),
         why: why.into(),
     }
@@ -55,6 +55,9 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunErr
     rows.sort_by_key(|r| (r.game_index, r.seat));
     let seats = rows.iter().map(|r| r.seat as usize + 1).max().unwrap_or(0);
     let games = base.identity.games;
+    if base.identity.agents.is_empty() {
+        return Err(bad(first, "run.json lists no agents"));
+    }
     if seats != base.identity.agents.len() {
         return Err(bad(
             first,
@@ -81,7 +84,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunErr
             ));
         }
     }
-    if rows.len() as u64 != games * seats as u64 {
+    if games.checked_mul(seats as u64) != Some(rows.len() as u64) {
         return Err(bad(
             out,
             format!(
@@ -90,7 +93,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunErr
             ),
         ));
     }
-    std::fs::create_dir_all(out).map_err(|e| bad(out, e.to_string()))?;
+    std::fs::create_dir_all(out).map_err(|e| output_error(out, e))?;
     let path = out.join("games.csv");
     if path.exists() && !force {
         return Err(bad(
@@ -124,14 +127,14 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunErr
     let mut tallies = Tallies::new(seats, seats);
     rows.iter().for_each(|r| tallies.add(r));
     let (agents, seat_rows) = tallies.finish(&base.identity.agents);
-    record::write_summary(&out.join("summary.csv"), &agents)
-        .map_err(|e| bad(out, e.to_string()))?;
-    record::write_summary(&out.join("seats.csv"), &seat_rows)
-        .map_err(|e| bad(out, e.to_string()))?;
+    let p = out.join("summary.csv");
+    record::write_summary(&p, &agents).map_err(|e| output_error(&p, e))?;
+    let p = out.join("seats.csv");
+    record::write_summary(&p, &seat_rows).map_err(|e| output_error(&p, e))?;
     let manifest = Manifest {
         shard: None,
         ..base
     };
-    manifest::write(out, &manifest).map_err(|e| bad(out, e.to_string()))?;
+    manifest::write(out, &manifest).map_err(|e| output_error(&out.join("run.json"), e))?;
     Ok(Merged { manifest, games })
 }

@@ -100,6 +100,14 @@ pub enum RunError {
         /// The reason.
         why: String,
     },
+    /// Shard directories that do not add up to one run.
+    #[error("cannot merge {path}: {why}")]
+    Merge {
+        /// The shard or output directory.
+        path: String,
+        /// The reason.
+        why: String,
+    },
 }
 
 fn output_error(path: &std::path::Path, e: impl std::fmt::Display) -> RunError {

@@ -20,6 +20,7 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Run(a) => return run(a),
         Command::Play(a) => play_interactive(a)?,
         Command::Replay(a) => replay(a)?,
+        Command::Soak(a) => super::soak::run(a)?,
         Command::Games => list_games(),
         Command::Agents => list_agents(),
         Command::Bench(a) => super::bench::bench(a)?,

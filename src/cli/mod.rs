@@ -1,6 +1,8 @@
 //! The command line: clap arguments in, library calls, errors out as one line
 //! with exit code 2.
 
+mod soak;
+
 mod bench;
 mod commands;
 mod sprt;
@@ -40,6 +42,10 @@ pub enum Command {
     Play(PlayArgs),
     /// Re-simulate a trace file written by `run --trace` and print it turn by turn.
     Replay(ReplayArgs),
+    /// Play many random games of every game and variant, checking every state.
+    ///
+    /// Example: boardlab soak --games 10000 --json
+    Soak(SoakArgs),
     /// List the games, their player counts and parameters with defaults.
     Games,
     /// List the agent kinds, their parameters and the presets in agents/.
@@ -228,6 +234,29 @@ pub struct PlayArgs {
 pub struct ReplayArgs {
     /// A trace file (game-NNNNNNNN.jsonl).
     pub file: PathBuf,
+}
+
+/// Arguments of `soak`.
+#[derive(Debug, clap::Args)]
+pub struct SoakArgs {
+    /// Game spec to soak (repeatable); default: every registered game in every variant of its test specs.
+    #[arg(long)]
+    pub game: Vec<String>,
+    /// Random games per spec.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Master seed; each game's seed derives from it and the game's index.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Index of the first game (with --games 1, replays one reported game).
+    #[arg(long, default_value_t = 0)]
+    pub start: u64,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `bench`.

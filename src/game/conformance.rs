@@ -45,6 +45,9 @@ pub fn check<G: Game>(game: &G, cfg: Config) {
         let mut step = 0u32;
         loop {
             let ctx = format!("{} seed {seed} step {step}", game.spec());
+            if let Err(e) = game.check_invariants(&state) {
+                panic!("{ctx}: invariant violated: {e}");
+            }
             let turn = game.turn(&state);
             let legal = game.legal_actions(&state);
             assert!(
@@ -178,6 +181,140 @@ pub fn check<G: Game>(game: &G, cfg: Config) {
             game.spec()
         );
     }
+}
+
+/// The properties every reachable state must have, reported as an error
+/// instead of a panic so that `boardlab soak` and the fuzz targets can name the
+/// seed and step themselves: the game's own [`Game::check_invariants`], legal
+/// actions non-empty exactly at a player's turn, no duplicates, within
+/// [`Game::max_actions`], chance outcomes distinct with positive probabilities
+/// summing to 1, and well-formed returns at the end.
+pub fn check_state<G: Game>(game: &G, state: &G::State) -> Result<(), String> {
+    game.check_invariants(state)
+        .map_err(|e| format!("invariant violated: {e}"))?;
+    let legal = game.legal_actions(state);
+    if legal.len() > game.max_actions() {
+        return Err(format!(
+            "{} legal actions, more than max_actions {}",
+            legal.len(),
+            game.max_actions()
+        ));
+    }
+    match game.turn(state) {
+        Turn::Player(p) => {
+            if p as usize >= game.num_players() {
+                return Err(format!(
+                    "player {p} to move, but the game has {} seats",
+                    game.num_players()
+                ));
+            }
+            if legal.is_empty() {
+                return Err(format!("no legal action at player {p}'s turn"));
+            }
+            if let Some(dup) = first_duplicate(&legal) {
+                return Err(format!("duplicate legal action {dup:?}"));
+            }
+        }
+        Turn::Chance => {
+            if !legal.is_empty() {
+                return Err(format!("legal actions {legal:?} at a chance node"));
+            }
+            let outcomes = game.chance_outcomes(state);
+            if outcomes.is_empty() {
+                return Err("chance node without outcomes".into());
+            }
+            let total: f64 = outcomes.iter().map(|o| o.1).sum();
+            if total.is_nan() || (total - 1.0).abs() >= 1e-9 {
+                return Err(format!("chance probabilities sum to {total}"));
+            }
+            if let Some(o) = outcomes.iter().find(|o| o.1.is_nan() || o.1 <= 0.0) {
+                return Err(format!("chance outcome {:?} has probability {}", o.0, o.1));
+            }
+            let actions: Vec<G::Action> = outcomes.iter().map(|o| o.0).collect();
+            if let Some(dup) = first_duplicate(&actions) {
+                return Err(format!("duplicate chance outcome {dup:?}"));
+            }
+        }
+        Turn::Terminal => {
+            if !legal.is_empty() {
+                return Err(format!("legal actions {legal:?} at a terminal state"));
+            }
+            let r = game.returns(state);
+            if r.len() != game.num_players() {
+                return Err(format!(
+                    "{} returns for {} seats",
+                    r.len(),
+                    game.num_players()
+                ));
+            }
+            if let Some(v) = r.iter().find(|v| !v.is_finite()) {
+                return Err(format!("return {v} is not finite"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Plays one game steered by `bytes`, checking every state with
+/// [`check_state`]: the fuzz targets' game loop. The first 8 bytes seed setup;
+/// each later byte picks a legal action or a chance outcome (any outcome, however
+/// unlikely); once the bytes run out, the seeded stream plays on to the end, so
+/// every input is a whole game that must finish within `max_game_length`.
+/// Returns the game's length, or the first violation with its step.
+pub fn play_bytes<G: Game>(game: &G, bytes: &[u8]) -> Result<u32, String> {
+    let (seed, mut rest) = match bytes.split_first_chunk::<8>() {
+        Some((head, rest)) => (u64::from_le_bytes(*head), rest),
+        None => (0, bytes),
+    };
+    let mut rng = rng_from_seed(seed);
+    let mut state = game.initial_state(&mut rng);
+    let mut step = 0u32;
+    loop {
+        check_state(game, &state).map_err(|e| format!("step {step}: {e}"))?;
+        let choice = match rest.split_first() {
+            Some((&b, tail)) => {
+                rest = tail;
+                Some(usize::from(b))
+            }
+            None => None,
+        };
+        let action = match game.turn(&state) {
+            Turn::Terminal => return Ok(step),
+            Turn::Chance => match choice {
+                Some(b) => {
+                    let outcomes = game.chance_outcomes(&state);
+                    outcomes[b % outcomes.len()].0
+                }
+                None => game.sample_chance(&state, &mut rng),
+            },
+            Turn::Player(_) => {
+                let legal = game.legal_actions(&state);
+                legal[choice.unwrap_or_else(|| below(&mut rng, legal.len())) % legal.len()]
+            }
+        };
+        if step >= game.max_game_length() {
+            return Err(format!(
+                "step {step}: the game is not over after max_game_length = {} actions",
+                game.max_game_length()
+            ));
+        }
+        game.apply(&mut state, action);
+        step += 1;
+    }
+}
+
+/// The first item equal to an earlier one. Quadratic for short lists (no
+/// allocation), hashed for long ones.
+fn first_duplicate<T: Copy + Eq + std::hash::Hash>(items: &[T]) -> Option<T> {
+    if items.len() <= 64 {
+        return items
+            .iter()
+            .enumerate()
+            .find(|(i, a)| items[..*i].contains(a))
+            .map(|(_, a)| *a);
+    }
+    let mut seen = HashSet::with_capacity(items.len());
+    items.iter().find(|a| !seen.insert(**a)).copied()
 }
 
 /// Checks determinization at one state; returns (checks made, checks where the

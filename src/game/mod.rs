@@ -154,6 +154,17 @@ pub trait Game: Send + Sync + Sized + 'static {
 
     /// Short human label of an action in a state (before applying it).
     fn action_label(&self, state: &Self::State, action: Self::Action) -> String;
+
+    /// The game's own consistency rules for a state (card conservation, piece
+    /// counts, a single owner per component…); `Err` names the broken rule.
+    ///
+    /// Called after every step by the conformance suite, `boardlab soak` and
+    /// the fuzz targets, never in the hot path of a run. Games override it so
+    /// that a rules bug shows up at the step that caused it, not many steps
+    /// later as a strange result. Default: no extra rules.
+    fn check_invariants(&self, _state: &Self::State) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// Outcome of one seat in a finished game.

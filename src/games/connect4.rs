@@ -161,6 +161,30 @@ impl Game for Connect4 {
     fn action_label(&self, _state: &State, action: Action) -> String {
         format!("column {}", action + 1)
     }
+
+    /// Discs on distinct cells inside the board, stacked from the bottom of
+    /// each column, counted by `moves`, the players alternating.
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        let [a, b] = s.discs;
+        if a & b != 0 {
+            return Err("a cell holds discs of both players".into());
+        }
+        let board = (BOTTOM << HEIGHT) - BOTTOM;
+        if (a | b) & !board != 0 {
+            return Err("a disc outside the board".into());
+        }
+        for c in 0..WIDTH {
+            let column = ((a | b) >> (c * COLUMN_BITS)) & ((1 << COLUMN_BITS) - 1);
+            if column & (column + 1) != 0 {
+                return Err(format!("column {} has a gap under a disc", c + 1));
+            }
+        }
+        let (na, nb) = (a.count_ones(), b.count_ones());
+        if na + nb != u32::from(s.moves) || !(na == nb || na == nb + 1) {
+            return Err(format!("{na} and {nb} discs after {} moves", s.moves));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

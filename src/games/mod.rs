@@ -1,7 +1,7 @@
 //! The registered games and the one place that dispatches on a game name.
 //!
 //! Generic code (runner, agents, conformance) is written once over `G: Game`;
-//! the CLI picks the concrete game once, through [`AnyGame`] and [`with_game!`].
+//! the CLI picks the concrete game once, through [`AnyGame`] and [`with_game!`](crate::with_game).
 
 pub mod connect4;
 pub mod fox;

@@ -148,6 +148,23 @@ impl Game for TicTacToe {
             action % 3 + 1
         )
     }
+
+    /// Marks on distinct cells of the 3x3 board, X never behind O nor more
+    /// than one ahead, and the player to move is the one behind.
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        let [x, o] = s.marks;
+        if x & o != 0 || (x | o) >> 9 != 0 {
+            return Err(format!("marks overlap or leave the board: {x:#x} {o:#x}"));
+        }
+        let (nx, no) = (x.count_ones(), o.count_ones());
+        if !(nx == no || nx == no + 1) || u32::from(s.to_move) != nx - no {
+            return Err(format!(
+                "{nx} X and {no} O with player {} to move",
+                s.to_move
+            ));
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

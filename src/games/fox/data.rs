@@ -90,7 +90,8 @@ fn validate(f: &TileFile) -> Result<(), String> {
         }
         starts.push(sq);
     }
-    let mut total = 0u32;
+    // Summed in u64: huge copy counts must not wrap around to a valid total.
+    let mut total = 0u64;
     let mut masks = Vec::new();
     for t in &f.tile {
         if t.arrows.is_empty() {
@@ -120,9 +121,9 @@ fn validate(f: &TileFile) -> Result<(), String> {
         if t.copies == 0 {
             return Err(format!("tile '{}' has 0 copies", t.code));
         }
-        total += t.copies;
+        total += u64::from(t.copies);
     }
-    if total != TILES as u32 {
+    if total != TILES as u64 {
         return Err(format!(
             "the tile copies add up to {total}, but the board needs exactly {TILES} directional tiles"
         ));

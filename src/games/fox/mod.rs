@@ -11,6 +11,7 @@ mod abilities;
 pub mod board;
 pub mod data;
 mod heuristic;
+mod invariants;
 pub mod movement;
 mod render;
 pub mod state;
@@ -494,6 +495,10 @@ impl Game for Fox {
 
     fn action_label(&self, s: &State, action: Action) -> String {
         self.label(s, action)
+    }
+
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        invariants::check(self, s)
     }
 }
 

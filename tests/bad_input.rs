@@ -1,0 +1,607 @@
+//! A catalogue of malformed inputs, each through the real binary: game and
+//! agent specs, preset files, component data files, results directories given
+//! to `merge` and `--resume`, and outputs that cannot be written. Every case
+//! must exit with code 2, print exactly one line on stderr naming the problem,
+//! never panic, and leave every file already written byte for byte as it was.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use boardlab::games::GAMES;
+
+fn boardlab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("boardlab-bad-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every file under `dir` with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                files.insert(p.clone(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    files
+}
+
+/// One malformed input: the arguments, a word the message must contain, and
+/// directories whose files must not change.
+struct Case {
+    args: Vec<String>,
+    needle: String,
+    guarded: Vec<PathBuf>,
+}
+
+fn case(args: &[&str], needle: &str) -> Case {
+    Case {
+        args: args.iter().map(|s| s.to_string()).collect(),
+        needle: needle.to_string(),
+        guarded: Vec::new(),
+    }
+}
+
+fn guarded(args: &[&str], needle: &str, dirs: &[&Path]) -> Case {
+    Case {
+        guarded: dirs.iter().map(|d| d.to_path_buf()).collect(),
+        ..case(args, needle)
+    }
+}
+
+fn run_game(game: &str) -> Vec<String> {
+    [
+        "run",
+        "--game",
+        game,
+        "--agents",
+        "random,random",
+        "--games",
+        "2",
+        "-q",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn check(cases: Vec<Case>) {
+    let mut failures = Vec::new();
+    for c in &cases {
+        let before: Vec<_> = c.guarded.iter().map(|d| snapshot(d)).collect();
+        let args: Vec<&str> = c.args.iter().map(String::as_str).collect();
+        let out = boardlab(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let mut why = Vec::new();
+        if out.status.code() != Some(2) {
+            why.push(format!("exit code {:?}", out.status.code()));
+        }
+        if stderr.trim_end().lines().count() != 1 {
+            why.push("not exactly one line on stderr".to_string());
+        }
+        if !stderr.contains(&c.needle) {
+            why.push(format!("'{}' not named", c.needle));
+        }
+        if stderr.contains("panicked") {
+            why.push("panicked".to_string());
+        }
+        for (d, b) in c.guarded.iter().zip(&before) {
+            if &snapshot(d) != b {
+                why.push(format!("{} changed", d.display()));
+            }
+        }
+        if !why.is_empty() {
+            failures.push(format!("{args:?}: {}; stderr: {stderr}", why.join(", ")));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases failed:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+fn with_game(mut args: Vec<String>, game: &str) -> Vec<String> {
+    args[2] = game.to_string();
+    args
+}
+
+fn owned(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn malformed_game_and_agent_specs() {
+    let base = run_game("connect4");
+    let game = |g: &str, needle: &str| {
+        let args = with_game(base.clone(), g);
+        case(&owned(&args), needle)
+    };
+    let agents = |a: &str, needle: &str| {
+        let mut args = base.clone();
+        args[4] = a.to_string();
+        case(&owned(&args), needle)
+    };
+    let mut cases = vec![
+        game("chess", "unknown game 'chess'"),
+        game("", "empty name"),
+        game("connect4(", "missing closing ')'"),
+        game("connect4(rows)", "'rows' is not key=value"),
+        game("connect4(a=1,a=2)", "'a' is given twice"),
+        game("connect4((a=1))", "nested parentheses"),
+        game("connect 4", "may only hold"),
+        game("fox(players=3,alone=cats)", "bad value 'cats' for 'alone'"),
+        game("fox(alone=foxes)", "'alone' only applies to players=3"),
+        game("fox(stay_ability=maybe)", "bad value 'maybe'"),
+        game("fox(guard=diagonal)", "bad value 'diagonal'"),
+        agents("random,deep_blue", "unknown agent 'deep_blue'"),
+        agents("random", "needs exactly 2 agents"),
+        agents("random,random,random", "needs exactly 2 agents"),
+        agents("random,,random", "empty item"),
+        agents("random,mcts(iterations=10", "unbalanced parentheses"),
+        agents("random,random(depth=3)", "no parameter 'depth'"),
+        agents(
+            "random,mcts(iterations=0)",
+            "bad value '0' for 'iterations'",
+        ),
+        agents("random,mcts(iterations=-5)", "bad value '-5'"),
+        agents("random,mcts(c=fast)", "bad value 'fast' for 'c'"),
+        agents("random,mcts(c=NaN)", "bad value 'NaN' for 'c'"),
+        agents("random,mcts(epsilon=2)", "bad value '2' for 'epsilon'"),
+        agents("random,ismcts-1k(colour=red)", "no parameter 'colour'"),
+        agents("random,faulty(fault=explode)", "bad value 'explode'"),
+        agents("random,@", "cannot use data file"),
+    ];
+    // Generic over the registry: every game rejects an unknown parameter, and
+    // every game with a `players` parameter rejects counts out of its range.
+    for info in GAMES {
+        cases.push(game(
+            &format!("{}(no_such_parameter=1)", info.name),
+            "no parameter 'no_such_parameter'",
+        ));
+        if info.params.iter().any(|p| p.name == "players") {
+            for bad in ["0", "1", "99", "two", "-2", "2.5"] {
+                cases.push(game(
+                    &format!("{}(players={bad})", info.name),
+                    &format!("bad value '{bad}' for 'players'"),
+                ));
+            }
+        }
+    }
+    cases.push(case(&["bench", "--game", "chess"], "unknown game 'chess'"));
+    cases.push(case(&["soak", "--game", "fox(players=9)"], "for 'players'"));
+    check(cases);
+}
+
+#[test]
+fn malformed_preset_files() {
+    let dir = temp_dir("presets");
+    let preset = |name: &str, body: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, body).unwrap();
+        format!("random,@{}", p.display())
+    };
+    let base = run_game("tictactoe");
+    let agents = |a: String, needle: &str| {
+        let mut args = base.clone();
+        args[4] = a;
+        case(&owned(&args), needle)
+    };
+    let cases = vec![
+        agents(preset("syntax.toml", b"kind = = 'random'"), "syntax.toml"),
+        agents(preset("empty.toml", b""), "missing field"),
+        agents(
+            preset("kind.toml", b"description = 'x'\nkind = 'alphazero'"),
+            "unknown agent 'alphazero'",
+        ),
+        agents(
+            preset(
+                "field.toml",
+                b"description = 'x'\nkind = 'random'\ncolour = 'red'",
+            ),
+            "unknown field",
+        ),
+        agents(
+            preset("type.toml", b"description = 'x'\nkind = 3"),
+            "invalid type",
+        ),
+        agents(
+            preset(
+                "params.toml",
+                b"description = 'x'\nkind = 'random'\nparams = 7",
+            ),
+            "invalid type",
+        ),
+        agents(
+            preset(
+                "value.toml",
+                b"description = 'x'\nkind = 'mcts'\n[params]\niterations = 'lots'",
+            ),
+            "bad value 'lots' for 'iterations'",
+        ),
+        agents(
+            preset(
+                "unknown-param.toml",
+                b"description = 'x'\nkind = 'greedy'\n[params]\ndepth = 2",
+            ),
+            "no parameter 'depth'",
+        ),
+        agents(
+            preset(
+                "table.toml",
+                b"description = 'x'\nkind = 'mcts'\n[params.c]\nx = 1",
+            ),
+            "bad value",
+        ),
+        agents(
+            preset("binary.toml", &[0xff, 0xfe, 0x00, 0x80]),
+            "binary.toml",
+        ),
+        agents(format!("random,@{}", dir.display()), "cannot use data file"),
+        agents(
+            format!("random,@{}/missing.toml", dir.display()),
+            "missing.toml",
+        ),
+        agents("random,@/dev/zero".to_string(), "larger than"),
+    ];
+    check(cases);
+}
+
+#[test]
+fn malformed_component_data_files() {
+    let dir = temp_dir("data");
+    let file = |name: &str, body: &[u8]| {
+        let p = dir.join(name);
+        std::fs::write(&p, body).unwrap();
+        p.display().to_string()
+    };
+    let base = run_game("tictactoe");
+    let mut cases = Vec::new();
+    // Generic over the registry: every parameter that replaces embedded
+    // component data by a file rejects missing, malformed and mis-shaped files.
+    let mut file_params = 0;
+    for info in GAMES {
+        for p in info
+            .params
+            .iter()
+            .filter(|p| p.default.starts_with("embedded"))
+        {
+            file_params += 1;
+            let spec = |path: &str| format!("{}({}={path})", info.name, p.name);
+            let bad_files = [
+                (format!("{}/missing.toml", dir.display()), "missing.toml"),
+                (file("syntax.toml", b"[[[ not toml"), "syntax.toml"),
+                (file("syntax.json", b"{\"version\": "), "syntax.json"),
+                (file("shape.toml", b"x = 1"), "shape.toml"),
+                (file("shape.json", b"[1, 2, 3]"), "shape.json"),
+                (file("empty.toml", b""), "empty.toml"),
+                (file("binary.toml", &[0xff, 0x00, 0xfe]), "binary.toml"),
+                (dir.display().to_string(), "cannot use data file"),
+                ("/dev/zero".to_string(), "larger than"),
+            ];
+            for (path, needle) in bad_files {
+                cases.push(case(&owned(&with_game(base.clone(), &spec(&path))), needle));
+            }
+        }
+    }
+    assert!(file_params >= 1, "no game has a data-file parameter");
+    // Wrong counts in an otherwise valid file (Fox on the Run's tile set).
+    let tiles = include_str!("../src/games/fox/tiles.toml");
+    for (name, body, needle) in [
+        (
+            "count.toml",
+            tiles.replacen("copies = 3", "copies = 4", 1),
+            "add up to 23",
+        ),
+        (
+            "zero.toml",
+            tiles.replacen("copies = 3", "copies = 0", 1),
+            "0 copies",
+        ),
+        (
+            "overflow.toml",
+            tiles
+                .replacen("copies = 3", "copies = 4294967295", 1)
+                .replacen("copies = 3", "copies = 4", 1),
+            "add up to",
+        ),
+        (
+            "cap.toml",
+            tiles.replace("turn_cap = 200", "turn_cap = 99999999"),
+            "turn_cap",
+        ),
+        (
+            "negative.toml",
+            tiles.replace("turn_cap = 200", "turn_cap = -1"),
+            "turn_cap",
+        ),
+    ] {
+        let path = file(name, body.as_bytes());
+        cases.push(case(
+            &owned(&with_game(base.clone(), &format!("fox(tiles={path})"))),
+            needle,
+        ));
+    }
+    check(cases);
+}
+
+/// A finished run in a fresh directory (its files are what must not change).
+fn finished_run(name: &str, extra: &[&str]) -> PathBuf {
+    let dir = temp_dir(name);
+    let out = dir.join("run");
+    let mut args = vec![
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--games",
+        "10",
+        "--seed",
+        "3",
+        "-q",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    // Flags in `extra` replace the defaults above.
+    for pair in extra.chunks(2) {
+        match args.iter().position(|a| *a == pair[0]) {
+            Some(at) => args[at + 1] = pair[1],
+            None => args.extend_from_slice(pair),
+        }
+    }
+    let o = boardlab(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    out
+}
+
+fn resume_args(dir: &Path) -> Vec<String> {
+    [
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--games",
+        "10",
+        "--seed",
+        "3",
+        "-q",
+        "--resume",
+        "--out",
+        dir.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn edit(dir: &Path, file: &str, f: impl FnOnce(String) -> String) {
+    let p = dir.join(file);
+    let text = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(&p, f(text)).unwrap();
+}
+
+#[test]
+fn malformed_results_given_to_resume_and_merge() {
+    let mut cases = Vec::new();
+    // --resume
+    let garbage = finished_run("r-garbage", &[]);
+    edit(&garbage, "games.csv", |t| {
+        let mut lines: Vec<&str> = t.lines().collect();
+        lines[3] = "0,1,tictactoe,zero,0,random,,maybe,x,y,z,,,,,,,";
+        lines.join("\n") + "\n"
+    });
+    cases.push(guarded(
+        &owned(&resume_args(&garbage)),
+        "malformed games.csv",
+        &[&garbage],
+    ));
+    let no_manifest = finished_run("r-nomanifest", &[]);
+    std::fs::remove_file(no_manifest.join("run.json")).unwrap();
+    cases.push(guarded(
+        &owned(&resume_args(&no_manifest)),
+        "run.json",
+        &[&no_manifest],
+    ));
+    let bad_manifest = finished_run("r-badmanifest", &[]);
+    std::fs::write(bad_manifest.join("run.json"), "{\"game\": 3").unwrap();
+    cases.push(guarded(
+        &owned(&resume_args(&bad_manifest)),
+        "malformed",
+        &[&bad_manifest],
+    ));
+    let other = finished_run("r-other", &[]);
+    let foreign = finished_run("r-foreign", &["--seed", "99"]);
+    std::fs::copy(foreign.join("run.json"), other.join("run.json")).unwrap();
+    cases.push(guarded(
+        &owned(&resume_args(&other)),
+        "seed differs",
+        &[&other],
+    ));
+    let torn_header = finished_run("r-tornheader", &[]);
+    edit(&torn_header, "games.csv", |t| {
+        t.replacen("game_index,seed,", "game_in\n", 1)
+    });
+    cases.push(guarded(
+        &owned(&resume_args(&torn_header)),
+        "games.csv",
+        &[&torn_header],
+    ));
+    let misplaced = finished_run("r-misplaced", &[]);
+    edit(&misplaced, "games.csv", |t| {
+        let mut lines: Vec<&str> = t.lines().collect();
+        lines.swap(1, 3);
+        lines.join("\n") + "\n"
+    });
+    cases.push(guarded(
+        &owned(&resume_args(&misplaced)),
+        "does not belong",
+        &[&misplaced],
+    ));
+    let absent = std::env::temp_dir().join(format!("boardlab-bad-{}-absent", std::process::id()));
+    cases.push(case(&owned(&resume_args(&absent)), "run.json"));
+
+    // merge
+    let shard = |name: &str, k: &str| finished_run(name, &["--shard", k]);
+    let (s1, s2) = (shard("m-1", "1/2"), shard("m-2", "2/2"));
+    let merge = |dirs: &[&Path], out: &Path| -> Vec<String> {
+        let mut a = vec![
+            "merge".to_string(),
+            "--out".to_string(),
+            out.display().to_string(),
+        ];
+        a.extend(dirs.iter().map(|d| d.display().to_string()));
+        a
+    };
+    let out = temp_dir("m-out").join("merged");
+    let garbage2 = shard("m-garbage", "2/2");
+    std::fs::write(garbage2.join("games.csv"), "\u{1}\u{2}garbage\"\n\"x,y\n").unwrap();
+    cases.push(guarded(
+        &owned(&merge(&[&s1, &garbage2], &out)),
+        "malformed",
+        &[&s1, &garbage2],
+    ));
+    let torn2 = shard("m-torn", "2/2");
+    edit(&torn2, "games.csv", |t| {
+        t.replacen("game_index,seed,", "game_in\n", 1)
+    });
+    cases.push(guarded(
+        &owned(&merge(&[&s1, &torn2], &out)),
+        "games.csv",
+        &[&s1, &torn2],
+    ));
+    let nomani2 = shard("m-nomanifest", "2/2");
+    std::fs::remove_file(nomani2.join("run.json")).unwrap();
+    cases.push(guarded(
+        &owned(&merge(&[&s1, &nomani2], &out)),
+        "run.json",
+        &[&s1, &nomani2],
+    ));
+    let other2 = finished_run("m-other", &["--shard", "2/2", "--seed", "8"]);
+    cases.push(guarded(
+        &owned(&merge(&[&s1, &other2], &out)),
+        "seed differs",
+        &[&s1, &other2],
+    ));
+    cases.push(guarded(&owned(&merge(&[&s1], &out)), "missing", &[&s1]));
+    let no_agents = shard("m-noagents", "1/1");
+    edit(&no_agents, "run.json", |t| {
+        let mut v: serde_json::Value = serde_json::from_str(&t).unwrap();
+        v["agents"] = serde_json::json!([]);
+        v["resolved_agents"] = serde_json::json!([]);
+        v.to_string()
+    });
+    std::fs::write(no_agents.join("games.csv"), "").unwrap();
+    cases.push(guarded(
+        &owned(&merge(&[&no_agents], &out)),
+        "agents",
+        &[&no_agents],
+    ));
+    let huge = shard("m-huge", "1/1");
+    edit(&huge, "run.json", |t| {
+        t.replace("\"games\": 10", "\"games\": 18446744073709551615")
+    });
+    cases.push(guarded(&owned(&merge(&[&huge], &out)), "games", &[&huge]));
+    let absent2 = std::env::temp_dir().join(format!("boardlab-bad-{}-absent2", std::process::id()));
+    cases.push(guarded(
+        &owned(&merge(&[&s1, &absent2], &out)),
+        "run.json",
+        &[&s1],
+    ));
+    // An existing merged result is not overwritten without --force.
+    let merged = temp_dir("m-done").join("merged");
+    let ok = boardlab(&owned(&merge(&[&s1, &s2], &merged)));
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    cases.push(guarded(
+        &owned(&merge(&[&s1, &s2], &merged)),
+        "--force",
+        &[&merged, &s1, &s2],
+    ));
+    check(cases);
+}
+
+#[test]
+fn outputs_that_cannot_be_written() {
+    let dir = temp_dir("unwritable");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "x").unwrap();
+    let under_file = format!("{}/sub", file.display());
+    let base = run_game("tictactoe");
+    let with = |extra: &[&str]| {
+        let mut a = base.clone();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let summary_dir = dir.join("summary-is-dir");
+    std::fs::create_dir_all(summary_dir.join("summary.csv")).unwrap();
+    let games_dir = dir.join("games-is-dir");
+    std::fs::create_dir_all(games_dir.join("games.csv")).unwrap();
+    let existing = finished_run("u-existing", &[]);
+    let shards = finished_run("u-shard", &["--shard", "1/1"]);
+    let cases = vec![
+        case(&owned(&with(&["--out", &under_file])), "cannot write"),
+        case(
+            &owned(&with(&["--out", "/proc/version/out"])),
+            "cannot write",
+        ),
+        case(&owned(&with(&["--trace", &under_file])), "cannot write"),
+        case(
+            &owned(&with(&["--out", summary_dir.to_str().unwrap()])),
+            "summary.csv",
+        ),
+        case(
+            &owned(&with(&["--out", games_dir.to_str().unwrap(), "--force"])),
+            "games.csv",
+        ),
+        guarded(
+            &[
+                "run",
+                "--game",
+                "tictactoe",
+                "--agents",
+                "random,random",
+                "--games",
+                "10",
+                "--seed",
+                "3",
+                "-q",
+                "--out",
+                existing.to_str().unwrap(),
+            ],
+            "already holds results",
+            &[&existing],
+        ),
+        guarded(
+            &["merge", "--out", &under_file, shards.to_str().unwrap()],
+            "sub",
+            &[&shards],
+        ),
+    ];
+    check(cases);
+    assert_eq!(std::fs::read(&file).unwrap(), b"x");
+}
