@@ -1,16 +1,36 @@
 //! Every registered game, in every variant listed in its `test_specs`, passes
-//! the generic conformance suite.
+//! the generic conformance suite. One test per game so they run in parallel.
 
 use boardlab::game::conformance::{Config, check};
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::with_game;
 
-#[test]
-fn every_game_and_variant_conforms() {
-    for info in GAMES {
-        for spec in info.test_specs {
-            let game = AnyGame::parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
-            with_game!(&game, g => check(g, Config { playouts: 60, ..Config::default() }));
-        }
+fn conforms(name: &str) {
+    let info = GAMES
+        .iter()
+        .find(|g| g.name == name)
+        .expect("registered game");
+    for spec in info.test_specs {
+        let game = AnyGame::parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        with_game!(&game, g => check(g, Config { playouts: 60, ..Config::default() }));
     }
 }
+
+macro_rules! conformance_tests {
+    ($($name:ident),*) => {
+        $(#[test]
+        fn $name() {
+            conforms(stringify!($name));
+        })*
+
+        #[test]
+        fn every_registered_game_is_covered() {
+            let covered = [$(stringify!($name)),*];
+            for g in GAMES {
+                assert!(covered.contains(&g.name), "add {} to tests/conformance.rs", g.name);
+            }
+        }
+    };
+}
+
+conformance_tests!(tictactoe, connect4, fox, karmaka, karmox, hamunaptra);

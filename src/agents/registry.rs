@@ -151,6 +151,12 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("pimc-1k", include_str!("../../agents/pimc-1k.toml")),
     ("ismcts-1k", include_str!("../../agents/ismcts-1k.toml")),
     ("ismcts-10k", include_str!("../../agents/ismcts-10k.toml")),
+    ("pimc-10k", include_str!("../../agents/pimc-10k.toml")),
+    ("mcts-1k-h20", include_str!("../../agents/mcts-1k-h20.toml")),
+    (
+        "ismcts-1k-h20",
+        include_str!("../../agents/ismcts-1k-h20.toml"),
+    ),
 ];
 
 /// A preset file: a kind, its parameters and what it is for.
@@ -294,6 +300,24 @@ mod tests {
             let preset = Preset::parse(body, name).unwrap();
             assert!(!preset.description.is_empty(), "{name} has no description");
             AgentSpec::parse(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+
+    #[test]
+    fn every_preset_file_is_embedded() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("agents");
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+                let body = std::fs::read_to_string(&path).unwrap();
+                let embedded = PRESETS.iter().find(|p| p.0 == stem);
+                assert_eq!(
+                    embedded.map(|p| p.1),
+                    Some(body.as_str()),
+                    "agents/{stem}.toml is not in PRESETS"
+                );
+            }
         }
     }
 

@@ -25,6 +25,8 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Bench(a) => super::bench::bench(a)?,
         Command::Merge(a) => merge(a)?,
         Command::Experiment(a) => experiment(a)?,
+        Command::Summarize(a) => super::summarize::summarize(a)?,
+        Command::Sprt(a) => return super::sprt::sprt(a),
     }
     Ok(ExitCode::SUCCESS)
 }

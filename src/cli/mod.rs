@@ -3,6 +3,8 @@
 
 mod bench;
 mod commands;
+mod sprt;
+mod summarize;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,6 +52,68 @@ pub enum Command {
     Experiment(ExperimentArgs),
     /// Combine the shard directories of one run (`run --shard K/N`) into one result.
     Merge(MergeArgs),
+    /// Recompute summaries, ratings, a Markdown balance report and SVG plots from DIR/games.csv.
+    ///
+    /// Example: boardlab summarize results/demo
+    Summarize(SummarizeArgs),
+    /// Test whether agent A is stronger than agent B by elo1 (or not by more than elo0)
+    /// with a sequential probability ratio test on game pairs with swapped seats.
+    ///
+    /// Exit code 0 when the test decides, 1 when --max-games is reached first.
+    ///
+    /// Example: boardlab sprt --game connect4 --agents 'mcts(iterations=400),random' --elo0 0 --elo1 50
+    Sprt(SprtArgs),
+}
+
+/// Arguments of `summarize`.
+#[derive(Debug, clap::Args)]
+pub struct SummarizeArgs {
+    /// A result directory holding games.csv (and run.json, whose agent list is used when present).
+    pub dir: PathBuf,
+    /// Title of the report (default: the game spec).
+    #[arg(long)]
+    pub title: Option<String>,
+    /// Bootstrap resamples for the rating intervals.
+    #[arg(long, default_value_t = 200)]
+    pub resamples: usize,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Arguments of `sprt`.
+#[derive(Debug, clap::Args)]
+pub struct SprtArgs {
+    /// Game spec of a two-player game.
+    #[arg(long)]
+    pub game: String,
+    /// The two agents, A,B: the test is on A's Elo over B.
+    #[arg(long)]
+    pub agents: String,
+    /// Elo difference of H0.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub elo0: f64,
+    /// Elo difference of H1 (greater than elo0).
+    #[arg(long, allow_negative_numbers = true)]
+    pub elo1: f64,
+    /// Probability of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Probability of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// Master seed; pair k plays both its games on seed f(seed, k).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Stop without a decision after this many games.
+    #[arg(long, default_value_t = 100_000)]
+    pub max_games: u64,
+    /// Game pairs per batch; the test is checked (and a line printed) after each batch, from 10 pairs on.
+    #[arg(long, default_value_t = 20)]
+    pub batch: u64,
+    /// Worker threads (0: one per core); the results do not depend on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
 }
 
 /// Arguments of `experiment`.

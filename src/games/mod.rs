@@ -5,6 +5,7 @@
 
 pub mod connect4;
 pub mod fox;
+pub mod hamunaptra;
 pub mod karmaka;
 pub mod karmox;
 pub mod tictactoe;
@@ -260,6 +261,13 @@ pub const GAMES: &[GameInfo] = &[
             "karmox(players=6,mode=clones,max_rounds=12)",
         ],
     },
+    GameInfo {
+        name: "hamunaptra",
+        summary: "Hamunaptra: tile-laying pyramid escape with d4 combat, hidden hands and exits",
+        players: "2-4",
+        params: hamunaptra::PARAMS,
+        test_specs: hamunaptra::TEST_SPECS,
+    },
 ];
 
 /// One concrete game of any registered kind.
@@ -275,6 +283,8 @@ pub enum AnyGame {
     Karmaka(karmaka::Karmaka),
     /// Karmox la Fuga.
     Karmox(karmox::Karmox),
+    /// Hamunaptra.
+    Hamunaptra(hamunaptra::Hamunaptra),
 }
 
 impl AnyGame {
@@ -287,6 +297,7 @@ impl AnyGame {
             "fox" => AnyGame::Fox(fox::Fox::from_params(&mut params)?),
             "karmaka" => AnyGame::Karmaka(karmaka::Karmaka::from_params(&mut params)?),
             "karmox" => AnyGame::Karmox(karmox::Karmox::from_params(&mut params)?),
+            "hamunaptra" => AnyGame::Hamunaptra(hamunaptra::Hamunaptra::from_params(&mut params)?),
             other => {
                 return Err(SpecError::UnknownGame {
                     name: other.to_string(),
@@ -313,6 +324,7 @@ macro_rules! with_game {
             $crate::games::AnyGame::Fox($g) => $body,
             $crate::games::AnyGame::Karmaka($g) => $body,
             $crate::games::AnyGame::Karmox($g) => $body,
+            $crate::games::AnyGame::Hamunaptra($g) => $body,
         }
     };
 }

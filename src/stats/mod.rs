@@ -1,4 +1,19 @@
-//! Statistics used by summaries and tests.
+//! Statistics used by summaries, reports and tests: confidence intervals,
+//! hypothesis tests with multiple-comparison correction, ratings of agents
+//! (Bradley–Terry, Plackett–Luce) with bootstrap intervals, and the SPRT used
+//! to decide between two Elo hypotheses with as few games as possible.
+
+pub mod bootstrap;
+pub mod bradley_terry;
+pub mod describe;
+pub mod hypothesis;
+pub mod mm;
+pub mod plackett_luce;
+pub mod ratings;
+pub mod sprt;
+
+pub use describe::{mean, median, p90, percentile_nearest_rank};
+pub use hypothesis::{holm, holm_reject, normal_cdf, proportion_p_value};
 
 /// The 95 % two-sided normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;

@@ -1,0 +1,177 @@
+//! `boardlab sprt`: is agent A stronger than agent B by at least `elo1`, or
+//! not stronger than `elo0`? Plays game pairs (one seed, seats swapped, so the
+//! deal and the seat advantage cancel within a pair) in batches until the
+//! sequential probability ratio test decides.
+
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use rayon::prelude::*;
+
+use super::SprtArgs;
+use crate::agents::Agent;
+use crate::agents::registry::AgentSpec;
+use crate::arena::play;
+use crate::game::{Game, Outcome};
+use crate::games::AnyGame;
+use crate::rng::game_seed;
+use crate::spec::split_list;
+use crate::stats::sprt::{self, Decision};
+use crate::with_game;
+
+pub(super) fn sprt(a: SprtArgs) -> Result<ExitCode> {
+    play::quiet_contained_panics();
+    if !(a.alpha > 0.0 && a.alpha < 0.5 && a.beta > 0.0 && a.beta < 0.5) {
+        bail!("--alpha and --beta must lie strictly between 0 and 0.5");
+    }
+    if a.elo1 <= a.elo0 {
+        bail!(
+            "--elo1 ({}) must be greater than --elo0 ({})",
+            a.elo1,
+            a.elo0
+        );
+    }
+    if a.batch == 0 {
+        bail!("--batch must be at least 1");
+    }
+    let game = AnyGame::parse(&a.game)?;
+    let specs: Vec<AgentSpec> = split_list(&a.agents)?
+        .iter()
+        .map(|s| AgentSpec::parse(s))
+        .collect::<Result<_, _>>()?;
+    if specs.len() != 2 {
+        bail!(
+            "sprt compares exactly two agents (A,B); {} given",
+            specs.len()
+        );
+    }
+    with_game!(&game, g => run(g, &specs, &a))
+}
+
+/// Plays one game with `seating[s]` (an index into `specs`) in seat `s` and
+/// returns the outcome of agent A (index 0). A game that panics is a draw.
+fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seating: [usize; 2], seed: u64) -> Outcome {
+    let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(2);
+    for &i in &seating {
+        match specs[i].build::<G>() {
+            Ok(agent) => agents.push(agent),
+            Err(e) => unreachable!("agent specs are validated before playing: {e}"),
+        }
+    }
+    let played = play::contained(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            play::play_game(game, &mut agents, seed, None, &mut |_, _, _| {})
+        }))
+    });
+    let seat_of_a = if seating[0] == 0 { 0 } else { 1 };
+    match played {
+        Ok(r) => r.seats[seat_of_a].outcome,
+        Err(_) => Outcome::Draw,
+    }
+}
+
+/// Pairs played before the test may stop: with fewer, an empty category of
+/// results is common and its regularized variance makes the normal
+/// approximation of the LLR far too confident.
+const MIN_PAIRS: u64 = 10;
+
+fn points(o: Outcome) -> u64 {
+    match o {
+        Outcome::Win => 2,
+        Outcome::Draw => 1,
+        Outcome::Loss => 0,
+    }
+}
+
+fn run<G: Game>(game: &G, specs: &[AgentSpec], a: &SprtArgs) -> Result<ExitCode> {
+    if game.num_players() != 2 {
+        bail!(
+            "sprt needs a two-player game; {} has {} players",
+            game.spec(),
+            game.num_players()
+        );
+    }
+    for s in specs {
+        s.build::<G>()?;
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(a.threads)
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start {} threads: {e}", a.threads))?;
+    let (lower, upper) = sprt::bounds(a.alpha, a.beta);
+    let max_pairs = a.max_games.div_ceil(2).max(1);
+    println!(
+        "{}: {} (A) against {} (B); H0 elo <= {}, H1 elo >= {}; alpha {}, beta {}; seed {}",
+        game.spec(),
+        specs[0].label,
+        specs[1].label,
+        a.elo0,
+        a.elo1,
+        a.alpha,
+        a.beta,
+        a.seed
+    );
+    // pairs[k]: pairs in which A scored k half-points over the two games.
+    let mut pairs = [0u64; 5];
+    let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
+    let mut done = 0u64;
+    let mut decision = Decision::Continue;
+    while done < max_pairs && decision == Decision::Continue {
+        let end = (done + a.batch).min(max_pairs);
+        let batch: Vec<[Outcome; 2]> = pool.install(|| {
+            (done..end)
+                .into_par_iter()
+                .map(|p| {
+                    let seed = game_seed(a.seed, p);
+                    [
+                        play_one(game, specs, [0, 1], seed),
+                        play_one(game, specs, [1, 0], seed),
+                    ]
+                })
+                .collect()
+        });
+        for outcomes in &batch {
+            pairs[outcomes.iter().map(|&o| points(o)).sum::<u64>() as usize] += 1;
+            for &o in outcomes {
+                match o {
+                    Outcome::Win => wins += 1,
+                    Outcome::Draw => draws += 1,
+                    Outcome::Loss => losses += 1,
+                }
+            }
+        }
+        done = end;
+        let llr = sprt::llr_pentanomial(pairs, a.elo0, a.elo1);
+        if done >= MIN_PAIRS {
+            decision = sprt::decide(llr, a.alpha, a.beta);
+        }
+        println!(
+            "games {:>7}  W {wins} D {draws} L {losses}  LLR {llr:+.3}  bounds [{lower:.3}, {upper:.3}]",
+            2 * done
+        );
+    }
+    let verdict = match decision {
+        Decision::AcceptH1 => format!(
+            "H1 accepted: A is stronger than B by {} Elo or more",
+            a.elo1
+        ),
+        Decision::AcceptH0 => format!(
+            "H0 accepted: A is not stronger than B by more than {} Elo",
+            a.elo0
+        ),
+        Decision::Continue => format!("no decision after {} games (--max-games)", 2 * done),
+    };
+    println!("{verdict}");
+    println!(
+        "A: {wins} wins, {draws} draws, {losses} losses; pairs (0, 1/2, 1, 3/2, 2 points): {}",
+        pairs.map(|c| c.to_string()).join(" ")
+    );
+    if let Some((elo, lo, hi)) = sprt::pentanomial_elo(pairs) {
+        println!("Elo of A over B: {elo:+.1} [{lo:+.1}, {hi:+.1}] (95 %)");
+    }
+    Ok(if decision == Decision::Continue {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,1995 @@
+//! Scenario tests H1–H25 of the specification (forced dice and draws), exact
+//! combat probabilities from the chance outcomes, and soak tests checking
+//! board invariants after every step.
+
+use std::collections::HashMap;
+
+use super::board::opp;
+use super::data::KindClass;
+use super::state::{NO_CELL, NONE, Phase, Stage, cell_of};
+use super::*;
+use crate::game::conformance::{Config, check};
+use crate::rng::{below, rng_from_seed};
+
+fn game(spec: &str) -> Hamunaptra {
+    Hamunaptra::from_spec_text(spec).unwrap()
+}
+
+fn c(x: i32, y: i32) -> u16 {
+    cell_of(x, y)
+}
+
+/// Card kind by id (tile type, encounter or equipment id).
+fn k(g: &Hamunaptra, id: &str) -> u8 {
+    (0..g.comps.kinds() as u8)
+        .find(|&k| match g.comps.class(k) {
+            KindClass::Tile(t) => g.comps.tiles[t as usize].id == id,
+            KindClass::Foe(f) => g.comps.foes[f as usize].id == id,
+            KindClass::Equip(e) => g.comps.equipment[e as usize].id == id,
+        })
+        .unwrap_or_else(|| panic!("no card {id}"))
+}
+
+fn ch(g: &Hamunaptra, id: &str) -> u8 {
+    g.comps.chars.iter().position(|d| d.id == id).unwrap() as u8
+}
+
+fn foe(g: &Hamunaptra, id: &str) -> u8 {
+    g.comps.foes.iter().position(|d| d.id == id).unwrap() as u8
+}
+
+fn eq(g: &Hamunaptra, id: &str) -> u8 {
+    g.comps.equipment.iter().position(|d| d.id == id).unwrap() as u8
+}
+
+fn tile_type(g: &Hamunaptra, id: &str) -> u8 {
+    g.comps.tiles.iter().position(|t| t.id == id).unwrap() as u8
+}
+
+fn legal(g: &Hamunaptra, s: &State) -> Vec<Action> {
+    g.legal_actions(s).to_vec()
+}
+
+fn is_legal(g: &Hamunaptra, s: &State, a: Action) -> bool {
+    legal(g, s).contains(&a)
+}
+
+fn prob(g: &Hamunaptra, s: &State, a: Action) -> f64 {
+    g.chance_outcomes(s)
+        .iter()
+        .find(|o| o.0 == a)
+        .map_or(0.0, |o| o.1)
+}
+
+/// Applies a legal decision or a possible chance outcome (panics otherwise).
+fn play(g: &Hamunaptra, s: &mut State, a: Action) {
+    match g.turn(s) {
+        Turn::Chance => assert!(prob(g, s, a) > 0.0, "{a:?} impossible here"),
+        Turn::Player(_) => assert!(is_legal(g, s, a), "{a:?} illegal: {:?}", legal(g, s)),
+        Turn::Terminal => panic!("game over"),
+    }
+    g.apply(s, a);
+}
+
+fn close(a: f64, b: f64) {
+    assert!((a - b).abs() < 1e-12, "{a} != {b}");
+}
+
+/// Sets up a game: seat 0 wins the first roll, seats draft the given
+/// characters in round-robin order, entrances are taken in layout order
+/// starting from seat n−1. Stops at seat 0's first draw.
+fn start(g: &Hamunaptra, drafts: &[&[&str]]) -> State {
+    let mut s = g.new_state();
+    let n = g.players as usize;
+    for p in 0..n {
+        if g.each_die {
+            for f in if p == 0 { [4, 4, 1, 1] } else { [4, 1, 1, 1] } {
+                play(g, &mut s, Action::Die(f));
+            }
+        } else {
+            play(g, &mut s, Action::Roll(if p == 0 { 2 } else { 1 }));
+        }
+    }
+    assert_eq!(s.phase, Phase::Draft);
+    for i in 0..g.cpp as usize {
+        for d in drafts.iter().take(n) {
+            play(g, &mut s, Action::Draft(ch(g, d[i])));
+        }
+    }
+    // Seat n−1 picks first: give seat p the entrance index p.
+    for i in 0..n {
+        let picker = (n - 1 + i) % n;
+        play(g, &mut s, Action::Entrance(picker as u8));
+    }
+    assert_eq!(s.phase, Phase::Draw);
+    s
+}
+
+const ANN: &[&str] = &["C01", "C02", "C13", "C15"];
+const BOB: &[&str] = &["C16", "C14", "C12", "C07"];
+
+/// Moves one card of kind `id` from the pile to a hand.
+fn give(g: &Hamunaptra, s: &mut State, p: usize, id: &str) {
+    let kk = k(g, id);
+    assert!(s.pile[kk as usize] > 0, "{id} not in pile");
+    s.pile[kk as usize] -= 1;
+    s.pile_len -= 1;
+    let h = &mut s.players[p].hand;
+    let i = h.iter().position(|&y| y > kk).unwrap_or(h.len());
+    h.insert(i, kk);
+}
+
+/// Moves one equipment card from the pile face down onto a table.
+fn give_table(g: &Hamunaptra, s: &mut State, p: usize, id: &str) {
+    let kk = k(g, id);
+    s.pile[kk as usize] -= 1;
+    s.pile_len -= 1;
+    s.players[p].table.push(eq(g, id));
+    s.players[p].table.sort_unstable();
+}
+
+/// Lays a pile tile directly (from the pile), recording stairs.
+fn lay(g: &Hamunaptra, s: &mut State, id: &str, x: i32, y: i32, deg: u16, placer: u8) {
+    let t = tile_type(g, id);
+    s.pile[t as usize] -= 1;
+    s.pile_len -= 1;
+    let cell = c(x, y);
+    s.cells[cell as usize].tile = t + 1;
+    s.cells[cell as usize].rot = (deg / 90) as u8;
+    if g.comps.tiles[t as usize].stairs {
+        s.cells[cell as usize].placer = placer + 1;
+        let e = s.players[placer as usize].entrance;
+        s.cells[cell as usize].exit = g.exit_dist(s, e, cell) >= g.d;
+        s.stairs.push(cell);
+    }
+}
+
+fn put_foe(g: &Hamunaptra, s: &mut State, id: &str, x: i32, y: i32) {
+    let f = foe(g, id);
+    s.pile[g.comps.foe_kind(f) as usize] -= 1;
+    s.pile_len -= 1;
+    s.cells[c(x, y) as usize].enc = f + 1;
+    s.foes[f as usize].cell = c(x, y);
+}
+
+fn put(g: &Hamunaptra, s: &mut State, id: &str, x: i32, y: i32) {
+    s.chars[ch(g, id) as usize].cell = c(x, y);
+}
+
+/// Puts seat `p` at its T3 placement step with the given hand.
+fn at_place(g: &Hamunaptra, s: &mut State, p: u8, hand: &[&str]) {
+    for &kk in s.players[p as usize].hand.clone().iter() {
+        s.pile[kk as usize] += 1;
+        s.pile_len += 1;
+    }
+    s.players[p as usize].hand.clear();
+    for id in hand {
+        give(g, s, p as usize, id);
+    }
+    s.seat = p;
+    s.phase = Phase::Place;
+    s.placed = 0;
+    s.enc_placed = 0;
+    s.foreign = 0;
+}
+
+/// Can seat `s.seat` lay `id` at (x, y) with rotation `deg` now?
+fn can_place(g: &Hamunaptra, s: &State, id: &str, x: i32, y: i32, deg: u16) -> bool {
+    let mut t = s.clone();
+    let kk = k(g, id);
+    if !is_legal(g, &t, Action::Select(kk)) {
+        return false;
+    }
+    g.apply(&mut t, Action::Select(kk));
+    if !is_legal(g, &t, Action::At(c(x, y))) {
+        return false;
+    }
+    g.apply(&mut t, Action::At(c(x, y)));
+    if t.phase == Phase::Place {
+        return true; // an encounter
+    }
+    is_legal(g, &t, Action::Rotate((deg / 90) as u8))
+}
+
+fn place(g: &Hamunaptra, s: &mut State, id: &str, x: i32, y: i32, deg: u16) {
+    assert!(
+        can_place(g, s, id, x, y, deg),
+        "cannot lay {id} at ({x},{y}) r{deg}"
+    );
+    g.apply(s, Action::Select(k(g, id)));
+    g.apply(s, Action::At(c(x, y)));
+    if s.phase == Phase::PlaceRot {
+        g.apply(s, Action::Rotate((deg / 90) as u8));
+    }
+}
+
+/// A 2-player board with a fight ready: the given Ann characters on the
+/// encounter at (−3,2), entered from (−3,1), Ann at T3 with an empty hand.
+fn fight_setup(g: &Hamunaptra, fighters: &[&str], enc: &str) -> State {
+    let mut s = start(g, &[ANN, BOB]);
+    lay(g, &mut s, "C-STR", -3, 1, 0, 0);
+    lay(g, &mut s, "C-STR", -3, 2, 0, 0);
+    put_foe(g, &mut s, enc, -3, 2);
+    for f in fighters {
+        put(g, &mut s, f, -3, 2);
+        let i = ch(g, f) as usize;
+        s.chars[i].came_from = c(-3, 1);
+        s.chars[i].stopped = true;
+    }
+    at_place(g, &mut s, 0, &[]);
+    s
+}
+
+/// Probability the encounter is defeated, Ann always continuing and
+/// assigning nothing more, the controller countering by `policy`.
+fn win_prob(
+    g: &Hamunaptra,
+    s: &State,
+    policy: &dyn Fn(&State) -> Action,
+    memo: &mut HashMap<State, f64>,
+) -> f64 {
+    let Some(cb) = s.combat else {
+        return 0.0;
+    };
+    if let Some(&v) = memo.get(s) {
+        return v;
+    }
+    let v = match g.turn(s) {
+        Turn::Chance => {
+            let mut v = 0.0;
+            for (a, p) in g.chance_outcomes(s) {
+                let mut t = s.clone();
+                g.apply(&mut t, a);
+                let won = t.foes[cb.foe as usize].cell == NO_CELL;
+                v += p * if t.combat.is_none() {
+                    f64::from(u8::from(won))
+                } else {
+                    win_prob(g, &t, policy, memo)
+                };
+            }
+            v
+        }
+        Turn::Player(_) => {
+            let a = match cb.stage {
+                Stage::Counter | Stage::CounterDef => policy(s),
+                Stage::Decide => Action::Continue,
+                Stage::Assign => Action::DoneAssign,
+                Stage::Stat => Action::Attack(0),
+                _ => unreachable!(),
+            };
+            let mut t = s.clone();
+            play(g, &mut t, a);
+            if t.combat.is_none() {
+                f64::from(u8::from(t.foes[cb.foe as usize].cell == NO_CELL))
+            } else {
+                win_prob(g, &t, policy, memo)
+            }
+        }
+        Turn::Terminal => 0.0,
+    };
+    memo.insert(s.clone(), v);
+    v
+}
+
+/// Exact fight probabilities: a 20-round cap changes them by far less than
+/// 1e-12 (a round without damage has probability below 1/30) and keeps the
+/// recursion shallow.
+const FIGHT_SPEC: &str = "hamunaptra(max_combat_rounds=20)";
+
+// ------------------------------------------------------------------ H1–H25
+
+#[test]
+fn h01_dice_reading_and_successes() {
+    use super::rules::{binom, p_success};
+    for (v, p) in [(1, 1.0), (2, 0.75), (3, 0.5), (4, 0.25)] {
+        close(p_success(v), p);
+    }
+    // [3, 1, 4] against 3 → 2 successes; the count's probability for 3 dice.
+    let succ = [3u8, 1, 4].iter().filter(|&&d| d >= 3).count();
+    assert_eq!(succ, 2);
+    close(binom(3, 2, p_success(3)), 3.0 / 8.0);
+}
+
+#[test]
+fn h02_setup() {
+    let g = game("hamunaptra");
+    let mut s = g.new_state();
+    // Number of 4s in 4D4.
+    for (n, w) in [81.0, 108.0, 54.0, 12.0, 1.0].iter().enumerate() {
+        close(prob(&g, &s, Action::Roll(n as u8)), w / 256.0);
+    }
+    // Tie (one 4 each) → both reroll.
+    play(&g, &mut s, Action::Roll(1));
+    play(&g, &mut s, Action::Roll(1));
+    assert_eq!(s.phase, Phase::FirstRoll);
+    // Ann (seat 0) two 4s, Bob one.
+    play(&g, &mut s, Action::Roll(2));
+    play(&g, &mut s, Action::Roll(1));
+    assert_eq!((s.phase, s.first), (Phase::Draft, 0));
+    // Layout: the two entrances only.
+    assert_eq!(g.tile_count(&s), 2);
+    assert_eq!(g.open(&s, c(-3, 0)), 1 | 4 | 8);
+    assert_eq!(g.open(&s, c(3, 0)), 1 | 2 | 4);
+    // Draft order Ann, Bob, Ann, ...
+    for i in 0..8 {
+        assert_eq!(g.turn(&s), Turn::Player((i % 2) as u8));
+        let a = legal(&g, &s)[0];
+        play(&g, &mut s, a);
+    }
+    // Entrance order: Bob first.
+    assert_eq!(g.turn(&s), Turn::Player(1));
+    play(&g, &mut s, Action::Entrance(1));
+    assert_eq!(g.turn(&s), Turn::Player(0));
+    assert_eq!(legal(&g, &s), vec![Action::Entrance(0)]);
+    play(&g, &mut s, Action::Entrance(0));
+    for chr in s.chars.iter().filter(|x| x.owner == 0) {
+        assert_eq!(chr.cell, c(-3, 0));
+    }
+    assert_eq!(s.pile_len, 115);
+    assert!(s.players.iter().all(|p| p.hand.is_empty()));
+    // Ann's first turn: four draws.
+    for _ in 0..4 {
+        assert_eq!(g.turn(&s), Turn::Chance);
+        let a = g.chance_outcomes(&s)[0].0;
+        play(&g, &mut s, a);
+    }
+    assert_eq!((s.pile_len, s.players[0].hand.len()), (111, 4));
+    // 4 players: entrances chosen by seats 3, 0, 1, 2.
+    let g4 = game("hamunaptra(players=4)");
+    let mut s = g4.new_state();
+    for p in 0..4 {
+        play(&g4, &mut s, Action::Roll(if p == 0 { 1 } else { 0 }));
+    }
+    for _ in 0..16 {
+        let a = legal(&g4, &s)[0];
+        play(&g4, &mut s, a);
+    }
+    let mut order = Vec::new();
+    for _ in 0..4 {
+        let Turn::Player(p) = g4.turn(&s) else {
+            panic!()
+        };
+        order.push(p);
+        let a = legal(&g4, &s)[0];
+        play(&g4, &mut s, a);
+    }
+    assert_eq!(order, vec![3, 0, 1, 2]);
+}
+
+#[test]
+fn h03_minimum_path_and_exit_status() {
+    let g = game("hamunaptra");
+    let s = start(&g, &[ANN, BOB]);
+    let ann = c(-3, 0);
+    let bob = c(3, 0);
+    assert_eq!(g.exit_dist(&s, ann, c(5, 0)), 8);
+    assert_eq!(g.exit_dist(&s, ann, c(4, -6)), 7);
+    assert_eq!(g.exit_dist(&s, ann, c(-3, 8)), 8);
+    assert_eq!(g.exit_dist(&s, ann, c(-11, 4)), 8);
+    assert!(g.in_bounds(-11, 4));
+    assert_eq!(g.exit_dist(&s, bob, c(-4, 1)), 7);
+    assert_eq!(g.exit_dist(&s, bob, c(-5, 1)), 8);
+    // Through the placement action: Bob lays a stair as a foreign tile at
+    // (−5,0) next to Ann's C-CRS → an exit found by Bob.
+    let mut s2 = s.clone();
+    lay(&g, &mut s2, "C-CRS", -4, 0, 0, 0);
+    at_place(&g, &mut s2, 1, &["ST-DEAD"]);
+    place(&g, &mut s2, "ST-DEAD", -5, 0, 90);
+    let cell = s2.cells[c(-5, 0) as usize];
+    assert!(cell.exit && cell.placer == 2);
+    // Ann laying at (−4,1)... ordinary for Ann (distance 1).
+    let mut s3 = s.clone();
+    lay(&g, &mut s3, "C-CRS", -4, 0, 0, 0);
+    put(&g, &mut s3, "C01", -4, 0);
+    at_place(&g, &mut s3, 0, &["ST-DEAD"]);
+    place(&g, &mut s3, "ST-DEAD", -4, 1, 180);
+    assert!(!s3.cells[c(-4, 1) as usize].exit);
+    // Rule 4 with D = 6: (3,5) is an exit for Ann.
+    let g6 = game("hamunaptra(rule4=true,exit_distance=6)");
+    assert!(g6.exit_dist(&s, ann, c(3, 5)) >= g6.d);
+    assert!(g.exit_dist(&s, ann, c(3, 5)) < g.d);
+}
+
+/// The H4 board: Ann's characters on her entrance, hand of four.
+fn h4_state(g: &Hamunaptra) -> State {
+    let mut s = start(g, &[ANN, BOB]);
+    at_place(g, &mut s, 0, &["C-STR", "C-CRS", "C-CRN", "C-DEAD"]);
+    s
+}
+
+#[test]
+fn h04_placements_around_a_character() {
+    let g = game("hamunaptra");
+    let mut s = h4_state(&g);
+    assert!(can_place(&g, &s, "C-STR", -3, 1, 0));
+    assert!(can_place(&g, &s, "C-CRS", -4, 0, 0));
+    assert!(can_place(&g, &s, "C-CRN", -3, -1, 0));
+    for id in ["C-STR", "C-CRS", "C-CRN", "C-DEAD"] {
+        for r in [0, 90, 180, 270] {
+            assert!(!can_place(&g, &s, id, -2, 0, r), "{id} at (-2,0)");
+        }
+    }
+    // Must play: EndPlace is not offered before the first placement.
+    assert!(!is_legal(&g, &s, Action::EndPlace));
+    place(&g, &mut s, "C-STR", -3, 1, 0);
+    assert!(
+        !can_place(&g, &s, "C-DEAD", -3, 2, 180),
+        "no character on (-3,1)"
+    );
+    place(&g, &mut s, "C-CRS", -4, 0, 0);
+    place(&g, &mut s, "C-CRN", -3, -1, 0);
+    assert_eq!(s.placed, 3);
+    assert!(is_legal(&g, &s, Action::EndPlace));
+}
+
+#[test]
+fn h05_mismatched_sides() {
+    let g = game("hamunaptra");
+    let mut s = h4_state(&g);
+    place(&g, &mut s, "C-STR", -3, 1, 0);
+    place(&g, &mut s, "C-CRS", -4, 0, 0);
+    place(&g, &mut s, "C-CRN", -3, -1, 0);
+    put(&g, &mut s, "C01", -4, 0);
+    at_place(&g, &mut s, 0, &["C-STR", "C-DEAD", "C-CRN"]);
+    assert!(can_place(&g, &s, "C-STR", -4, 1, 0));
+    assert!(!can_place(&g, &s, "C-DEAD", -4, 1, 0));
+    assert!(can_place(&g, &s, "C-DEAD", -4, 1, 180));
+    assert!(!can_place(&g, &s, "C-CRN", -4, 1, 90));
+    assert!(can_place(&g, &s, "C-CRN", -4, 1, 180));
+}
+
+#[test]
+fn h06_monster_placement_and_proximity_ban() {
+    let g = game("hamunaptra");
+    let mut s = start(&g, &[ANN, BOB]);
+    lay(&g, &mut s, "C-STR", -3, 1, 0, 0);
+    lay(&g, &mut s, "C-CRS", -4, 0, 0, 0);
+    at_place(&g, &mut s, 1, &["M1", "M3", "C-STR"]);
+    // Rule check: an encounter may also go right against Ann's entrance.
+    let mut s_alt = s.clone();
+    s_alt.cells[c(-4, 0) as usize].tile = 0;
+    assert!(can_place(&g, &s_alt, "M1", -4, 0, 0));
+    place(&g, &mut s, "M1", -3, 2, 0);
+    assert!(!can_place(&g, &s, "M3", -5, 0, 0), "second encounter");
+    // Ann's turn.
+    at_place(&g, &mut s, 0, &["C-STR", "C-CRS", "C-DEAD", "C-CRN"]);
+    lay(&g, &mut s, "C-CRS", -2, 1, 0, 0);
+    put(&g, &mut s, "C01", -2, 1);
+    for r in [0, 90, 180, 270] {
+        for id in ["C-STR", "C-CRS", "C-DEAD", "C-CRN"] {
+            assert!(!can_place(&g, &s, id, -2, 2, r), "B1 at (-2,2)");
+        }
+    }
+    put(&g, &mut s, "C01", -3, 1);
+    assert!(can_place(&g, &s, "C-STR", -3, 2, 0), "under the Mummy");
+    place(&g, &mut s, "C-STR", -3, 2, 0);
+    assert_eq!(s.cells[c(-3, 2) as usize].enc, foe(&g, "M1") + 1);
+    // Next turn the character can step onto the Mummy and stops there.
+    s.phase = Phase::Move;
+    let bg = ch(&g, "C01");
+    s.chars[bg as usize].mp = 2;
+    play(
+        &g,
+        &mut s,
+        Action::Step {
+            ch: bg,
+            to: c(-3, 2),
+        },
+    );
+    assert!(s.chars[bg as usize].stopped);
+    assert_eq!(s.chars[bg as usize].came_from, c(-3, 1));
+}
+
+#[test]
+fn h07_passages() {
+    let g = game("hamunaptra");
+    let mut s = start(&g, &[ANN, BOB]);
+    lay(&g, &mut s, "SY-DEAD-ANKH", 7, 4, 0, 1);
+    lay(&g, &mut s, "SY-CRN-ANKH", -6, 3, 0, 0);
+    assert!(!s.cells[c(7, 4) as usize].exit);
+    assert!(!s.cells[c(-6, 3) as usize].exit);
+    assert_eq!(g.twin(&s, c(-6, 3)), Some(c(7, 4)));
+    let ex = ch(&g, "C13");
+    put(&g, &mut s, "C13", -6, 3);
+    s.chars[ex as usize].mp = 1;
+    s.seat = 0;
+    s.phase = Phase::Move;
+    assert!(is_legal(
+        &g,
+        &s,
+        Action::Step {
+            ch: ex,
+            to: c(7, 4)
+        }
+    ));
+    // Not with a Bob character there.
+    let mut t = s.clone();
+    put(&g, &mut t, "C16", 7, 4);
+    assert!(!is_legal(
+        &g,
+        &t,
+        Action::Step {
+            ch: ex,
+            to: c(7, 4)
+        }
+    ));
+    // G_conn joins the stairs, G_link does not.
+    assert!(g.component(&s, &[c(-6, 3)], true).has(c(7, 4)));
+    assert!(!g.component(&s, &[c(-6, 3)], false).has(c(7, 4)));
+    play(
+        &g,
+        &mut s,
+        Action::Step {
+            ch: ex,
+            to: c(7, 4),
+        },
+    );
+    assert_eq!(s.chars[ex as usize].mp, 0);
+}
+
+/// Ann's network reaching (−1,1) and Bob's reaching (1,1).
+fn h8_state(g: &Hamunaptra) -> State {
+    let mut s = start(g, &[ANN, BOB]);
+    lay(g, &mut s, "C-CRN", -3, 1, 90, 0);
+    lay(g, &mut s, "C-STR", -2, 1, 90, 0);
+    lay(g, &mut s, "C-STR", -1, 1, 90, 0);
+    lay(g, &mut s, "C-CRN", 3, 1, 180, 1);
+    lay(g, &mut s, "C-STR", 2, 1, 90, 1);
+    lay(g, &mut s, "C-STR", 1, 1, 90, 1);
+    at_place(g, &mut s, 1, &["C-STR", "C-CRN"]);
+    s
+}
+
+#[test]
+fn h08_joining_tunnels() {
+    let g = game("hamunaptra");
+    let mut s = h8_state(&g);
+    assert!(g.net(&s, 0).has(c(-1, 1)));
+    assert!(g.net(&s, 1).has(c(1, 1)));
+    assert!(
+        !can_place(&g, &s, "C-STR", 0, 1, 90),
+        "no Bob character on (1,1)"
+    );
+    put(&g, &mut s, "C16", 1, 1);
+    assert!(!can_place(&g, &s, "C-CRN", 0, 1, 0), "mismatch");
+    place(&g, &mut s, "C-STR", 0, 1, 90);
+    assert_eq!(s.foreign, 0, "an own placement");
+    assert!(g.net(&s, 0).has(c(3, 0)));
+    assert!(g.net(&s, 1).has(c(-3, 0)));
+}
+
+#[test]
+fn h09_monster_attack() {
+    let g = game("hamunaptra");
+    let mut s = fight_setup(&g, &["C01"], "M1");
+    play(&g, &mut s, Action::EndPlace);
+    let cb = s.combat.unwrap();
+    assert_eq!((cb.stage, cb.controller), (Stage::AttackRoll, 1));
+    play(&g, &mut s, Action::Roll(1));
+    let bg = ch(&g, "C01");
+    // Bob must choose F (the Mummy has no I).
+    assert_eq!(legal(&g, &s), vec![Action::Counter { stat: 0, ch: bg }]);
+    play(&g, &mut s, Action::Counter { stat: 0, ch: bg });
+    for (n, w) in [27.0, 27.0, 9.0, 1.0].iter().enumerate() {
+        close(prob(&g, &s, Action::Roll(n as u8)), w / 64.0);
+    }
+    let kill: f64 = (2..=3).map(|n| prob(&g, &s, Action::Roll(n))).sum();
+    close(kill, 5.0 / 32.0);
+    play(&g, &mut s, Action::Roll(2));
+    assert!(!s.chars[bg as usize].alive);
+    assert!(s.combat.is_none());
+}
+
+#[test]
+fn h10_combat_and_successes() {
+    let g = game(FIGHT_SPEC);
+    let base = fight_setup(&g, &["C01"], "M1");
+    let mut s = base.clone();
+    play(&g, &mut s, Action::EndPlace);
+    let p2: f64 = (2..=4).map(|n| prob(&g, &s, Action::Roll(n))).sum();
+    close(p2, 11.0 / 16.0);
+    // Line A.
+    let mut a = s.clone();
+    play(&g, &mut a, Action::Roll(2));
+    assert!(a.combat.is_none());
+    assert_eq!(a.foes[foe(&g, "M1") as usize].cell, NO_CELL);
+    assert_eq!(a.cells[c(-3, 2) as usize].enc, 0);
+    // Line B.
+    let bg = ch(&g, "C01");
+    play(&g, &mut s, Action::Roll(1));
+    play(&g, &mut s, Action::Counter { stat: 0, ch: bg });
+    play(&g, &mut s, Action::Roll(1));
+    assert!(s.chars[bg as usize].alive);
+    assert_eq!(s.chars[bg as usize].dmg, 1);
+    assert!(!is_legal(&g, &s, Action::Retreat(c(-3, 1))), "origin");
+    play(&g, &mut s, Action::Continue);
+    play(&g, &mut s, Action::Roll(1));
+    assert!(s.combat.is_none(), "damage accumulates: 1 + 1 = R2");
+    // End of turn clears damage.
+    assert_eq!(s.chars[bg as usize].dmg, 0);
+    // Whole fight, always continuing.
+    let mut memo = HashMap::new();
+    let mut f = base.clone();
+    g.apply(&mut f, Action::EndPlace);
+    let policy = move |_: &State| Action::Counter { stat: 0, ch: bg };
+    let v = win_prob(&g, &f, &policy, &mut memo);
+    assert!((v - 931069952.0 / 991026973.0).abs() < 1e-12, "{v}");
+}
+
+#[test]
+fn h11_combined_attack() {
+    let g = game(FIGHT_SPEC);
+    let base = fight_setup(&g, &["C01", "C02"], "M1");
+    let mut s = base.clone();
+    play(&g, &mut s, Action::EndPlace);
+    let p2: f64 = (2..=5).map(|n| prob(&g, &s, Action::Roll(n))).sum();
+    close(p2, 13.0 / 16.0);
+    let (bg, boy) = (ch(&g, "C01"), ch(&g, "C02"));
+    play(&g, &mut s, Action::Roll(1));
+    play(&g, &mut s, Action::Counter { stat: 0, ch: boy });
+    assert_eq!(g.chance_outcomes(&s), vec![(Action::Roll(3), 1.0)]);
+    play(&g, &mut s, Action::Roll(3));
+    assert!(!s.chars[boy as usize].alive);
+    // Controller policy: the Boy first.
+    let policy = move |t: &State| {
+        let target = if t.chars[boy as usize].alive { boy } else { bg };
+        Action::Counter {
+            stat: 0,
+            ch: target,
+        }
+    };
+    let mut f = base.clone();
+    g.apply(&mut f, Action::EndPlace);
+    let v = win_prob(&g, &f, &policy, &mut HashMap::new());
+    assert!((v - 15799112825.0 / 15856431568.0).abs() < 1e-12, "{v}");
+    // P(the Boy dies) = P(the Mummy survives the first attack).
+    let survive: f64 = (0..=1).map(|n| prob(&g, &f, Action::Roll(n))).sum();
+    close(survive, 6.0 / 32.0);
+    // defender_chooser = owner: the controller names the stat, Ann the defender.
+    let go = game("hamunaptra(defender_chooser=owner)");
+    let mut s = fight_setup(&go, &["C01", "C02"], "M1");
+    play(&go, &mut s, Action::EndPlace);
+    play(&go, &mut s, Action::Roll(0));
+    assert_eq!(legal(&go, &s), vec![Action::Counter { stat: 0, ch: NONE }]);
+    play(&go, &mut s, Action::Counter { stat: 0, ch: NONE });
+    assert_eq!(go.turn(&s), Turn::Player(0));
+    play(&go, &mut s, Action::Target(bg));
+    let kill: f64 = (2..=3).map(|n| prob(&go, &s, Action::Roll(n))).sum();
+    close(kill, 5.0 / 32.0);
+}
+
+#[test]
+fn h12_equipment_in_combat() {
+    let g = game(FIGHT_SPEC);
+    let mut base = fight_setup(&g, &["C01"], "M1");
+    give_table(&g, &mut base, 0, "E01");
+    let (bg, boy) = (ch(&g, "C01"), ch(&g, "C02"));
+    let bow = eq(&g, "E01");
+    let mut s = base.clone();
+    play(&g, &mut s, Action::EndPlace);
+    assert_eq!(s.combat.unwrap().stage, Stage::Assign);
+    play(&g, &mut s, Action::AssignCombat { equip: bow, ch: bg });
+    assert_eq!(s.chars[bg as usize].active, bow);
+    let p2: f64 = (2..=6).map(|n| prob(&g, &s, Action::Roll(n))).sum();
+    close(p2, 57.0 / 64.0);
+    let policy = move |_: &State| Action::Counter { stat: 0, ch: bg };
+    let v = win_prob(&g, &s, &policy, &mut HashMap::new());
+    assert!((v - 66150727680.0 / 67369460509.0).abs() < 1e-12, "{v}");
+    // The Mummy still needs 4s against the Bodyguard.
+    play(&g, &mut s, Action::Roll(0));
+    play(&g, &mut s, Action::Counter { stat: 0, ch: bg });
+    close(prob(&g, &s, Action::Roll(0)), 27.0 / 64.0);
+    // Bodyguard + Boy with the Bow: 7D4.
+    let mut b2 = fight_setup(&g, &["C01", "C02"], "M1");
+    give_table(&g, &mut b2, 0, "E01");
+    play(&g, &mut b2, Action::EndPlace);
+    play(&g, &mut b2, Action::AssignCombat { equip: bow, ch: bg });
+    let p2: f64 = (2..=7).map(|n| prob(&g, &b2, Action::Roll(n))).sum();
+    close(p2, 15.0 / 16.0);
+    // Clash: the Boy carries an active Revolver.
+    let mut b3 = fight_setup(&g, &["C01", "C02"], "M1");
+    give_table(&g, &mut b3, 0, "E01");
+    give_table(&g, &mut b3, 0, "E06");
+    let rev = k(&g, "E03");
+    b3.pile[rev as usize] -= 1;
+    b3.pile_len -= 1;
+    b3.chars[boy as usize].active = eq(&g, "E03");
+    play(&g, &mut b3, Action::EndPlace);
+    let amulet = eq(&g, "E06");
+    assert!(!is_legal(
+        &g,
+        &b3,
+        Action::AssignCombat { equip: bow, ch: bg }
+    ));
+    assert!(is_legal(
+        &g,
+        &b3,
+        Action::AssignCombat {
+            equip: amulet,
+            ch: bg
+        }
+    ));
+    assert!(!is_legal(
+        &g,
+        &b3,
+        Action::AssignCombat {
+            equip: amulet,
+            ch: boy
+        }
+    ));
+    // The Bow stays active until Ann's next T0, then is discarded.
+    let mut t = s.clone();
+    while t.seat == 0 && g.turn(&t) != Turn::Terminal {
+        let a = match g.turn(&t) {
+            Turn::Chance => g.chance_outcomes(&t)[0].0,
+            _ => *legal(&g, &t).last().unwrap(),
+        };
+        g.apply(&mut t, a);
+    }
+    if t.chars[bg as usize].alive {
+        assert_eq!(
+            t.chars[bg as usize].active, bow,
+            "still active in Bob's turn"
+        );
+    }
+    g.start_turn(&mut {
+        let mut u = t.clone();
+        u.seat = 0;
+        u
+    });
+    let mut u = t.clone();
+    u.seat = 0;
+    g.start_turn(&mut u);
+    assert_eq!(u.chars[bg as usize].active, NONE);
+    assert_eq!(u.gone[k(&g, "E01") as usize], 1);
+}
+
+/// The H13 corridor with Bob's Porter on b = (1,5); Ann to move.
+fn h13_state(g: &Hamunaptra) -> State {
+    let mut s = start(g, &[&["C05", "C13", "C08", "C03"], BOB]);
+    for x in 0..=2 {
+        lay(g, &mut s, "C-STR", x, 5, 90, 0);
+    }
+    put(g, &mut s, "C16", 1, 5);
+    s.seat = 0;
+    s.phase = Phase::Move;
+    for chr in s.chars.iter_mut() {
+        chr.mp = 0;
+    }
+    s
+}
+
+#[test]
+fn h13_overtaking() {
+    let g = game("hamunaptra");
+    let ov = Action::Overtake {
+        from: c(0, 5),
+        via: c(1, 5),
+        to: c(2, 5),
+    };
+    let set = |s: &mut State, id: &str, mp: u8| {
+        put(&g, s, id, 0, 5);
+        s.chars[ch(&g, id) as usize].mp = mp;
+    };
+    // A: two movers, count test.
+    let mut s = h13_state(&g);
+    set(&mut s, "C05", 2);
+    set(&mut s, "C13", 3);
+    play(&g, &mut s, ov);
+    for (id, left) in [("C05", 0), ("C13", 1)] {
+        let x = s.chars[ch(&g, id) as usize];
+        assert_eq!((x.cell, x.mp, x.stopped), (c(2, 5), left, true));
+    }
+    // B: total M 4 > 3.
+    let mut s = h13_state(&g);
+    set(&mut s, "C08", 4);
+    assert!(is_legal(&g, &s, ov));
+    // C: blocked, may not even enter b.
+    let mut s = h13_state(&g);
+    set(&mut s, "C03", 2);
+    assert!(!is_legal(&g, &s, ov));
+    let arch = ch(&g, "C03");
+    assert!(!is_legal(
+        &g,
+        &s,
+        Action::Step {
+            ch: arch,
+            to: c(1, 5)
+        }
+    ));
+    // D: not enough MP.
+    let mut s = h13_state(&g);
+    set(&mut s, "C08", 1);
+    assert!(!is_legal(&g, &s, ov));
+    // E: a Bob character on l.
+    let mut s = h13_state(&g);
+    set(&mut s, "C08", 4);
+    put(&g, &mut s, "C14", 2, 5);
+    assert!(!is_legal(&g, &s, ov));
+}
+
+#[test]
+fn h14_must_play_penalty() {
+    let g = game("hamunaptra");
+    let mut s = start(&g, &[ANN, BOB]);
+    at_place(&g, &mut s, 0, &["E03", "E12", "E08", "E02"]);
+    assert_eq!(legal(&g, &s), vec![Action::EndPlace]);
+    let pile = s.pile_len;
+    play(&g, &mut s, Action::EndPlace);
+    assert_eq!(s.phase, Phase::Penalty);
+    for id in ["E03", "E12", "E08", "E02"] {
+        close(prob(&g, &s, Action::Lose(k(&g, id))), 0.25);
+    }
+    play(&g, &mut s, Action::Lose(k(&g, "E12")));
+    assert_eq!(s.pile_len, pile + 1);
+    assert_eq!(s.players[0].hand.len(), 3);
+    assert_eq!(s.phase, Phase::Equip, "T5 still open");
+    // Variant: a C-DEAD that fits makes EndPlace illegal.
+    let mut v = start(&g, &[ANN, BOB]);
+    at_place(&g, &mut v, 0, &["E03", "E12", "E08", "C-DEAD"]);
+    assert!(!is_legal(&g, &v, Action::EndPlace));
+    // With allow_voluntary_pass it is legal (and penalised).
+    let gv = game("hamunaptra(allow_voluntary_pass=true)");
+    let mut v = start(&gv, &[ANN, BOB]);
+    at_place(&gv, &mut v, 0, &["E03", "E12", "E08", "C-DEAD"]);
+    play(&gv, &mut v, Action::EndPlace);
+    assert_eq!(v.phase, Phase::Penalty);
+}
+
+#[test]
+fn h15_foreign_placement_limit() {
+    let g = game("hamunaptra");
+    let mut s = start(&g, &[ANN, BOB]);
+    lay(&g, &mut s, "C-CRS", -4, 0, 0, 0);
+    at_place(&g, &mut s, 1, &["C-DEAD", "C-DEAD", "C-STR"]);
+    place(&g, &mut s, "C-DEAD", -5, 0, 90);
+    assert_eq!(s.foreign, 1);
+    assert!(
+        !can_place(&g, &s, "C-DEAD", -4, -1, 0),
+        "second foreign tile"
+    );
+    assert!(
+        can_place(&g, &s, "C-STR", 3, 1, 0),
+        "own tiles still allowed"
+    );
+}
+
+/// The H16 board with the Scroll of Thoth on Ann's table.
+fn h16_state(g: &Hamunaptra) -> State {
+    let mut s = start(g, &[ANN, BOB]);
+    lay(g, &mut s, "C-CRS", -4, 0, 0, 0);
+    lay(g, &mut s, "C-STR", -4, 1, 0, 0);
+    lay(g, &mut s, "C-STR", -3, 1, 0, 0);
+    lay(g, &mut s, "C-CRN", -3, -1, 0, 0);
+    lay(g, &mut s, "C-STR", -3, 2, 0, 0);
+    put_foe(g, &mut s, "M1", -3, 2);
+    lay(g, &mut s, "C-DEAD", -5, 0, 90, 1);
+    give_table(g, &mut s, 0, "E13");
+    // Park Ann's characters away from every target except the one moved in.
+    for id in ANN {
+        put(g, &mut s, id, -3, -1);
+    }
+    at_place(g, &mut s, 0, &[]);
+    s
+}
+
+#[test]
+fn h16_scroll_destruction() {
+    let g = game("hamunaptra");
+    let scroll = eq(&g, "E13");
+    let sc = |x, y| Action::Scroll {
+        equip: scroll,
+        at: c(x, y),
+    };
+    let mut s = h16_state(&g);
+    put(&g, &mut s, "C13", -4, 0);
+    assert!(is_legal(&g, &s, sc(-5, 0)));
+    assert!(!is_legal(&g, &s, sc(-3, 0)), "entrance");
+    assert!(is_legal(&g, &s, sc(-4, 1)));
+    let mut t = s.clone();
+    play(&g, &mut t, sc(-5, 0));
+    assert_eq!(t.cells[c(-5, 0) as usize].tile, 0);
+    assert!(t.players[0].table.is_empty());
+    assert_eq!(t.gone[k(&g, "E13") as usize], 1);
+    // Cutting (−3,2) off is illegal.
+    let mut s = h16_state(&g);
+    put(&g, &mut s, "C13", -4, 1);
+    assert!(!is_legal(&g, &s, sc(-3, 1)));
+    // A tile with a character on it is immune.
+    put(&g, &mut s, "C02", -4, 0);
+    assert!(!is_legal(&g, &s, sc(-4, 0)));
+    // Under the Mummy: the Mummy stays on the empty cell.
+    let mut s = h16_state(&g);
+    put(&g, &mut s, "C13", -3, 1);
+    play(&g, &mut s, sc(-3, 2));
+    assert_eq!(s.cells[c(-3, 2) as usize].tile, 0);
+    assert_eq!(s.cells[c(-3, 2) as usize].enc, foe(&g, "M1") + 1);
+    // Using a scroll is not a placement: the must-play obligation remains.
+    assert_eq!(s.placed, 0);
+}
+
+#[test]
+fn h17_monster_controller_rotation() {
+    let g = game("hamunaptra(players=3)");
+    let mut s = start(&g, &[ANN, BOB, &["C03", "C04", "C05", "C06"]]);
+    s.round = 1;
+    s.ctrl_ptr = 0;
+    // Traps with R1 and F: a 2+ success roll always beats them.
+    let fights: [(u8, &str); 4] = [(0, "T1"), (1, "T4"), (2, "M2"), (2, "T1")];
+    let expect = [(1, 2), (2, 0), (0, 1), (1, 2)];
+    for (i, ((seat, enc), (ctrl, ptr))) in fights.iter().zip(expect).enumerate() {
+        let trap_x = 5 + i as i32;
+        // Re-use T1 after its defeat by returning it to the pile.
+        if i == 3 {
+            let kk = g.comps.foe_kind(foe(&g, "T1"));
+            s.gone[kk as usize] -= 1;
+            s.pile[kk as usize] += 1;
+            s.pile_len += 1;
+        }
+        lay(&g, &mut s, "C-STR", trap_x, 9, 0, 0);
+        put_foe(&g, &mut s, enc, trap_x, 9);
+        let fighter = s
+            .chars
+            .iter()
+            .position(|x| x.owner == *seat && x.alive)
+            .unwrap();
+        s.chars[fighter].cell = c(trap_x, 9);
+        // An equipment card in hand pauses the turn at T5 after the fight.
+        at_place(&g, &mut s, *seat, &[["E09", "E10", "E11"][*seat as usize]]);
+        s.placed = 1;
+        s.fought.clear();
+        play(&g, &mut s, Action::EndPlace);
+        let cb = s.combat.unwrap();
+        assert_eq!(cb.controller, ctrl, "combat {}", i + 1);
+        let stats: Vec<Action> = legal(&g, &s);
+        if !stats.is_empty() {
+            play(&g, &mut s, stats[0]);
+        }
+        let best = g.chance_outcomes(&s).last().unwrap().0;
+        play(&g, &mut s, best);
+        assert!(s.combat.is_none());
+        assert_eq!(s.ctrl_ptr, ptr, "pointer after combat {}", i + 1);
+        s.chars[fighter].cell = c(0, 11);
+    }
+    // A new round resets the pointer to the First Player.
+    let mut t = s.clone();
+    t.seat = 2;
+    t.final_round = false;
+    t.phase = Phase::Equip;
+    t.players[2].hand.clear();
+    play(&g, &mut t, Action::SkipEquip);
+    assert_eq!((t.round, t.ctrl_ptr, t.seat), (2, 0, 0));
+}
+
+#[test]
+fn h18_exit_end_scoring_tiebreak() {
+    for (spec, ann_vp, bob_vp) in [
+        ("hamunaptra(rule5=true)", 17, 17),
+        ("hamunaptra(rule5=true,escaped_also_survivor=true)", 19, 21),
+    ] {
+        let g = game(spec);
+        let mut s = start(
+            &g,
+            &[&["C13", "C02", "C15", "C01"], &["C16", "C14", "C12", "C07"]],
+        );
+        // Ann's column north to her exit; two of her stairs on it.
+        for y in 1..=7 {
+            let id = if y == 2 || y == 3 { "ST-STR" } else { "C-STR" };
+            lay(&g, &mut s, id, -3, y, 0, 0);
+        }
+        lay(&g, &mut s, "SY-DEAD-SUN", -3, 8, 180, 0);
+        // Bob's column south to his exit; one ordinary stair.
+        lay(&g, &mut s, "C-TEE", 3, -1, 270, 1);
+        for y in 2..=7 {
+            lay(&g, &mut s, "C-STR", 3, -y, 0, 1);
+        }
+        lay(&g, &mut s, "ST-DEAD", 4, -1, 270, 1);
+        lay(&g, &mut s, "ST-DEAD", 3, -8, 0, 1);
+        assert!(s.cells[c(-3, 8) as usize].exit && s.cells[c(3, -8) as usize].exit);
+        assert!(!s.cells[c(-3, 2) as usize].exit);
+        // Play: Ann's Explorer reaches her exit and ends movement.
+        let ex = ch(&g, "C13");
+        put(&g, &mut s, "C13", -3, 7);
+        s.seat = 0;
+        s.phase = Phase::Move;
+        s.chars[ex as usize].mp = 3;
+        play(
+            &g,
+            &mut s,
+            Action::Step {
+                ch: ex,
+                to: c(-3, 8),
+            },
+        );
+        play(&g, &mut s, Action::EndMove);
+        assert!(s.final_round);
+        // Bob's Porter may share the exit now.
+        let porter = ch(&g, "C16");
+        put(&g, &mut s, "C16", -3, 7);
+        s.seat = 1;
+        s.phase = Phase::Move;
+        s.chars[porter as usize].mp = 3;
+        let mut not_final = s.clone();
+        not_final.final_round = false;
+        assert!(!is_legal(
+            &g,
+            &not_final,
+            Action::Step {
+                ch: porter,
+                to: c(-3, 8)
+            }
+        ));
+        play(
+            &g,
+            &mut s,
+            Action::Step {
+                ch: porter,
+                to: c(-3, 8),
+            },
+        );
+        put(&g, &mut s, "C14", 3, -8);
+        put(&g, &mut s, "C02", -3, 1);
+        put(&g, &mut s, "C15", -3, 1);
+        let bgd = ch(&g, "C01") as usize;
+        s.chars[bgd].alive = false;
+        s.chars[bgd].cell = NO_CELL;
+        s.players[0].hand.clear();
+        s.players[1].hand.clear();
+        give_table(&g, &mut s, 0, "E05");
+        give(&g, &mut s, 0, "E12");
+        let (va, vb) = (g.vp(&s, 0), g.vp(&s, 1));
+        assert_eq!((va.exits, va.other_exits, va.stairs), (1, 1, 2));
+        assert_eq!((vb.exits, vb.other_exits, vb.stairs), (1, 1, 1));
+        assert_eq!((va.escaped, vb.escaped), (1, 2));
+        assert_eq!((va.total, vb.total), (ann_vp, bob_vp), "{spec}");
+        // The round ends → game over; Bob wins (tie-break or more VP).
+        s.phase = Phase::Equip;
+        give(&g, &mut s, 1, "E11");
+        play(&g, &mut s, Action::SkipEquip);
+        assert_eq!(g.turn(&s), Turn::Terminal);
+        let r = g.returns(&s);
+        assert!(r[1] > r[0]);
+    }
+}
+
+#[test]
+fn h19_deck_exhaustion() {
+    let g = game("hamunaptra(players=3)");
+    let mut s = start(&g, &[ANN, BOB, &["C03", "C04", "C05", "C06"]]);
+    // Seat 1 starts its turn with 2 cards; the pile holds 2.
+    let keep = [k(&g, "C-STR"), k(&g, "C-CRN")];
+    s.pile = [0; 64];
+    s.pile[keep[0] as usize] = 1;
+    s.pile[keep[1] as usize] = 1;
+    s.pile_len = 2;
+    s.players[1].hand.clear();
+    s.players[1].hand.push(k(&g, "E01"));
+    s.players[1].hand.push(k(&g, "E02"));
+    s.players[2].hand.clear();
+    s.players[2].hand.push(k(&g, "C-DEAD"));
+    s.seat = 1;
+    s.round = 1;
+    g.start_turn(&mut s);
+    play(&g, &mut s, Action::Draw(keep[0]));
+    assert!(!s.final_round);
+    play(&g, &mut s, Action::Draw(keep[1]));
+    assert!(s.final_round);
+    // Play on: seat 2 draws nothing and the game ends with the round.
+    let mut rng = rng_from_seed(1);
+    let mut saw_seat2 = false;
+    while g.turn(&s) != Turn::Terminal {
+        if s.seat == 2 && s.phase != Phase::Draw {
+            saw_seat2 = true;
+            assert_eq!(s.pile_len, 0);
+        }
+        let a = match g.turn(&s) {
+            Turn::Chance => g.sample_chance(&s, &mut rng),
+            _ => {
+                let l = legal(&g, &s);
+                l[below(&mut rng, l.len())]
+            }
+        };
+        g.apply(&mut s, a);
+    }
+    assert!(saw_seat2);
+    assert_eq!(s.round, 1);
+}
+
+#[test]
+fn h20_equipment_limit_and_persistence() {
+    let g = game("hamunaptra");
+    let mut s = start(&g, &[ANN, BOB]);
+    for id in ["C12", "C07"] {
+        let i = ch(&g, id) as usize;
+        s.chars[i].alive = false;
+        s.chars[i].cell = NO_CELL;
+    }
+    give_table(&g, &mut s, 1, "E02");
+    give_table(&g, &mut s, 1, "E12");
+    // Bob's turn, T5 with equipment in hand: no third item (limit 2).
+    at_place(&g, &mut s, 1, &["E03"]);
+    s.placed = 1;
+    play(&g, &mut s, Action::EndPlace);
+    assert_ne!(s.phase, Phase::Equip);
+    // Movement with the Rope.
+    let merc = ch(&g, "C14");
+    let rope = eq(&g, "E12");
+    let mut t = start(&g, &[ANN, BOB]);
+    t.players[1] = s.players[1].clone();
+    for id in ["C12", "C07"] {
+        let i = ch(&g, id) as usize;
+        t.chars[i].alive = false;
+    }
+    t.seat = 1;
+    g.start_turn(&mut t);
+    while t.phase == Phase::Draw {
+        let a = g.chance_outcomes(&t)[0].0;
+        g.apply(&mut t, a);
+    }
+    if t.phase == Phase::Trade {
+        play(&g, &mut t, Action::EndTrade);
+    }
+    assert_eq!(t.chars[merc as usize].mp, 3);
+    play(
+        &g,
+        &mut t,
+        Action::AssignMove {
+            equip: rope,
+            ch: merc,
+        },
+    );
+    assert_eq!(t.chars[merc as usize].mp, 4);
+    // Still counts toward the limit this turn: 1 face down + 1 active = 2.
+    t.phase = Phase::Place;
+    t.placed = 1;
+    t.players[1].hand.clear();
+    give(&g, &mut t, 1, "E03");
+    play(&g, &mut t, Action::EndPlace);
+    assert_ne!(t.phase, Phase::Equip);
+    // Next T0: the Rope is discarded; now Bob may play one.
+    let mut u = t.clone();
+    u.seat = 1;
+    g.start_turn(&mut u);
+    assert_eq!(u.chars[merc as usize].active, NONE);
+    assert_eq!(u.gone[k(&g, "E12") as usize], 1);
+    u.phase = Phase::Place;
+    u.placed = 1;
+    play(&g, &mut u, Action::EndPlace);
+    assert_eq!(u.phase, Phase::Equip);
+}
+
+#[test]
+fn h21_lost_edge_walk() {
+    for (spec, allowed) in [("hamunaptra", true), ("hamunaptra(edge_walk=false)", false)] {
+        let g = game(spec);
+        let mut s = start(
+            &g,
+            &[&["C07", "C02", "C13", "C15"], &["C16", "C14", "C12", "C11"]],
+        );
+        lay(&g, &mut s, "C-CRN", -11, 2, 270, 0);
+        lay(&g, &mut s, "C-STR", -11, 0, 90, 0);
+        lay(&g, &mut s, "C-STR", -5, 11, 0, 0);
+        assert_eq!(g.open(&s, c(-11, 2)), 1 | 8);
+        let guide = ch(&g, "C07");
+        put(&g, &mut s, "C07", -11, 2);
+        s.chars[guide as usize].mp = 3;
+        s.seat = 0;
+        s.phase = Phase::Move;
+        assert_eq!(
+            is_legal(
+                &g,
+                &s,
+                Action::Step {
+                    ch: guide,
+                    to: c(-11, 0)
+                }
+            ),
+            allowed
+        );
+        assert!(!is_legal(
+            &g,
+            &s,
+            Action::Step {
+                ch: guide,
+                to: c(-5, 11)
+            }
+        ));
+        if allowed {
+            let mut t = s.clone();
+            t.chars[guide as usize].mp = 1;
+            assert!(!is_legal(
+                &g,
+                &t,
+                Action::Step {
+                    ch: guide,
+                    to: c(-11, 0)
+                }
+            ));
+            play(
+                &g,
+                &mut s,
+                Action::Step {
+                    ch: guide,
+                    to: c(-11, 0),
+                },
+            );
+            assert_eq!(s.chars[guide as usize].mp, 1);
+        }
+    }
+}
+
+#[test]
+fn h22_retreat_rules() {
+    let g = game("hamunaptra");
+    let mut s = start(&g, &[&["C05", "C02", "C13", "C15"], BOB]);
+    lay(&g, &mut s, "C-STR", -3, 1, 0, 0);
+    lay(&g, &mut s, "C-STR", -2, 2, 90, 0);
+    lay(&g, &mut s, "C-CRS", -3, 2, 0, 0);
+    put_foe(&g, &mut s, "M1", -3, 2);
+    let adv = ch(&g, "C05");
+    put(&g, &mut s, "C05", -3, 2);
+    s.chars[adv as usize].came_from = c(-3, 1);
+    at_place(&g, &mut s, 0, &[]);
+    let mut v = s.clone();
+    play(&g, &mut s, Action::EndPlace);
+    play(&g, &mut s, Action::Roll(1));
+    play(&g, &mut s, Action::Counter { stat: 0, ch: adv });
+    play(&g, &mut s, Action::Roll(0));
+    assert!(!is_legal(&g, &s, Action::Retreat(c(-3, 1))));
+    assert!(is_legal(&g, &s, Action::Retreat(c(-2, 2))));
+    s.chars[adv as usize].mp = 0;
+    play(&g, &mut s, Action::Retreat(c(-2, 2)));
+    assert_eq!(s.chars[adv as usize].cell, c(-2, 2));
+    assert!(s.combat.is_none());
+    // Variant: C-STR under the Mummy, (−2,2) and (−3,3) empty.
+    let t = tile_type(&g, "C-STR");
+    v.cells[c(-2, 2) as usize].tile = 0;
+    v.cells[c(-3, 2) as usize].tile = t + 1;
+    v.cells[c(-3, 2) as usize].rot = 0;
+    play(&g, &mut v, Action::EndPlace);
+    play(&g, &mut v, Action::Roll(1));
+    play(&g, &mut v, Action::Counter { stat: 0, ch: adv });
+    play(&g, &mut v, Action::Roll(0));
+    assert_eq!(legal(&g, &v), vec![Action::Continue]);
+}
+
+#[test]
+fn h23_monster_movement_and_ambush() {
+    let g = game("hamunaptra(rule2=true)");
+    let mut s = start(&g, &[ANN, BOB]);
+    for y in 6..=8 {
+        lay(&g, &mut s, "C-STR", 0, y, 0, 0);
+    }
+    put_foe(&g, &mut s, "M1", 0, 6);
+    put(&g, &mut s, "C13", 0, 8);
+    let ex = ch(&g, "C13");
+    let mummy = foe(&g, "M1");
+    s.phase = Phase::Monsters;
+    s.round = 1;
+    s.mon_actor = 0;
+    s.mon_passes = 0;
+    play(&g, &mut s, Action::Pass);
+    assert_eq!(g.turn(&s), Turn::Player(1));
+    play(
+        &g,
+        &mut s,
+        Action::MonsterStep {
+            foe: mummy,
+            to: c(0, 7),
+        },
+    );
+    play(
+        &g,
+        &mut s,
+        Action::MonsterStep {
+            foe: mummy,
+            to: c(0, 8),
+        },
+    );
+    let cb = s.combat.unwrap();
+    assert!(cb.ambush);
+    assert_eq!(
+        (cb.fighter, cb.controller, cb.stage),
+        (0, 1, Stage::Counter)
+    );
+    play(&g, &mut s, Action::Counter { stat: 0, ch: ex });
+    close(1.0 - prob(&g, &s, Action::Roll(0)), 63.0 / 64.0);
+    play(&g, &mut s, Action::Roll(0));
+    assert_eq!(g.turn(&s), Turn::Player(0));
+    play(&g, &mut s, Action::Continue);
+    // Ann's own attack: 2D4 against 3.
+    close(prob(&g, &s, Action::Roll(0)), 0.25);
+    play(&g, &mut s, Action::Roll(0));
+    play(&g, &mut s, Action::Counter { stat: 0, ch: ex });
+    play(&g, &mut s, Action::Roll(1));
+    assert!(!s.chars[ex as usize].alive);
+    // The phase ends (no movable monster left) and damage is cleared.
+    assert!(s.foes.iter().all(|f| f.dmg == 0));
+    assert_ne!(s.phase, Phase::Fight);
+}
+
+#[test]
+fn h24_character_vs_character() {
+    let g = game("hamunaptra(rule1=true)");
+    let mut s = start(
+        &g,
+        &[&["C12", "C02", "C13", "C15"], &["C16", "C14", "C11", "C07"]],
+    );
+    lay(&g, &mut s, "C-STR", 0, 5, 90, 0);
+    lay(&g, &mut s, "C-STR", 1, 5, 90, 0);
+    let (boxer, porter) = (ch(&g, "C12"), ch(&g, "C16"));
+    put(&g, &mut s, "C12", 0, 5);
+    put(&g, &mut s, "C16", 1, 5);
+    s.seat = 0;
+    s.phase = Phase::Move;
+    s.chars[boxer as usize].mp = 2;
+    play(
+        &g,
+        &mut s,
+        Action::Step {
+            ch: boxer,
+            to: c(1, 5),
+        },
+    );
+    assert!(s.chars[boxer as usize].stopped);
+    let base = {
+        let mut t = s.clone();
+        play(&g, &mut t, Action::EndMove);
+        t.players[0].hand.clear();
+        t.placed = 1;
+        play(&g, &mut t, Action::EndPlace);
+        t
+    };
+    // F.
+    let mut t = base.clone();
+    assert_eq!(t.combat.unwrap().stage, Stage::Stat);
+    play(&g, &mut t, Action::Attack(0));
+    play(&g, &mut t, Action::Target(porter));
+    assert_eq!(g.turn(&t), Turn::Player(1));
+    play(&g, &mut t, Action::Target(boxer));
+    let p3: f64 = (3..=4).map(|n| prob(&g, &t, Action::Roll(n))).sum();
+    close(p3, 189.0 / 256.0);
+    play(&g, &mut t, Action::Roll(3));
+    close(1.0 - prob(&g, &t, Action::Roll(0)), 7.0 / 16.0);
+    play(&g, &mut t, Action::Roll(1));
+    assert!(!t.chars[boxer as usize].alive && !t.chars[porter as usize].alive);
+    // I.
+    let mut t = base.clone();
+    play(&g, &mut t, Action::Attack(1));
+    play(&g, &mut t, Action::Target(porter));
+    play(&g, &mut t, Action::Target(boxer));
+    assert_eq!(g.chance_outcomes(&t), vec![(Action::Roll(2), 1.0)]);
+    play(&g, &mut t, Action::Roll(2));
+    close(prob(&g, &t, Action::Roll(1)), 0.75);
+}
+
+#[test]
+fn h25_component_data_integrity() {
+    let g = game("hamunaptra");
+    let d = &g.comps;
+    assert_eq!(d.chars.len(), 16);
+    assert!(
+        d.chars
+            .iter()
+            .all(|x| x.f >= 1 && x.i >= 1 && x.r >= 1 && x.m >= 1)
+    );
+    assert!(d.chars.iter().all(|x| x.f + x.i + x.r + x.m == 9));
+    let monsters = d.foe_is_monster.iter().filter(|&&m| m).count();
+    assert_eq!((monsters, d.foes.len() - monsters), (9, 7));
+    assert!(
+        d.foes
+            .iter()
+            .all(|x| (x.f.is_some() || x.i.is_some()) && x.r >= 1)
+    );
+    assert_eq!(d.equipment.len(), 15);
+    assert_eq!(d.equipment.iter().filter(|e| e.destroy_tile).count(), 3);
+    let pile_tiles: u32 = (0..d.pile_tile_types)
+        .map(|t| u32::from(d.kind_count[t]))
+        .sum();
+    assert_eq!(pile_tiles, 84);
+    let stairs: u32 = (0..d.pile_tile_types)
+        .filter(|&t| d.tiles[t].stairs)
+        .map(|t| u32::from(d.kind_count[t]))
+        .sum();
+    assert_eq!(stairs, 16);
+    for sym in 1..=5u8 {
+        let n: u32 = (0..d.pile_tile_types)
+            .filter(|&t| d.tiles[t].symbol == sym)
+            .map(|t| u32::from(d.kind_count[t]))
+            .sum();
+        assert_eq!(n, 2);
+    }
+    assert_eq!(d.symbols.len(), 5);
+    let s = g.new_state();
+    assert_eq!(s.pile_len, 115);
+    let bg = &d.chars[ch(&g, "C01") as usize];
+    assert_eq!((bg.f, bg.r), (4, 2));
+    assert_eq!(d.chars[ch(&g, "C02") as usize].f, 1);
+    let m = &d.foes[foe(&g, "M1") as usize];
+    assert_eq!((m.f, m.i, m.r), (Some(3), None, 2));
+    assert_eq!(d.equipment[eq(&g, "E01") as usize].f, 2);
+    // Start tiles: 29 in the box, 8 entrances (read from the file).
+    let raw: data::ComponentsFile = toml::from_str(data::DEFAULT_COMPONENTS).unwrap();
+    let starts: u32 = raw.start_tile.iter().map(|t| u32::from(t.count)).sum();
+    let entr: u32 = raw
+        .start_tile
+        .iter()
+        .filter(|t| t.entrance)
+        .map(|t| u32::from(t.count))
+        .sum();
+    assert_eq!((starts, entr), (29, 8));
+}
+
+// ------------------------------------------------------------ parameters
+
+#[test]
+fn bad_parameters_are_errors() {
+    for bad in [
+        "hamunaptra(players=5)",
+        "hamunaptra(players=4,rule6=true)",
+        "hamunaptra(exit_distance=6)",
+        "hamunaptra(characters=5)",
+        "hamunaptra(rule6=true,characters=9)",
+        "hamunaptra(H=40)",
+        "hamunaptra(trade_mode=barter)",
+        "hamunaptra(defender_chooser=nobody)",
+        "hamunaptra(components=/nonexistent.toml)",
+        "hamunaptra(colour=red)",
+        "hamunaptra(rule1=maybe)",
+    ] {
+        assert!(Hamunaptra::from_spec_text(bad).is_err(), "{bad}");
+    }
+    let g = game("hamunaptra(players=3,rule6=true)");
+    assert_eq!(g.cpp, 5);
+    assert_eq!(g.spec(), "hamunaptra(players=3,rule6=true,characters=5)");
+    assert_eq!(game("hamunaptra(players=2,rule6=true)").cpp, 6);
+}
+
+#[test]
+fn bad_component_file_is_explained() {
+    let dir = std::env::temp_dir().join("hamunaptra_bad_components.toml");
+    let text = data::DEFAULT_COMPONENTS
+        .replace("symbol = \"SUN\"\ncount = 1", "symbol = \"SUN\"\ncount = 2");
+    std::fs::write(&dir, text).unwrap();
+    let err = Hamunaptra::from_spec_text(&format!("hamunaptra(components={})", dir.display()))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("SUN"), "{err}");
+    let _ = std::fs::remove_file(&dir);
+}
+
+// ------------------------------------------------------------------ soak
+
+/// Board and conservation invariants.
+fn check_invariants(g: &Hamunaptra, s: &State, ctx: &str) {
+    // Every placed tile matches its neighbours.
+    for y in -g.h..=g.h {
+        for x in -g.h..=g.h {
+            let a = c(x, y);
+            if s.cells[a as usize].tile == 0 {
+                continue;
+            }
+            for d in 0..4 {
+                if let Some(b) = g.nb(a, d).filter(|&b| s.cells[b as usize].tile != 0) {
+                    {
+                        assert_eq!(
+                            g.open(s, a) >> d & 1,
+                            g.open(s, b) >> opp(d) & 1,
+                            "{ctx}: mismatch at ({x},{y}) side {d}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    // Every card is somewhere exactly once.
+    let mut count = [0u32; 64];
+    for (kk, n) in count.iter_mut().enumerate().take(g.comps.kinds()) {
+        *n += u32::from(s.pile[kk]) + u32::from(s.gone[kk]);
+    }
+    for cell in s.cells.iter() {
+        if cell.tile != 0 && (cell.tile as usize) <= g.comps.pile_tile_types {
+            count[cell.tile as usize - 1] += 1;
+        }
+        if cell.enc != 0 {
+            count[g.comps.foe_kind(cell.enc - 1) as usize] += 1;
+        }
+    }
+    for p in &s.players {
+        for &kk in &p.hand {
+            count[kk as usize] += 1;
+        }
+        for &e in &p.table {
+            count[g.comps.equip_kind(e) as usize] += 1;
+        }
+    }
+    for chr in &s.chars {
+        if chr.active != NONE {
+            count[g.comps.equip_kind(chr.active) as usize] += 1;
+        }
+    }
+    if s.sel_card != NONE {
+        count[s.sel_card as usize] += 1;
+    }
+    if let Some((_, card)) = s.offer {
+        count[card as usize] += 1;
+    }
+    for &kk in s.give.iter().chain(s.back.iter()) {
+        count[kk as usize] += 1;
+    }
+    for p in &s.players {
+        for (kk, &n) in p.discarded.iter().enumerate() {
+            count[kk] += u32::from(n);
+        }
+        assert_eq!(
+            p.discarded.iter().map(|&n| u16::from(n)).sum::<u16>(),
+            p.ndisc,
+            "{ctx}: discard count"
+        );
+    }
+    for (kk, &n) in count.iter().enumerate().take(g.comps.kinds()) {
+        assert_eq!(
+            n,
+            u32::from(g.comps.kind_count[kk]),
+            "{ctx}: card {} not conserved",
+            g.comps.kind_name(kk as u8)
+        );
+    }
+    assert_eq!(
+        s.pile.iter().map(|&x| u16::from(x)).sum::<u16>(),
+        s.pile_len,
+        "{ctx}: pile size"
+    );
+    // Start tiles never move.
+    for &(t, cell, r) in &g.layout {
+        assert_eq!(
+            (s.cells[cell as usize].tile, s.cells[cell as usize].rot),
+            (t + 1, r),
+            "{ctx}"
+        );
+    }
+    // Characters stand on tiles; players share a tile only on an exit in
+    // the final round (or in a rule-1 fight).
+    for (i, a) in s.chars.iter().enumerate() {
+        if !a.alive || a.cell == NO_CELL {
+            continue;
+        }
+        assert_ne!(
+            s.cells[a.cell as usize].tile, 0,
+            "{ctx}: character off the tiles"
+        );
+        for b in s.chars.iter().skip(i + 1) {
+            if b.alive && b.cell == a.cell && b.owner != a.owner {
+                let cell = s.cells[a.cell as usize];
+                assert!(
+                    (cell.exit && s.final_round) || g.rule1,
+                    "{ctx}: two players share {}",
+                    g.pos(a.cell)
+                );
+            }
+        }
+    }
+    // The hand limit (above it only while discarding after a trade).
+    for p in &s.players {
+        assert!(
+            s.phase == Phase::TradeDiscard || p.hand.len() <= g.hand_size as usize,
+            "{ctx}: hand size"
+        );
+    }
+}
+
+fn soak(spec: &str, games: u64) {
+    let g = game(spec);
+    for seed in 0..games {
+        let mut rng = rng_from_seed(seed);
+        let mut s = g.initial_state(&mut rng);
+        let mut steps = 0;
+        while g.turn(&s) != Turn::Terminal {
+            let a = match g.turn(&s) {
+                Turn::Chance => g.sample_chance(&s, &mut rng),
+                _ => {
+                    let l = g.legal_actions(&s);
+                    l[below(&mut rng, l.len())]
+                }
+            };
+            g.apply(&mut s, a);
+            steps += 1;
+            check_invariants(&g, &s, &format!("{spec} seed {seed} step {steps}"));
+            assert!(steps <= g.max_game_length());
+        }
+    }
+}
+
+#[test]
+fn soak_every_parameter_combination() {
+    let specs = [
+        "hamunaptra(max_rounds=20)",
+        "hamunaptra(players=3,max_rounds=15)",
+        "hamunaptra(players=4,max_rounds=12)",
+        "hamunaptra(rule1=true,max_rounds=15,max_combat_rounds=10)",
+        "hamunaptra(players=3,rule1=true,max_rounds=10,max_combat_rounds=10)",
+        "hamunaptra(rule2=true,max_rounds=15,max_combat_rounds=10)",
+        "hamunaptra(players=4,rule2=true,max_rounds=10,max_combat_rounds=10)",
+        "hamunaptra(rule3=true,max_rounds=20)",
+        "hamunaptra(rule4=true,exit_distance=3,max_rounds=15)",
+        "hamunaptra(rule5=true,max_rounds=15)",
+        "hamunaptra(players=3,rule5=true,max_rounds=10)",
+        "hamunaptra(players=4,rule5=true,max_rounds=10)",
+        "hamunaptra(rule6=true,characters=8,max_rounds=15)",
+        "hamunaptra(players=3,rule6=true,max_rounds=10)",
+        "hamunaptra(H=6,max_rounds=20)",
+        "hamunaptra(H=6,edge_walk=false,max_rounds=10)",
+        "hamunaptra(distance_metric=manhattan,max_rounds=10)",
+        "hamunaptra(distance_metric=path,rule4=true,exit_distance=4,max_rounds=10)",
+        "hamunaptra(trade_mode=off,defender_chooser=owner,max_rounds=10)",
+        "hamunaptra(trade_mode=general,max_rounds=15)",
+        "hamunaptra(players=4,rule5=true,trade_mode=general,max_rounds=10)",
+        "hamunaptra(allow_voluntary_pass=true,escaped_also_survivor=true,max_rounds=10)",
+        "hamunaptra(hand_size=6,max_rounds=10)",
+        "hamunaptra(dice=each,rule1=true,rule2=true,max_rounds=10,max_combat_rounds=10)",
+        "hamunaptra(rule1=true,rule2=true,rule3=true,rule5=true,max_rounds=12,max_combat_rounds=10)",
+    ];
+    for spec in specs {
+        soak(spec, 12);
+    }
+}
+
+#[test]
+fn full_length_games_end() {
+    let g = game("hamunaptra");
+    for seed in 0..4 {
+        let mut rng = rng_from_seed(seed);
+        let mut s = g.initial_state(&mut rng);
+        let n = crate::game::random_playout(&g, &mut s, &mut rng, g.max_game_length());
+        assert_eq!(g.turn(&s), Turn::Terminal, "seed {seed} after {n} steps");
+    }
+}
+
+#[test]
+fn conformance_with_trades_and_fights() {
+    let g = game("hamunaptra(players=3,rule1=true,rule2=true,max_rounds=6,max_combat_rounds=8)");
+    check(
+        &g,
+        Config {
+            playouts: 6,
+            ..Config::default()
+        },
+    );
+}
+
+#[test]
+fn render_and_labels() {
+    let g = game("hamunaptra");
+    let mut rng = rng_from_seed(9);
+    let mut s = g.initial_state(&mut rng);
+    crate::game::random_playout(&g, &mut s, &mut rng, 300);
+    let seen = g.render(&s, Some(0));
+    assert!(seen.contains("Seat 0") && seen.contains("hand:"));
+    assert!(seen.contains("┤") || seen.contains("├"), "entrances drawn");
+    let all = g.render(&s, None);
+    assert!(all.len() >= seen.len());
+    assert!(!g.role(&s, 0).is_empty());
+}
+
+#[test]
+fn general_trade_and_hand_limit() {
+    let g = game("hamunaptra(rule5=true,trade_mode=general)");
+    let mut s = start(&g, &[ANN, BOB]);
+    // Ann draws four; Bob holds four.
+    for id in ["C-STR", "C-CRN", "C-TEE", "E01"] {
+        give(&g, &mut s, 0, id);
+    }
+    for id in ["C-DEAD", "R-CRS", "E02", "M1"] {
+        give(&g, &mut s, 1, id);
+    }
+    s.seat = 0;
+    s.asked = 0;
+    s.phase = Phase::Trade;
+    play(&g, &mut s, Action::OpenTrade(1));
+    play(&g, &mut s, Action::Give(k(&g, "C-STR")));
+    play(&g, &mut s, Action::Give(k(&g, "C-CRN")));
+    assert!(is_legal(&g, &s, Action::Ask(0)));
+    play(&g, &mut s, Action::Ask(1));
+    assert_eq!(g.turn(&s), Turn::Player(1));
+    // A third player's view would hide the offered cards; here both see them.
+    assert_eq!(g.info_key(&s, 1).give, s.give);
+    play(&g, &mut s, Action::Accept(k(&g, "M1")));
+    assert_eq!(legal(&g, &s), vec![Action::Agree, Action::Reject]);
+    play(&g, &mut s, Action::Agree);
+    assert_eq!(s.players[0].hand.len(), 3);
+    assert_eq!(s.players[1].hand.len(), 5);
+    assert_eq!(
+        (s.phase, g.turn(&s)),
+        (Phase::TradeDiscard, Turn::Player(1))
+    );
+    play(&g, &mut s, Action::Discard(k(&g, "C-DEAD")));
+    assert_eq!(s.players[1].hand.len(), 4);
+    assert_eq!(s.players[1].ndisc, 1);
+    // Ann does not know the discard; determinizing for her redeals it.
+    assert_eq!(g.info_key(&s, 0).players[1].discarded, [0; 64]);
+    let mut rng = rng_from_seed(4);
+    let d = g.determinize(&s, 0, &mut rng);
+    assert_eq!(d.players[1].ndisc, 1);
+    assert_eq!(
+        d.players[1]
+            .discarded
+            .iter()
+            .map(|&n| u32::from(n))
+            .sum::<u32>(),
+        1
+    );
+    assert_eq!(g.info_key(&d, 1).players[1].hand.len(), 4);
+    check_invariants(&g, &d, "determinized");
+    // The window stays open for other partners only: back to movement.
+    assert_eq!(s.phase, Phase::Move);
+}
+
+/// Applies dice faces one by one (`dice=each`).
+fn dice(g: &Hamunaptra, s: &mut State, faces: &[u8]) {
+    for &f in faces {
+        assert_eq!(g.turn(s), Turn::Chance);
+        close(prob(g, s, Action::Die(f)), 0.25);
+        g.apply(s, Action::Die(f));
+    }
+}
+
+#[test]
+fn h01_h02_h10_with_individual_dice() {
+    let g = game("hamunaptra(dice=each)");
+    // H2: Ann [4,1,1,1] and Bob [2,4,3,3] tie; then [4,2,4,1] beats [3,4,1,1].
+    let mut s = g.new_state();
+    dice(&g, &mut s, &[4, 1, 1, 1, 2, 4, 3, 3]);
+    assert_eq!((s.phase, s.roll_tied), (Phase::FirstRoll, 3));
+    dice(&g, &mut s, &[4, 2, 4, 1, 3, 4, 1, 1]);
+    assert_eq!((s.phase, s.first), (Phase::Draft, 0));
+    // H10 line A: [3, 1, 4, 2] against 3 → 2 successes, the Mummy falls.
+    let base = fight_setup(&g, &["C01"], "M1");
+    let mut a = base.clone();
+    play(&g, &mut a, Action::EndPlace);
+    dice(&g, &mut a, &[3, 1, 4, 2]);
+    assert!(a.combat.is_none());
+    assert_eq!(a.foes[foe(&g, "M1") as usize].cell, NO_CELL);
+    // Line B: [3,1,2,2] → 1; the Mummy's [1,4,2] against F4 → 1; then
+    // [2,2,1,4] → 1 more: defeated.
+    let bg = ch(&g, "C01");
+    let mut b = base.clone();
+    play(&g, &mut b, Action::EndPlace);
+    dice(&g, &mut b, &[3, 1, 2, 2]);
+    assert_eq!(b.foes[foe(&g, "M1") as usize].dmg, 1);
+    play(&g, &mut b, Action::Counter { stat: 0, ch: bg });
+    dice(&g, &mut b, &[1, 4, 2]);
+    assert_eq!(b.chars[bg as usize].dmg, 1);
+    play(&g, &mut b, Action::Continue);
+    dice(&g, &mut b, &[2, 2, 1, 4]);
+    assert!(b.combat.is_none());
+    // H1: the same success law as the binomial nodes: P(≥2 of 4 against 3).
+    let mut first = base.clone();
+    g.apply(&mut first, Action::EndPlace);
+    let mut p = 0.0;
+    for code in 0..256u32 {
+        let faces: Vec<u8> = (0..4).map(|i| (code >> (2 * i) & 3) as u8 + 1).collect();
+        let mut t = first.clone();
+        for &f in &faces {
+            g.apply(&mut t, Action::Die(f));
+        }
+        if t.combat.is_none() {
+            p += 1.0 / 256.0;
+        }
+    }
+    close(p, 11.0 / 16.0);
+}
+
+#[test]
+fn rule3_play_out_the_deck() {
+    let g = game("hamunaptra(rule3=true)");
+    let mut s = start(&g, &[ANN, BOB]);
+    lay(&g, &mut s, "C-STR", -3, 1, 0, 0);
+    lay(&g, &mut s, "ST-DEAD", -3, 9, 0, 0);
+    assert!(s.cells[c(-3, 9) as usize].exit);
+    // Standing on an exit does not end the game.
+    let ex = ch(&g, "C13");
+    put(&g, &mut s, "C13", -3, 9);
+    s.seat = 0;
+    s.phase = Phase::Move;
+    s.chars[ex as usize].mp = 0;
+    play(&g, &mut s, Action::EndMove);
+    assert!(!s.final_round);
+    // Pile empty and every hand empty: the round is the last.
+    let mut t = s.clone();
+    t.pile = [0; 64];
+    t.pile_len = 0;
+    for p in t.players.iter_mut() {
+        p.hand.clear();
+    }
+    t.phase = Phase::Equip;
+    t.players[0].hand.push(k(&g, "E01"));
+    play(&g, &mut t, Action::PlayEquip(eq(&g, "E01")));
+    assert!(t.final_round);
+    // Stalemate fallback: after the pile has emptied once, a round with no
+    // placement ends the game.
+    let mut u = s.clone();
+    u.pile_was_empty = true;
+    u.placed_round = false;
+    u.seat = 1;
+    u.players[1].hand.clear();
+    u.players[1].hand.push(k(&g, "E02"));
+    u.phase = Phase::Equip;
+    play(&g, &mut u, Action::SkipEquip);
+    assert_eq!(g.turn(&u), Turn::Terminal);
+    let mut w = s.clone();
+    w.placed_round = true;
+    w.seat = 1;
+    w.phase = Phase::Equip;
+    w.players[1].hand.clear();
+    w.players[1].hand.push(k(&g, "E02"));
+    play(&g, &mut w, Action::SkipEquip);
+    assert_ne!(g.turn(&w), Turn::Terminal);
+}
+
+#[test]
+fn rule5_and_rule6_setups() {
+    for n in 2..=4u8 {
+        let g = game(&format!("hamunaptra(players={n},rule5=true)"));
+        let s = g.new_state();
+        let e: Vec<u16> = g.entrances.clone();
+        assert_eq!(e.len(), n as usize);
+        let comp = g.component(&s, &[e[0]], false);
+        assert!(
+            e.iter().all(|&x| comp.has(x)),
+            "{n} players: entrances linked"
+        );
+        let iso = game(&format!("hamunaptra(players={n})"));
+        let s = iso.new_state();
+        let comp = iso.component(&s, &[iso.entrances[0]], false);
+        assert!(iso.entrances[1..].iter().all(|&x| !comp.has(x)));
+    }
+    let g = game("hamunaptra(rule6=true)");
+    let mut s = g.new_state();
+    play(&g, &mut s, Action::Roll(1));
+    play(&g, &mut s, Action::Roll(0));
+    for _ in 0..12 {
+        let a = legal(&g, &s)[0];
+        play(&g, &mut s, a);
+    }
+    assert_eq!(s.phase, Phase::Entrance);
+    for p in 0..2 {
+        assert_eq!(s.chars.iter().filter(|x| x.owner == p).count(), 6);
+    }
+}
+
+#[test]
+fn determinize_resamples_only_the_unknown() {
+    let g = game("hamunaptra(players=3)");
+    let mut rng = rng_from_seed(11);
+    let mut s = g.initial_state(&mut rng);
+    crate::game::random_playout(&g, &mut s, &mut rng, 400);
+    let mut differs = false;
+    for i in 0..10 {
+        let d = g.determinize(&s, 1, &mut rng_from_seed(i));
+        assert_eq!(d.players[1].hand, s.players[1].hand);
+        assert_eq!(d.players[1].table, s.players[1].table);
+        assert_eq!(d.cells, s.cells);
+        assert_eq!(d.chars, s.chars);
+        assert_eq!(d.pile_len, s.pile_len);
+        for p in [0usize, 2] {
+            assert_eq!(d.players[p].hand.len(), s.players[p].hand.len());
+            assert_eq!(d.players[p].table.len(), s.players[p].table.len());
+            differs |= d.players[p].hand != s.players[p].hand;
+        }
+        check_invariants(&g, &d, "determinized");
+    }
+    assert!(differs, "opponents' hands were never resampled");
+    // Rendering for a viewer hides the other hands.
+    let view = g.render(&s, Some(1));
+    assert_eq!(view.matches("hand: ").count(), 3);
+    assert_eq!(view.matches(" cards, face down").count(), 2);
+}
+
+#[test]
+fn heuristic_tracks_victory_points() {
+    let g = game("hamunaptra");
+    let mut s = start(&g, &[ANN, BOB]);
+    let h0 = g.heuristic(&s, 0);
+    assert!(h0.abs() < 1e-9, "symmetric start: {h0}");
+    // Ann loses two characters: Bob is ahead.
+    for id in ["C01", "C02"] {
+        let i = ch(&g, id) as usize;
+        s.chars[i].alive = false;
+        s.chars[i].cell = NO_CELL;
+    }
+    let (ha, hb) = (g.heuristic(&s, 0), g.heuristic(&s, 1));
+    assert!(ha < 0.0 && hb > 0.0 && (-1.0..=1.0).contains(&ha));
+    assert_eq!(g.score(&s, 1), 8.0);
+}
+
+#[test]
+fn h09_counterfactual_mummy_with_intelligence() {
+    let path = std::env::temp_dir().join("hamunaptra_mummy_i.toml");
+    let text = data::DEFAULT_COMPONENTS.replacen(
+        "kind = \"monster\"\nf = 3\nr = 2",
+        "kind = \"monster\"\nf = 3\ni = 3\nr = 2",
+        1,
+    );
+    assert_ne!(text, data::DEFAULT_COMPONENTS);
+    std::fs::write(&path, text).unwrap();
+    let g = game(&format!("hamunaptra(components={})", path.display()));
+    let mut s = fight_setup(&g, &["C01"], "M1");
+    play(&g, &mut s, Action::EndPlace);
+    play(&g, &mut s, Action::Attack(0));
+    play(&g, &mut s, Action::Roll(1));
+    let bg = ch(&g, "C01");
+    play(&g, &mut s, Action::Counter { stat: 1, ch: bg });
+    assert_eq!(g.chance_outcomes(&s), vec![(Action::Roll(3), 1.0)]);
+    play(&g, &mut s, Action::Roll(3));
+    assert!(!s.chars[bg as usize].alive);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn h21_edge_walk_ignores_the_cells_between() {
+    let g = game("hamunaptra");
+    let mut s = start(
+        &g,
+        &[&["C07", "C02", "C13", "C15"], &["C16", "C14", "C12", "C11"]],
+    );
+    lay(&g, &mut s, "C-CRN", -11, 2, 270, 0);
+    lay(&g, &mut s, "C-STR", -11, 0, 90, 0);
+    put_foe(&g, &mut s, "M2", -11, 1);
+    let guide = ch(&g, "C07");
+    put(&g, &mut s, "C07", -11, 2);
+    s.chars[guide as usize].mp = 3;
+    s.seat = 0;
+    s.phase = Phase::Move;
+    assert!(is_legal(
+        &g,
+        &s,
+        Action::Step {
+            ch: guide,
+            to: c(-11, 0)
+        }
+    ));
+}
+
+#[test]
+fn components_load_from_json() {
+    let value: toml::Value = toml::from_str(data::DEFAULT_COMPONENTS).unwrap();
+    let path = std::env::temp_dir().join("hamunaptra_components.json");
+    std::fs::write(&path, serde_json::to_string(&value).unwrap()).unwrap();
+    let g = game(&format!("hamunaptra(components={})", path.display()));
+    assert_eq!(g.new_state().pile_len, 115);
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn h13_overtaking_group_choice() {
+    let g = game("hamunaptra");
+    let mut s = h13_state(&g);
+    for (id, mp) in [("C05", 2), ("C08", 4), ("C13", 3)] {
+        put(&g, &mut s, id, 0, 5);
+        s.chars[ch(&g, id) as usize].mp = mp;
+    }
+    play(
+        &g,
+        &mut s,
+        Action::Overtake {
+            from: c(0, 5),
+            via: c(1, 5),
+            to: c(2, 5),
+        },
+    );
+    // The Adventurer may stay (the others still pass the test).
+    assert_eq!(s.phase, Phase::OvertakeGroup);
+    assert_eq!(s.ot_next, ch(&g, "C05"));
+    play(&g, &mut s, Action::Join(false));
+    // The Tomb Robber is then forced in (the Explorer alone fails: 1 > 1, 3 > 3);
+    // the Explorer may stay out.
+    assert_eq!(s.ot_next, ch(&g, "C13"));
+    play(&g, &mut s, Action::Join(false));
+    assert_eq!(s.phase, Phase::Move);
+    let at = |id: &str| s.chars[ch(&g, id) as usize].cell;
+    assert_eq!(
+        (at("C05"), at("C08"), at("C13")),
+        (c(0, 5), c(2, 5), c(0, 5))
+    );
+    assert_eq!(s.chars[ch(&g, "C08") as usize].mp, 2);
+}

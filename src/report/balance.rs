@@ -1,0 +1,528 @@
+//! The balance report of a run: win rates by seat and by role with 95 %
+//! Wilson intervals and tests against a fair rate (Holm-corrected across all
+//! the comparisons), decisiveness, game length, and ratings of the agents.
+//! Computed from `games.csv` rows alone; the Markdown is deterministic (no
+//! timestamps), so a report can be committed and diffed.
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::io;
+use std::path::Path;
+
+use super::plots::{self, RatePoint};
+use crate::arena::record::{GameRow, Tally};
+use crate::game::Outcome;
+use crate::stats::ratings::{RatingOptions, Ratings, rate_rows};
+use crate::stats::{holm, mean, median, p90, proportion_p_value};
+
+/// Family-wise error rate of the flags.
+pub const ALPHA: f64 = 0.05;
+
+/// One compared group: a seat or a role.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    /// `seat 0`, or the role's name.
+    pub label: String,
+    /// Its results (win rate and Wilson interval).
+    pub tally: Tally,
+    /// Two-sided p-value of "its win rate is the fair rate".
+    pub p_value: f64,
+    /// The p-value after Holm's correction over every seat and role.
+    pub p_holm: f64,
+    /// Rejected at [`ALPHA`] after correction.
+    pub flagged: bool,
+}
+
+/// Mean, median and 90th percentile (nearest rank) of a length.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Lengths {
+    /// Mean.
+    pub mean: f64,
+    /// Median.
+    pub median: f64,
+    /// 90th percentile, nearest rank.
+    pub p90: f64,
+}
+
+impl Lengths {
+    fn of(values: &[f64]) -> Lengths {
+        Lengths {
+            mean: mean(values).unwrap_or(0.0),
+            median: median(values).unwrap_or(0.0),
+            p90: p90(values).unwrap_or(0.0),
+        }
+    }
+}
+
+/// Everything the report says, as numbers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Balance {
+    /// The game spec (from the rows).
+    pub game: String,
+    /// Games.
+    pub games: u64,
+    /// Seats per game.
+    pub seats: usize,
+    /// The rate every seat (and role) would have if none had an advantage: the
+    /// pooled win rate over all rows (one half in games of two). In games with
+    /// teams of unequal size the pooled rate leans towards the larger team, so
+    /// read the seat and role tests there as "differs from the average seat".
+    pub fair: f64,
+    /// By seat.
+    pub by_seat: Vec<Group>,
+    /// By role, sorted by name; empty when the game has no roles.
+    pub by_role: Vec<Group>,
+    /// Games with a winner that did not hit the length cap.
+    pub decisive: u64,
+    /// Games without a winner (draws), truncated ones included.
+    pub drawn: u64,
+    /// Games stopped at the length cap.
+    pub truncated: u64,
+    /// Games ended by a fault.
+    pub faulted: u64,
+    /// Turns per game.
+    pub turns: Lengths,
+    /// Actions per game.
+    pub actions: Lengths,
+    /// Ratings of the agents.
+    pub ratings: Ratings,
+}
+
+impl Balance {
+    /// Share of games that were decisive (see [`Balance::decisive`]).
+    pub fn decisiveness(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.decisive as f64 / self.games as f64
+        }
+    }
+
+    /// Seat 0, whose advantage is the first-player advantage.
+    pub fn first_player(&self) -> Option<&Group> {
+        self.by_seat.first()
+    }
+}
+
+fn group(label: String, rows: &[&GameRow], fair: f64) -> Group {
+    let tally = Tally::of(rows.iter().copied());
+    let points = tally.wins as f64 + 0.5 * tally.draws as f64;
+    Group {
+        label,
+        p_value: proportion_p_value(points, tally.games as f64, fair),
+        tally,
+        p_holm: 1.0,
+        flagged: false,
+    }
+}
+
+/// Computes the report's numbers from `rows` (any order).
+pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
+    let mut games: BTreeMap<u64, Vec<&GameRow>> = BTreeMap::new();
+    for r in rows {
+        games.entry(r.game_index).or_default().push(r);
+    }
+    let seats = rows.iter().map(|r| r.seat as usize + 1).max().unwrap_or(0);
+    let all = Tally::of(rows.iter());
+    let fair = if all.games > 0 { all.win_rate } else { 0.5 };
+    let mut by_seat: Vec<Group> = (0..seats)
+        .map(|s| {
+            let sel: Vec<&GameRow> = rows.iter().filter(|r| r.seat as usize == s).collect();
+            group(format!("seat {s}"), &sel, fair)
+        })
+        .collect();
+    let mut roles: BTreeMap<&str, Vec<&GameRow>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| !r.role.is_empty()) {
+        roles.entry(&r.role).or_default().push(r);
+    }
+    let mut by_role: Vec<Group> = roles
+        .into_iter()
+        .map(|(role, sel)| group(role.to_string(), &sel, fair))
+        .collect();
+    let family: Vec<f64> = by_seat.iter().chain(&by_role).map(|g| g.p_value).collect();
+    let adjusted = holm(&family);
+    for (g, &p) in by_seat.iter_mut().chain(by_role.iter_mut()).zip(&adjusted) {
+        g.p_holm = p;
+        g.flagged = p <= ALPHA;
+    }
+    let truncated = games.values().filter(|g| g[0].truncated).count() as u64;
+    let faulted = games.values().filter(|g| !g[0].error.is_empty()).count() as u64;
+    let decisive = games
+        .values()
+        .filter(|g| !g[0].truncated && g.iter().any(|r| r.outcome == Outcome::Win))
+        .count() as u64;
+    let turns: Vec<f64> = games.values().map(|g| f64::from(g[0].turns)).collect();
+    let actions: Vec<f64> = games.values().map(|g| f64::from(g[0].actions)).collect();
+    Balance {
+        game: rows.first().map(|r| r.game.clone()).unwrap_or_default(),
+        games: games.len() as u64,
+        seats,
+        fair,
+        by_seat,
+        by_role,
+        decisive,
+        drawn: games.len() as u64 - decisive,
+        truncated,
+        faulted,
+        turns: Lengths::of(&turns),
+        actions: Lengths::of(&actions),
+        ratings: rate_rows(rows, ratings),
+    }
+}
+
+/// Titles and free text for the report's head.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ReportMeta {
+    /// The report's title (the experiment's name).
+    pub title: String,
+    /// Lines listed under the title: how the data was made (command, seed…).
+    pub notes: Vec<String>,
+}
+
+/// A chart linked from the report: its caption and file name, relative to the
+/// report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotLink {
+    /// Caption.
+    pub caption: String,
+    /// File name relative to the report.
+    pub file: String,
+}
+
+fn p_text(p: f64) -> String {
+    if p < 1e-4 {
+        "<0.0001".into()
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+fn group_table(out: &mut String, key: &str, groups: &[Group]) {
+    let _ = writeln!(
+        out,
+        "| {key} | games | wins | draws | losses | win rate | 95 % CI | p | Holm p | flag |"
+    );
+    let _ = writeln!(out, "|---|---:|---:|---:|---:|---:|---|---:|---:|---|");
+    for g in groups {
+        let t = &g.tally;
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {:.3} | [{:.3}, {:.3}] | {} | {} | {} |",
+            g.label,
+            t.games,
+            t.wins,
+            t.draws,
+            t.losses,
+            t.win_rate,
+            t.ci_low,
+            t.ci_high,
+            p_text(g.p_value),
+            p_text(g.p_holm),
+            if g.flagged { "**unbalanced**" } else { "" }
+        );
+    }
+}
+
+fn share(k: u64, n: u64) -> String {
+    if n == 0 {
+        "0 (0.0 %)".into()
+    } else {
+        format!("{k} ({:.1} %)", 100.0 * k as f64 / n as f64)
+    }
+}
+
+/// The report as Markdown.
+pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
+    let mut out = String::new();
+    let title = if meta.title.is_empty() {
+        b.game.as_str()
+    } else {
+        meta.title.as_str()
+    };
+    let _ = writeln!(out, "# Balance report: {title}\n");
+    for n in &meta.notes {
+        let _ = writeln!(out, "- {n}");
+    }
+    if !meta.notes.is_empty() {
+        out.push('\n');
+    }
+    let _ = writeln!(
+        out,
+        "Game `{}`: {} games, {} seats. A draw counts as half a win; intervals are 95 % Wilson \
+         intervals. Each seat and role is tested against the fair rate {:.3} (the pooled win \
+         rate of all seats), and the p-values are corrected together by Holm's method; \
+         **unbalanced** marks a family-wise significant difference at {ALPHA}.\n",
+        b.game, b.games, b.seats, b.fair
+    );
+    let _ = writeln!(out, "## Win rate by seat\n");
+    group_table(&mut out, "seat", &b.by_seat);
+    if let Some(g) = b.first_player() {
+        let _ = writeln!(
+            out,
+            "\nFirst-player advantage: seat 0 scores {:.3} [{:.3}, {:.3}] against a fair {:.3} \
+             ({:+.3}), p = {} (Holm {}).",
+            g.tally.win_rate,
+            g.tally.ci_low,
+            g.tally.ci_high,
+            b.fair,
+            g.tally.win_rate - b.fair,
+            p_text(g.p_value),
+            p_text(g.p_holm)
+        );
+    }
+    if !b.by_role.is_empty() {
+        let _ = writeln!(out, "\n## Win rate by role\n");
+        group_table(&mut out, "role", &b.by_role);
+    }
+    let _ = writeln!(out, "\n## Decisiveness\n");
+    let _ = writeln!(out, "| games | decisive | drawn | truncated | faulted |");
+    let _ = writeln!(out, "|---:|---:|---:|---:|---:|");
+    let _ = writeln!(
+        out,
+        "| {} | {} | {} | {} | {} |",
+        b.games,
+        share(b.decisive, b.games),
+        share(b.drawn, b.games),
+        share(b.truncated, b.games),
+        share(b.faulted, b.games)
+    );
+    let _ = writeln!(
+        out,
+        "\nDecisive: a game with a winner that did not hit the length cap."
+    );
+    let _ = writeln!(out, "\n## Game length\n");
+    let _ = writeln!(out, "| per game | mean | median | p90 |");
+    let _ = writeln!(out, "|---|---:|---:|---:|");
+    for (name, l) in [("turns", &b.turns), ("actions", &b.actions)] {
+        let _ = writeln!(
+            out,
+            "| {name} | {:.1} | {:.1} | {:.0} |",
+            l.mean, l.median, l.p90
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\np90 is the nearest-rank 90th percentile: 90 % of games are at most this long."
+    );
+    let _ = writeln!(out, "\n## Ratings ({})\n", b.ratings.model.name());
+    out.push_str(&b.ratings.to_markdown());
+    let _ = writeln!(
+        out,
+        "\nElo points (400 · log10 of the strength, mean 0); a difference of 100 means an \
+         expected score of 0.64 head to head. Intervals: 95 % bootstrap over games."
+    );
+    if !plots.is_empty() {
+        let _ = writeln!(out, "\n## Plots\n");
+        for p in plots {
+            let _ = writeln!(out, "![{}]({})\n", p.caption, p.file);
+        }
+    }
+    out
+}
+
+fn rate_points(groups: &[Group]) -> Vec<RatePoint> {
+    groups
+        .iter()
+        .map(|g| RatePoint {
+            label: g.label.clone(),
+            rate: g.tally.win_rate,
+            low: g.tally.ci_low,
+            high: g.tally.ci_high,
+        })
+        .collect()
+}
+
+/// File names written by [`write_report`].
+pub const REPORT_FILE: &str = "report.md";
+/// See [`REPORT_FILE`].
+pub const RATINGS_FILE: &str = "ratings.csv";
+/// See [`REPORT_FILE`].
+pub const SEATS_PLOT: &str = "plot-seats.svg";
+/// See [`REPORT_FILE`]; written only when the game has roles.
+pub const ROLES_PLOT: &str = "plot-roles.svg";
+/// See [`REPORT_FILE`].
+pub const TURNS_PLOT: &str = "plot-turns.svg";
+
+/// Writes `report.md`, `ratings.csv` and the charts (win rate by seat, by
+/// role when there are roles, game length in turns) into `dir`, and returns
+/// the numbers.
+pub fn write_report(
+    dir: &Path,
+    rows: &[GameRow],
+    meta: &ReportMeta,
+    ratings: &RatingOptions,
+) -> io::Result<Balance> {
+    let b = analyze(rows, ratings);
+    let mut links = Vec::new();
+    let game = &b.game;
+    plots::win_rate_chart(
+        &dir.join(SEATS_PLOT),
+        &format!("{game}: win rate by seat"),
+        "seat",
+        &rate_points(&b.by_seat),
+        Some(b.fair),
+    )?;
+    links.push(PlotLink {
+        caption: "Win rate by seat".into(),
+        file: SEATS_PLOT.into(),
+    });
+    if !b.by_role.is_empty() {
+        plots::win_rate_chart(
+            &dir.join(ROLES_PLOT),
+            &format!("{game}: win rate by role"),
+            "role",
+            &rate_points(&b.by_role),
+            Some(b.fair),
+        )?;
+        links.push(PlotLink {
+            caption: "Win rate by role".into(),
+            file: ROLES_PLOT.into(),
+        });
+    }
+    let mut turns: BTreeMap<u64, u32> = BTreeMap::new();
+    for r in rows {
+        turns.insert(r.game_index, r.turns);
+    }
+    let turns: Vec<u32> = turns.into_values().collect();
+    plots::length_histogram(
+        &dir.join(TURNS_PLOT),
+        &format!("{game}: game length"),
+        "turns",
+        &turns,
+    )?;
+    links.push(PlotLink {
+        caption: "Game length (turns)".into(),
+        file: TURNS_PLOT.into(),
+    });
+    std::fs::write(dir.join(RATINGS_FILE), b.ratings.to_csv())?;
+    std::fs::write(dir.join(REPORT_FILE), markdown(&b, meta, &links))?;
+    Ok(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Hand-made rows: `games` games of two between agents 0 and 1, seats
+    /// alternating, seat 0 winning `seat0_wins` of them and drawing `draws`.
+    fn rows(games: u64, seat0_wins: u64, draws: u64) -> Vec<GameRow> {
+        let mut out = Vec::new();
+        for g in 0..games {
+            let (o0, o1) = if g < seat0_wins {
+                (Outcome::Win, Outcome::Loss)
+            } else if g < seat0_wins + draws {
+                (Outcome::Draw, Outcome::Draw)
+            } else {
+                (Outcome::Loss, Outcome::Win)
+            };
+            for (seat, o) in [(0u8, o0), (1, o1)] {
+                let agent = (seat as usize + g as usize) % 2;
+                out.push(GameRow {
+                    game_index: g,
+                    seed: g,
+                    game: "tictactoe".into(),
+                    seat,
+                    agent_index: agent,
+                    agent: ["x", "y"][agent].into(),
+                    role: ["cross", "nought"][seat as usize].into(),
+                    outcome: o,
+                    score: 0.0,
+                    ret: 0.0,
+                    turns: 5 + (g % 5) as u32,
+                    actions: 5 + (g % 5) as u32,
+                    decisions: 3,
+                    branching: 0.0,
+                    iterations: 0,
+                    truncated: draws > 0 && g == seat0_wins,
+                    error: String::new(),
+                    think_us: 7,
+                    wall_us: 9,
+                });
+            }
+        }
+        out
+    }
+
+    fn opts() -> RatingOptions {
+        RatingOptions {
+            resamples: 20,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn seat_advantage_is_flagged() {
+        // 140 of 200 games won by seat 0, 20 drawn (the first draw truncated).
+        let b = analyze(&rows(200, 140, 20), &opts());
+        assert_eq!((b.games, b.seats), (200, 2));
+        assert!((b.fair - 0.5).abs() < 1e-12);
+        let s0 = &b.by_seat[0];
+        assert!((s0.tally.win_rate - 0.75).abs() < 1e-12);
+        assert!(s0.p_value < 1e-6 && s0.flagged);
+        // Four comparisons (two seats, two roles) with equal p-values: Holm
+        // multiplies the smallest by four and keeps the rest monotone.
+        assert_eq!(b.by_role.len(), 2);
+        assert!((s0.p_holm - 4.0 * s0.p_value).abs() < 1e-12);
+        let md = markdown(&b, &ReportMeta::default(), &[]);
+        assert_eq!(md.matches("| **unbalanced** |").count(), 4, "{md}");
+        assert_eq!((b.decisive, b.drawn, b.truncated), (180, 20, 1));
+        assert!((b.decisiveness() - 0.9).abs() < 1e-12);
+        // Turns cycle 5..=9: mean 7, median 7, p90 9.
+        assert_eq!((b.turns.mean, b.turns.median, b.turns.p90), (7.0, 7.0, 9.0));
+    }
+
+    #[test]
+    fn balanced_games_are_not_flagged() {
+        let b = analyze(&rows(200, 95, 10), &opts());
+        assert!(b.by_seat.iter().all(|g| !g.flagged), "{:?}", b.by_seat);
+        let md = markdown(&b, &ReportMeta::default(), &[]);
+        assert!(!md.contains("| **unbalanced** |"), "{md}");
+        assert!(md.starts_with("# Balance report: tictactoe\n"));
+    }
+
+    #[test]
+    fn report_is_written_and_deterministic() {
+        let dir = std::env::temp_dir().join(format!("boardlab-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let meta = ReportMeta {
+            title: "Tic-tac-toe seats".into(),
+            notes: vec!["seed 1".into()],
+        };
+        let r = rows(100, 70, 0);
+        write_report(&dir, &r, &meta, &opts()).unwrap();
+        let first = std::fs::read_to_string(dir.join(REPORT_FILE)).unwrap();
+        write_report(&dir, &r, &meta, &opts()).unwrap();
+        assert_eq!(
+            first,
+            std::fs::read_to_string(dir.join(REPORT_FILE)).unwrap()
+        );
+        for needle in [
+            "# Balance report: Tic-tac-toe seats",
+            "- seed 1",
+            "## Win rate by seat",
+            "| seat 0 | 100 | 70 | 0 | 30 | 0.700 |",
+            "First-player advantage: seat 0 scores 0.700",
+            "## Win rate by role",
+            "| cross | 100 |",
+            "## Decisiveness",
+            "## Game length",
+            "| turns | 7.0 | 7.0 | 9 |",
+            "## Ratings (Bradley-Terry)",
+            "| 0 | `x` | 100 |",
+            "![Win rate by seat](plot-seats.svg)",
+            "![Win rate by role](plot-roles.svg)",
+            "![Game length (turns)](plot-turns.svg)",
+        ] {
+            assert!(first.contains(needle), "missing {needle:?} in\n{first}");
+        }
+        for f in [SEATS_PLOT, ROLES_PLOT, TURNS_PLOT, RATINGS_FILE] {
+            let len = std::fs::metadata(dir.join(f)).map(|m| m.len()).unwrap_or(0);
+            assert!(len > 100, "{f} is empty");
+        }
+        let seats = std::fs::read_to_string(dir.join(SEATS_PLOT)).unwrap();
+        assert!(seats.contains("seat 0") && seats.contains("seat 1"));
+        let roles = std::fs::read_to_string(dir.join(ROLES_PLOT)).unwrap();
+        assert!(roles.contains("cross") && roles.contains("nought"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
