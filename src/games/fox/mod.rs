@@ -27,7 +27,7 @@ use crate::spec::Params;
 use board::SQUARES;
 use data::{TILES, TileSet};
 use movement::MoveRules;
-pub use state::{Action, Cell, Ending, Phase, State};
+pub use state::{Action, Cell, Ending, Phase, State, Tally};
 use state::{CHARACTER_NAMES, Character, FOXES, INDIGO, PUFFER, SCARLETT, ZEV, faction};
 
 /// Capacity of the legal-action list. The largest decision is Scarlett's swap:
@@ -165,6 +165,7 @@ impl Fox {
     /// when it has no ability option; such turns need no decision.
     fn begin_turn(&self, s: &mut State) {
         loop {
+            s.tally.turns[s.to_move as usize] += 1;
             if self.mv.reach(s, s.to_move) != 0 {
                 s.phase = Phase::Move;
                 return;
@@ -206,6 +207,7 @@ impl Fox {
             to_move: INDIGO,
             turn_count: 0,
             phase: Phase::Move,
+            tally: Tally::default(),
         };
         self.begin_turn(&mut s);
         s
@@ -311,6 +313,39 @@ impl Game for Fox {
         format!("{f}:{}", chars.join("+"))
     }
 
+    /// Seat totals over the seat's characters (see RULES.md, "Metrics").
+    fn metrics(&self, s: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
+        let t = &s.tally;
+        let mine = |c: Character| self.controller[c as usize] == player;
+        let sum = |per: [u16; 4]| -> f64 {
+            (0..4u8)
+                .filter(|&c| mine(c))
+                .map(|c| f64::from(per[c as usize]))
+                .sum()
+        };
+        let revealed = t.revealed.map(u16::from);
+        let kind = |c: Character| {
+            if mine(c) {
+                f64::from(t.abilities[c as usize])
+            } else {
+                0.0
+            }
+        };
+        let ending = |e: Ending| f64::from(u8::from(s.phase == Phase::Over(e)));
+        vec![
+            ("turns", sum(t.turns)),
+            ("tiles_revealed", sum(revealed)),
+            ("abilities_used", sum(t.abilities)),
+            ("rotations", kind(PUFFER)),
+            ("swaps", kind(SCARLETT)),
+            ("ability_reveals", kind(ZEV)),
+            ("end_rescue", ending(Ending::Rescue)),
+            ("end_capture", ending(Ending::Capture)),
+            ("end_all_revealed", ending(Ending::AllRevealed)),
+            ("end_cap", ending(Ending::Cap)),
+        ]
+    }
+
     fn max_actions(&self) -> usize {
         MAX_ACTIONS
     }
@@ -393,18 +428,21 @@ impl Game for Fox {
             }
             Action::Pass => self.end_turn(s),
             Action::Reveal(q) => {
+                s.tally.abilities[c as usize] += 1;
                 s.phase = Phase::Reveal {
                     square: q,
                     by_ability: true,
                 }
             }
             Action::Rotate(q, k) => {
+                s.tally.abilities[c as usize] += 1;
                 if let Cell::Up(id, r) = s.cells[q as usize] {
                     s.cells[q as usize] = Cell::Up(id, (r + k) % 4);
                 }
                 self.end_turn(s);
             }
             Action::Swap(a, b) => {
+                s.tally.abilities[c as usize] += 1;
                 s.cells.swap(a as usize, b as usize);
                 self.end_turn(s);
             }
@@ -414,6 +452,7 @@ impl Game for Fox {
                     return;
                 };
                 Self::flip(s, square, id);
+                s.tally.revealed[c as usize] += 1;
                 if s.face_down() == 0 {
                     s.phase = Phase::Over(Ending::AllRevealed);
                 } else if by_ability {

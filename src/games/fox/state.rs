@@ -92,6 +92,21 @@ pub struct State {
     pub turn_count: u32,
     /// Current phase.
     pub phase: Phase,
+    /// Public history counted for reports (see `Game::metrics`).
+    pub tally: Tally,
+}
+
+/// Per-character counters of the game so far, indexed by [`Character`]. They
+/// are public history: part of the info key, kept by determinization.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Tally {
+    /// Character-turns begun, skipped turns (no decision) included.
+    pub turns: [u16; 4],
+    /// Face-down tiles flipped during the character's turns (by entering them
+    /// or by Zev's reveal).
+    pub revealed: [u8; 4],
+    /// Abilities used: Puffer's rotations, Scarlett's swaps, Zev's reveals.
+    pub abilities: [u16; 4],
 }
 
 impl State {

@@ -89,6 +89,7 @@ fn board(g: &Fox, grid: &str, to_move: Character) -> State {
         to_move,
         turn_count: 0,
         phase: Phase::Move,
+        tally: Tally::default(),
     }
 }
 
@@ -1282,4 +1283,84 @@ fn sampled_flips_follow_the_type_counts() {
         (singles_n as f64 - n as f64 * p).abs() < 5.0 * sd,
         "{singles_n}"
     );
+}
+
+#[test]
+fn metrics_match_an_independent_count_of_the_action_log() {
+    let mut endings = BTreeSet::new();
+    for spec in ["", "players=3", "players=4"] {
+        let g = Fox::with(spec).unwrap();
+        for game in 0..40u64 {
+            let mut rng = rng_from_seed(7000 + game);
+            let mut s = g.initial_state(&mut rng);
+            // Counted from the log: (character to move, action) per step.
+            let mut revealed = [0.0; 4];
+            let mut abilities = [0.0; 4];
+            while g.turn(&s) != Turn::Terminal {
+                let action = match g.turn(&s) {
+                    Turn::Chance => g.sample_chance(&s, &mut rng),
+                    _ => {
+                        let legal = g.legal_actions(&s);
+                        legal[crate::rng::below(&mut rng, legal.len())]
+                    }
+                };
+                let c = s.to_move as usize;
+                match action {
+                    Action::Tile(_) => revealed[c] += 1.0,
+                    Action::Rotate(..) | Action::Swap(..) | Action::Reveal(_) => {
+                        abilities[c] += 1.0
+                    }
+                    Action::Move(_) | Action::Pass => {}
+                }
+                g.apply(&mut s, action);
+                let mut rng2 = rng_from_seed(game);
+                assert_eq!(g.determinize(&s, 0, &mut rng2).tally, s.tally);
+            }
+            let Phase::Over(end) = s.phase else {
+                unreachable!()
+            };
+            endings.insert(end as u8);
+            // Turns go round in order from Indigo; the last one is unfinished
+            // unless the cap ended the game.
+            let begun = s.turn_count + u32::from(end != Ending::Cap);
+            let turns = |c: u8| (0..begun).filter(|k| k % 4 == u32::from(c)).count() as f64;
+            for p in 0..g.num_players() as u8 {
+                let m: std::collections::BTreeMap<_, _> = g.metrics(&s, p).into_iter().collect();
+                let mine: Vec<u8> = (0..4).filter(|&c| g.controller(c) == p).collect();
+                let sum = |per: &[f64; 4]| mine.iter().map(|&c| per[c as usize]).sum::<f64>();
+                let kind = |c: u8| {
+                    if mine.contains(&c) {
+                        abilities[c as usize]
+                    } else {
+                        0.0
+                    }
+                };
+                let ctx = format!("{} game {game} seat {p}", g.spec());
+                assert_eq!(
+                    m["turns"],
+                    mine.iter().map(|&c| turns(c)).sum::<f64>(),
+                    "{ctx}"
+                );
+                assert_eq!(m["tiles_revealed"], sum(&revealed), "{ctx}");
+                assert_eq!(m["abilities_used"], sum(&abilities), "{ctx}");
+                assert_eq!(m["rotations"], kind(PUFFER), "{ctx}");
+                assert_eq!(m["swaps"], kind(SCARLETT), "{ctx}");
+                assert_eq!(m["ability_reveals"], kind(ZEV), "{ctx}");
+                let flags = [
+                    m["end_rescue"],
+                    m["end_capture"],
+                    m["end_all_revealed"],
+                    m["end_cap"],
+                ];
+                let mut want = [0.0; 4];
+                want[end as usize] = 1.0;
+                assert_eq!(flags, want, "{ctx}");
+            }
+            // Every tile flipped once, so the seats' reveals add up to the
+            // face-up count.
+            let total: f64 = revealed.iter().sum();
+            assert_eq!(total as u32, TILES as u32 - s.face_down(), "game {game}");
+        }
+    }
+    assert!(endings.len() >= 3, "{endings:?}");
 }

@@ -3,7 +3,7 @@
 
 use super::Actions;
 use super::Hamunaptra;
-use super::state::{Action, Combat, NO_CELL, NONE, Phase, Stage, State};
+use super::state::{Action, Combat, NO_CELL, NONE, Phase, Stage, State, bump};
 
 impl Hamunaptra {
     /// Living characters of `p` on `cell`, by index.
@@ -40,6 +40,10 @@ impl Hamunaptra {
         } else {
             opp
         };
+        bump(&mut s.tally.combats, p);
+        if opp != NONE {
+            bump(&mut s.tally.combats, opp);
+        }
         s.combat = Some(Combat {
             cell,
             foe,
@@ -66,6 +70,7 @@ impl Hamunaptra {
         } else {
             mover
         };
+        bump(&mut s.tally.combats, owner);
         s.combat = Some(Combat {
             cell,
             foe,
@@ -278,6 +283,7 @@ impl Hamunaptra {
     }
 
     fn kill(&self, s: &mut State, ch: u8) {
+        bump(&mut s.tally.deaths, s.chars[ch as usize].owner);
         let c = &mut s.chars[ch as usize];
         c.alive = false;
         c.cell = NO_CELL;
@@ -311,6 +317,7 @@ impl Hamunaptra {
                 if let Some(i) = t.iter().position(|&x| x == equip) {
                     t.remove(i);
                 }
+                bump(&mut s.tally.equip_activated, side);
                 s.chars[ch as usize].active = equip;
                 if !self.has_assignment(s, &c, side) {
                     self.after_assign(s, c);
@@ -347,6 +354,12 @@ impl Hamunaptra {
                     s.cells[c.cell as usize].enc = 0;
                     let kind = self.comps.foe_kind(c.foe);
                     s.gone[kind as usize] += 1;
+                    bump(&mut s.tally.won, c.fighter);
+                    if self.comps.foe_is_monster[c.foe as usize] {
+                        bump(&mut s.tally.monsters, c.fighter);
+                    } else {
+                        bump(&mut s.tally.traps, c.fighter);
+                    }
                     self.end_fight(s, c);
                 } else {
                     c.stage = Stage::Counter;
@@ -389,6 +402,7 @@ impl Hamunaptra {
                     s.chars[ch as usize].cell = l;
                     s.chars[ch as usize].stopped = true;
                 }
+                bump(&mut s.tally.retreats, c.fighter);
                 self.end_fight(s, c);
             }
             (stage, a) => panic!("illegal fight action {a:?} at {stage:?}"),
@@ -419,6 +433,20 @@ impl Hamunaptra {
             1
         };
         if attackers == 0 || defenders == 0 || c.rounds >= self.max_combat_rounds {
+            // A side with nobody left lost; the other side, if still there, won.
+            // A monster or trap is not a seat: only its fighter is counted.
+            let sides = [(c.fighter, attackers), (c.opp, defenders)];
+            for (i, &(seat, left)) in sides.iter().enumerate() {
+                let other = sides[1 - i].1;
+                if seat == NONE {
+                    continue;
+                }
+                if left == 0 {
+                    bump(&mut s.tally.lost, seat);
+                } else if other == 0 {
+                    bump(&mut s.tally.won, seat);
+                }
+            }
             self.end_fight(s, c);
             return;
         }

@@ -462,6 +462,32 @@ impl Game for Hamunaptra {
             .collect();
         names.join("+")
     }
+    /// See RULES.md, "Metrics".
+    fn metrics(&self, state: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
+        let t = &state.tally;
+        let n = |c: &[u16; state::MAXP]| f64::from(c[player as usize]);
+        let v = self.vp(state, player);
+        vec![
+            ("vp", f64::from(v.total)),
+            ("exits_found", f64::from(v.exits)),
+            ("escaped", f64::from(v.escaped)),
+            ("survivors", f64::from(v.survivors)),
+            ("tiles_placed", n(&t.tiles)),
+            ("stairs_placed", n(&t.stairs)),
+            ("exit_stairs_placed", n(&t.exits)),
+            ("encounters_placed", n(&t.encounters)),
+            ("combats", n(&t.combats)),
+            ("combats_won", n(&t.won)),
+            ("combats_lost", n(&t.lost)),
+            ("retreats", n(&t.retreats)),
+            ("monsters_defeated", n(&t.monsters)),
+            ("traps_resolved", n(&t.traps)),
+            ("characters_lost", n(&t.deaths)),
+            ("equipment_played", n(&t.equip_played)),
+            ("equipment_activated", n(&t.equip_activated)),
+            ("scrolls_used", n(&t.scrolls)),
+        ]
+    }
     fn max_actions(&self) -> usize {
         MAX_ACTIONS
     }

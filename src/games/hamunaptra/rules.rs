@@ -6,7 +6,9 @@ use arrayvec::ArrayVec;
 use super::Hamunaptra;
 use super::board::CellSet;
 use super::data::KindClass;
-use super::state::{Action, Cell, Ch, Foe, NCELLS, NO_CELL, NONE, Phase, Pl, State, cell_of, xy};
+use super::state::{
+    Action, Cell, Ch, Foe, NCELLS, NO_CELL, NONE, Phase, Pl, State, Tally, bump, cell_of, xy,
+};
 use super::{Actions, MAX_ACTIONS};
 
 /// Binomial probability of `k` successes in `n` trials of probability `p`.
@@ -102,6 +104,7 @@ impl Hamunaptra {
             ot_next: 0,
             dice_rolled: 0,
             dice_succ: 0,
+            tally: Tally::default(),
         }
     }
 
@@ -859,6 +862,7 @@ impl Hamunaptra {
                 self.enter_trade(s);
             }
             (Phase::Move, Action::AssignMove { equip, ch }) => {
+                bump(&mut s.tally.equip_activated, s.seat);
                 remove_one(&mut s.players[s.seat as usize].table, equip);
                 let c = &mut s.chars[ch as usize];
                 c.active = equip;
@@ -911,6 +915,7 @@ impl Hamunaptra {
                 s.phase = Phase::PlaceCell;
             }
             (Phase::Place, Action::Scroll { equip, at }) => {
+                bump(&mut s.tally.scrolls, s.seat);
                 remove_one(&mut s.players[s.seat as usize].table, equip);
                 let ek = self.comps.equip_kind(equip);
                 s.gone[ek as usize] += 1;
@@ -936,6 +941,7 @@ impl Hamunaptra {
                 KindClass::Foe(f) => {
                     s.cells[c as usize].enc = f + 1;
                     s.foes[f as usize].cell = c;
+                    bump(&mut s.tally.encounters, s.seat);
                     s.placed += 1;
                     s.enc_placed = 1;
                     s.placed_round = true;
@@ -963,7 +969,12 @@ impl Hamunaptra {
                     s.stairs.push(c);
                     let dist = self.exit_dist(s, e, c);
                     s.cells[c as usize].exit = dist >= self.d;
+                    bump(&mut s.tally.stairs, s.seat);
+                    if s.cells[c as usize].exit {
+                        bump(&mut s.tally.exits, s.seat);
+                    }
                 }
+                bump(&mut s.tally.tiles, s.seat);
                 s.foreign += u8::from(foreign);
                 s.placed += 1;
                 s.placed_round = true;
@@ -980,6 +991,7 @@ impl Hamunaptra {
             (Phase::Site, Action::Site(c)) => self.start_fight(s, c),
             (Phase::Fight, a) => self.fight_apply(s, a),
             (Phase::Equip, Action::PlayEquip(e)) => {
+                bump(&mut s.tally.equip_played, s.seat);
                 let k = self.comps.equip_kind(e);
                 remove_one(&mut s.players[s.seat as usize].hand, k);
                 insert_sorted(&mut s.players[s.seat as usize].table, e);

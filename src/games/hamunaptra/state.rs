@@ -316,6 +316,49 @@ pub struct State {
     pub dice_rolled: u8,
     /// `dice=each`: successes among them.
     pub dice_succ: u8,
+    /// Public history counted for reports (see `Game::metrics`).
+    pub tally: Tally,
+}
+
+/// Per-seat counters of the game so far. Everything counted is public (a
+/// face-down equipment play is seen, its identity is not counted), so they
+/// are part of the info key and kept by determinization. Counts saturate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Tally {
+    /// Board tiles laid.
+    pub tiles: [u16; MAXP],
+    /// Stair tiles laid.
+    pub stairs: [u16; MAXP],
+    /// Stair tiles laid as exits (far enough from the layer's entrance).
+    pub exits: [u16; MAXP],
+    /// Encounters (monsters and traps) laid.
+    pub encounters: [u16; MAXP],
+    /// Fights fought by the seat's characters, as fighter, PvP defender or ambushed.
+    pub combats: [u16; MAXP],
+    /// Fights won: the encounter or every enemy character defeated.
+    pub won: [u16; MAXP],
+    /// Fights lost: every one of the seat's characters there killed.
+    pub lost: [u16; MAXP],
+    /// Retreats from a fight.
+    pub retreats: [u16; MAXP],
+    /// Monsters defeated.
+    pub monsters: [u16; MAXP],
+    /// Traps defeated (resolved).
+    pub traps: [u16; MAXP],
+    /// Characters of the seat killed.
+    pub deaths: [u16; MAXP],
+    /// Equipment played face down at T5.
+    pub equip_played: [u16; MAXP],
+    /// Equipment activated on a character (for movement or in a fight).
+    pub equip_activated: [u16; MAXP],
+    /// Scrolls used to destroy a tile.
+    pub scrolls: [u16; MAXP],
+}
+
+/// Adds one to a saturating per-seat counter.
+pub fn bump(counts: &mut [u16; MAXP], seat: u8) {
+    let n = &mut counts[seat as usize];
+    *n = n.saturating_add(1);
 }
 
 /// One decision or chance outcome.

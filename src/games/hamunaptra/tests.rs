@@ -1993,3 +1993,151 @@ fn h13_overtaking_group_choice() {
     );
     assert_eq!(s.chars[ch(&g, "C08") as usize].mp, 2);
 }
+
+#[test]
+fn metrics_match_an_independent_count_of_the_action_log() {
+    use std::collections::BTreeMap;
+    let mut saw: BTreeMap<&str, f64> = BTreeMap::new();
+    for spec in [
+        "hamunaptra(max_rounds=20)",
+        "hamunaptra(players=3,rule1=true,max_rounds=15,max_combat_rounds=10)",
+        "hamunaptra(players=4,rule1=true,rule2=true,max_rounds=12,max_combat_rounds=10)",
+    ] {
+        let g = game(spec);
+        for seed in 0..10 {
+            let mut rng = rng_from_seed(500 + seed);
+            let mut s = g.initial_state(&mut rng);
+            // Counted from the log, per seat.
+            let mut count: BTreeMap<&str, [f64; 4]> = BTreeMap::new();
+            while g.turn(&s) != Turn::Terminal {
+                let a = match g.turn(&s) {
+                    Turn::Chance => g.sample_chance(&s, &mut rng),
+                    _ => {
+                        let l = g.legal_actions(&s);
+                        l[below(&mut rng, l.len())]
+                    }
+                };
+                let before = s.clone();
+                g.apply(&mut s, a);
+                let mut add =
+                    |k: &'static str, p: u8| count.entry(k).or_default()[p as usize] += 1.0;
+                let seat = before.seat;
+                match a {
+                    Action::Rotate(_) => {
+                        add("tiles_placed", seat);
+                        if s.stairs.len() > before.stairs.len() {
+                            add("stairs_placed", seat);
+                            if s.cells[before.sel_cell as usize].exit {
+                                add("exit_stairs_placed", seat);
+                            }
+                        }
+                    }
+                    Action::At(c) if s.cells[c as usize].enc != before.cells[c as usize].enc => {
+                        add("encounters_placed", seat)
+                    }
+                    Action::PlayEquip(_) => add("equipment_played", seat),
+                    Action::AssignMove { .. } => add("equipment_activated", seat),
+                    Action::AssignCombat { ch, .. } => {
+                        add("equipment_activated", before.chars[ch as usize].owner)
+                    }
+                    Action::Scroll { .. } => add("scrolls_used", seat),
+                    _ => {}
+                }
+                for (x, y) in before.chars.iter().zip(&s.chars) {
+                    if x.alive && !y.alive {
+                        add("characters_lost", x.owner);
+                    }
+                }
+                // Fights begun: a new site fought, or an ambush by a moving monster.
+                let new_site = s.fought.len() > before.fought.len();
+                let ambush = matches!(before.phase, Phase::Monsters | Phase::MonsterStep2)
+                    && s.phase == Phase::Fight;
+                if new_site || ambush {
+                    let c = s.combat.unwrap();
+                    add("combats", c.fighter);
+                    if c.opp != NONE {
+                        add("combats", c.opp);
+                    }
+                }
+                // Fights ended, and how.
+                let ended = before.phase == Phase::Fight && (s.phase != Phase::Fight || new_site);
+                if let (true, Some(c)) = (ended, before.combat) {
+                    let left = |p: u8| {
+                        s.chars
+                            .iter()
+                            .filter(|x| x.alive && x.owner == p && x.cell == c.cell)
+                            .count()
+                    };
+                    if matches!(a, Action::Retreat(_)) {
+                        add("retreats", c.fighter);
+                    } else if c.foe != NONE && s.foes[c.foe as usize].cell == NO_CELL {
+                        add("combats_won", c.fighter);
+                        if g.comps.foe_is_monster[c.foe as usize] {
+                            add("monsters_defeated", c.fighter);
+                        } else {
+                            add("traps_resolved", c.fighter);
+                        }
+                    } else if c.foe != NONE {
+                        if left(c.fighter) == 0 {
+                            add("combats_lost", c.fighter);
+                        }
+                    } else {
+                        let (f, o) = (left(c.fighter), left(c.opp));
+                        for (p, mine, theirs) in [(c.fighter, f, o), (c.opp, o, f)] {
+                            if mine == 0 {
+                                add("combats_lost", p);
+                            } else if theirs == 0 {
+                                add("combats_won", p);
+                            }
+                        }
+                    }
+                }
+            }
+            for p in 0..g.players {
+                let ctx = format!("{spec} seed {seed} seat {p}");
+                let m: BTreeMap<&str, f64> = g.metrics(&s, p).into_iter().collect();
+                for k in [
+                    "tiles_placed",
+                    "stairs_placed",
+                    "exit_stairs_placed",
+                    "encounters_placed",
+                    "combats",
+                    "combats_won",
+                    "combats_lost",
+                    "retreats",
+                    "monsters_defeated",
+                    "traps_resolved",
+                    "characters_lost",
+                    "equipment_played",
+                    "equipment_activated",
+                    "scrolls_used",
+                ] {
+                    let want = count.get(k).map_or(0.0, |c| c[p as usize]);
+                    assert_eq!(m[k], want, "{ctx}: {k}");
+                    *saw.entry(k).or_default() += want;
+                }
+                let v = g.vp(&s, p);
+                assert_eq!(m["vp"], g.score(&s, p), "{ctx}");
+                assert_eq!(m["exits_found"], f64::from(v.exits), "{ctx}");
+                assert!(m["exits_found"] <= m["exit_stairs_placed"], "{ctx}");
+                let alive = s.chars.iter().filter(|x| x.owner == p && x.alive).count() as f64;
+                assert_eq!(m["escaped"] + m["survivors"], alive, "{ctx}");
+            }
+        }
+    }
+    for k in [
+        "tiles_placed",
+        "stairs_placed",
+        "encounters_placed",
+        "combats",
+        "combats_won",
+        "combats_lost",
+        "monsters_defeated",
+        "traps_resolved",
+        "characters_lost",
+        "equipment_played",
+        "equipment_activated",
+    ] {
+        assert!(saw[k] > 0.0, "{k} never counted: {saw:?}");
+    }
+}

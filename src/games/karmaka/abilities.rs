@@ -230,6 +230,8 @@ impl Karmaka {
         s.bonus = false;
         s.chain = 0;
         if bonus && !s.hands[s.active as usize].is_empty() {
+            let n = &mut s.tally.bonus_granted[s.active as usize];
+            *n = n.saturating_add(1);
             s.phase = Phase::Bonus;
         } else {
             self.end_turn(s);

@@ -13,6 +13,9 @@ pub mod state;
 #[cfg(test)]
 mod tests;
 
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+
 use arrayvec::ArrayVec;
 
 use crate::error::SpecError;
@@ -109,6 +112,21 @@ pub struct Karmaka {
     /// The cards.
     pub cards: CardSet,
     cards_path: Option<String>,
+    /// Metric names `played_<code>_<mode>` per card type and mode.
+    played_names: Vec<[&'static str; 4]>,
+}
+
+/// A metric name with a static lifetime; each distinct name is allocated once
+/// per process, however many games are built.
+fn intern(name: String) -> &'static str {
+    static NAMES: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
+    let mut names = NAMES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(n) = names.get(name.as_str()) {
+        return n;
+    }
+    let n: &'static str = Box::leak(name.into_boxed_str());
+    names.insert(n);
+    n
 }
 
 impl Karmaka {
@@ -162,7 +180,13 @@ impl Karmaka {
         let cards_path = params.text("cards");
         let cards = CardSet::load(cards_path.as_deref())?;
         params.finish("karmaka", &PARAM_KEYS)?;
+        let played_names = cards
+            .types
+            .iter()
+            .map(|t| state::MODES.map(|m| intern(format!("played_{}_{m}", t.code.to_lowercase()))))
+            .collect();
         Ok(Karmaka {
+            played_names,
             players,
             teams,
             wolf,
@@ -212,6 +236,7 @@ impl Karmaka {
             winner: NONE,
             plies: 0,
             steps: 0,
+            tally: Default::default(),
         }
     }
 }
@@ -282,6 +307,43 @@ impl Game for Karmaka {
             (true, 0) => "wolf".into(),
             (true, _) => "pig".into(),
         }
+    }
+
+    /// See RULES.md, "Metrics".
+    fn metrics(&self, state: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
+        let p = player as usize;
+        let t = &state.tally;
+        let played = &t.played[p];
+        let mode = |m: usize| -> f64 { played.iter().map(|c| f64::from(c[m])).sum() };
+        let transcended = state.winner == player;
+        let rebirths = f64::from(t.deaths[p]) - f64::from(u8::from(transcended));
+        let mut out = vec![
+            ("rung", f64::from(state.level[p])),
+            ("rings", f64::from(state.rings[p])),
+            ("transcended", f64::from(u8::from(transcended))),
+            ("lives", 1.0 + rebirths),
+            ("reincarnations", rebirths),
+            ("deaths", f64::from(t.deaths[p])),
+            ("climbs", f64::from(t.climbs[p])),
+            ("rings_gained", f64::from(t.rings_gained[p])),
+            ("rings_spent", f64::from(t.rings_spent[p])),
+            ("played", (0..4).map(mode).sum()),
+            ("played_points", mode(0)),
+            ("played_ability", mode(1)),
+            ("played_future", mode(2)),
+            ("played_ally_future", mode(3)),
+            ("bonus_granted", f64::from(t.bonus_granted[p])),
+            ("bonus_plays", f64::from(t.bonus_plays[p])),
+            ("copies", f64::from(t.copies[p])),
+        ];
+        for (names, counts) in self.played_names.iter().zip(played) {
+            for (name, &n) in names.iter().zip(counts) {
+                if n > 0 {
+                    out.push((*name, f64::from(n)));
+                }
+            }
+        }
+        out
     }
 
     fn max_actions(&self) -> usize {

@@ -255,6 +255,7 @@ impl Karmaka {
         s.steps += 1;
         let a = s.active;
         let au = a as usize;
+        self.count(s, action);
         match (s.phase, action) {
             (Phase::Main | Phase::Bonus, Action::Pass | Action::Stop) => self.end_turn(s),
             (Phase::Main | Phase::Bonus, Action::Points(t)) => {
@@ -439,6 +440,32 @@ impl Karmaka {
         }
     }
 
+    /// Counts a play or a copy by the active player before it is applied.
+    fn count(&self, s: &mut State, action: Action) {
+        let au = s.active as usize;
+        let t = &mut s.tally;
+        match s.phase {
+            Phase::Main | Phase::Bonus => {
+                let (ty, mode) = match action {
+                    Action::Points(ty) => (ty, 0),
+                    Action::Ability(ty) => (ty, 1),
+                    Action::Future(ty) => (ty, 2),
+                    Action::AllyFuture(ty) => (ty, 3),
+                    _ => return,
+                };
+                let n = &mut t.played[au][ty as usize][mode];
+                *n = n.saturating_add(1);
+                if s.phase == Phase::Bonus {
+                    t.bonus_plays[au] = t.bonus_plays[au].saturating_add(1);
+                }
+            }
+            Phase::MimicSource | Phase::DenialPick | Phase::EmbodyPick => {
+                t.copies[au] = t.copies[au].saturating_add(1);
+            }
+            _ => {}
+        }
+    }
+
     /// The hard cap on applied actions (far above any real game).
     pub fn max_steps(&self) -> u32 {
         self.max_plies.saturating_mul(60).saturating_add(200)
@@ -501,10 +528,15 @@ impl Karmaka {
         let need = THRESHOLD[s.level[pu] as usize];
         let spent = Self::rings_spent(score, need, u32::from(s.rings[pu]));
         s.rings[pu] -= spent as u16;
+        let t = &mut s.tally;
+        t.deaths[pu] = t.deaths[pu].saturating_add(1);
+        t.rings_spent[pu] = t.rings_spent[pu].saturating_add(spent as u16);
         if score + spent >= need {
             s.level[pu] += 1;
+            t.climbs[pu] = t.climbs[pu].saturating_add(1);
         } else {
             s.rings[pu] = s.rings[pu].saturating_add(1);
+            t.rings_gained[pu] = t.rings_gained[pu].saturating_add(1);
         }
         if s.level[pu] >= TRANSCENDED {
             s.winner = p;

@@ -4,7 +4,7 @@ use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 use serde_big_array::BigArray;
 
-use super::cards::NCARDS;
+use super::cards::{MAX_TYPES, NCARDS};
 
 /// Most seats of any configuration.
 pub const MAXP: usize = 4;
@@ -147,6 +147,34 @@ pub struct State {
     pub plies: u32,
     /// Actions applied so far (a hard stop for the game length).
     pub steps: u32,
+    /// Public history counted for reports (see `Game::metrics`).
+    pub tally: Tally,
+}
+
+/// Play modes as counted in [`Tally::played`], in this order.
+pub const MODES: [&str; 4] = ["points", "ability", "future", "ally_future"];
+
+/// Per-seat counters of the game so far. Every counted event is public (the
+/// mode of a play is seen even when the card is not), so they are part of
+/// the info key and kept by determinization. Counts saturate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Tally {
+    /// Main and bonus plays by seat, card type and mode (index in [`MODES`]).
+    pub played: [[[u16; 4]; MAX_TYPES]; MAXP],
+    /// Bonus plays granted (the bonus phase was reached).
+    pub bonus_granted: [u16; MAXP],
+    /// Cards played in a bonus phase.
+    pub bonus_plays: [u16; MAXP],
+    /// Abilities copied through Denial, Embody or Mimic.
+    pub copies: [u16; MAXP],
+    /// Limbo turns: lives ended (the transcending one included).
+    pub deaths: [u16; MAXP],
+    /// Limbo turns that climbed a rung.
+    pub climbs: [u16; MAXP],
+    /// Karmic rings gained (failed climbs).
+    pub rings_gained: [u16; MAXP],
+    /// Karmic rings spent to climb.
+    pub rings_spent: [u16; MAXP],
 }
 
 /// One atomic decision or chance outcome. Cards in a Hand, aside or Deeds

@@ -1525,3 +1525,134 @@ fn third_party_peek_survives_determinization() {
         assert_eq!(g.info_key(&d, 0), key);
     }
 }
+
+#[test]
+fn metrics_match_an_independent_count_of_the_action_log() {
+    use std::collections::BTreeMap;
+    let mut saw = BTreeMap::new();
+    for spec in [
+        "karmaka",
+        "karmaka(players=3)",
+        "karmaka(players=4,teams=true)",
+        "karmaka(variant=big-bad-wolf)",
+    ] {
+        let g = Karmaka::parse(spec).unwrap();
+        let mut rng = rng_from_seed(91);
+        for i in 0..25 {
+            let mut s = g.initial_state(&mut rng);
+            let start_level = s.level;
+            // Counted from the log, per seat.
+            let mut played: Vec<BTreeMap<String, f64>> = vec![BTreeMap::new(); 4];
+            let (mut bonus_granted, mut bonus_plays, mut copies) = ([0.0; 4], [0.0; 4], [0.0; 4]);
+            let (mut climbs, mut gains) = ([0.0; 4], [0.0; 4]);
+            while g.turn(&s) != Turn::Terminal {
+                let a = match g.turn(&s) {
+                    Turn::Chance => g.sample_chance(&s, &mut rng),
+                    _ => {
+                        let l = g.legal_actions(&s);
+                        l[crate::rng::below(&mut rng, l.len())]
+                    }
+                };
+                let p = s.active as usize;
+                let play = match a {
+                    Action::Points(t) => Some((t, "points")),
+                    Action::Ability(t) => Some((t, "ability")),
+                    Action::Future(t) => Some((t, "future")),
+                    Action::AllyFuture(t) => Some((t, "ally_future")),
+                    _ => None,
+                };
+                match s.phase {
+                    Phase::Main | Phase::Bonus => {
+                        if s.phase == Phase::Bonus {
+                            bonus_granted[p] += 1.0;
+                        }
+                        if let Some((t, mode)) = play {
+                            let code = g.cards.types[t as usize].code.to_lowercase();
+                            *played[p]
+                                .entry(format!("played_{code}_{mode}"))
+                                .or_default() += 1.0;
+                            if s.phase == Phase::Bonus {
+                                bonus_plays[p] += 1.0;
+                            }
+                        }
+                    }
+                    Phase::MimicSource | Phase::DenialPick | Phase::EmbodyPick => copies[p] += 1.0,
+                    _ => {}
+                }
+                let before = s.clone();
+                g.apply(&mut s, a);
+                // A Limbo turn either climbs a rung or gains a ring.
+                for q in 0..g.players as usize {
+                    climbs[q] += f64::from(s.level[q] - before.level[q]);
+                    if s.rings[q] > before.rings[q] {
+                        gains[q] += f64::from(s.rings[q] - before.rings[q]);
+                    }
+                }
+            }
+            for p in 0..g.players {
+                let pu = p as usize;
+                let ctx = format!("{spec} game {i} seat {p}");
+                let m: BTreeMap<&str, f64> = g.metrics(&s, p).into_iter().collect();
+                let listed: BTreeMap<String, f64> = m
+                    .iter()
+                    .filter(|(k, _)| {
+                        k.starts_with("played_") && k.split('_').count() >= 3 && {
+                            let code = k.split('_').nth(1).unwrap();
+                            g.cards.types.iter().any(|t| t.code.to_lowercase() == code)
+                        }
+                    })
+                    .map(|(k, v)| (k.to_string(), *v))
+                    .collect();
+                assert_eq!(listed, played[pu], "{ctx}");
+                for mode in ["points", "ability", "future", "ally_future"] {
+                    let want: f64 = played[pu]
+                        .iter()
+                        .filter(|(k, _)| {
+                            k.ends_with(&format!("_{mode}"))
+                                && (mode != "future" || !k.ends_with("_ally_future"))
+                        })
+                        .map(|(_, v)| v)
+                        .sum();
+                    assert_eq!(m[format!("played_{mode}").as_str()], want, "{ctx} {mode}");
+                }
+                assert_eq!(m["played"], played[pu].values().sum::<f64>(), "{ctx}");
+                assert_eq!(m["bonus_granted"], bonus_granted[pu], "{ctx}");
+                assert_eq!(m["bonus_plays"], bonus_plays[pu], "{ctx}");
+                assert_eq!(m["copies"], copies[pu], "{ctx}");
+                assert_eq!(m["rung"], f64::from(s.level[pu]), "{ctx}");
+                assert_eq!(m["rings"], f64::from(s.rings[pu]), "{ctx}");
+                assert_eq!(m["climbs"], climbs[pu], "{ctx}");
+                assert_eq!(
+                    m["climbs"],
+                    f64::from(s.level[pu] - start_level[pu]),
+                    "{ctx}"
+                );
+                assert_eq!(m["rings_gained"], gains[pu], "{ctx}");
+                assert_eq!(m["rings_gained"] - m["rings_spent"], m["rings"], "{ctx}");
+                assert_eq!(m["deaths"], m["climbs"] + m["rings_gained"], "{ctx}");
+                assert_eq!(
+                    m["transcended"],
+                    f64::from(u8::from(s.winner == p)),
+                    "{ctx}"
+                );
+                assert_eq!(m["lives"], m["reincarnations"] + 1.0, "{ctx}");
+                assert_eq!(m["reincarnations"], m["deaths"] - m["transcended"], "{ctx}");
+                for (k, v) in &m {
+                    *saw.entry(k.to_string()).or_insert(0.0) += v;
+                }
+            }
+        }
+    }
+    // The random games exercise every counter.
+    for key in [
+        "bonus_plays",
+        "copies",
+        "climbs",
+        "rings_gained",
+        "rings_spent",
+        "played_ally_future",
+        "transcended",
+    ] {
+        assert!(saw[key] > 0.0, "{key} never counted: {saw:?}");
+    }
+}

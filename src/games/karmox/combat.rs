@@ -4,7 +4,7 @@
 
 use super::Karmox;
 use super::data::NO_SQ;
-use super::state::{Action, Phase, State, ev};
+use super::state::{Action, Phase, State, bump, ev};
 
 impl Karmox {
     /// Resolves one C-CombatRoll outcome (dice totals).
@@ -17,6 +17,8 @@ impl Karmox {
             return;
         }
         if ra > rd {
+            bump(&mut s.tally.fights_won[a]);
+            bump(&mut s.tally.fights_lost[d]);
             let adr = (ra - rd + i16::from(s.adr_bonus)).min(255) as u8;
             s.combat.adr = adr;
             s.events |= ev::WIN;
@@ -32,6 +34,8 @@ impl Karmox {
                 c.prison_cell = a as u8;
                 c.pos = NO_SQ;
                 s.events |= ev::DEFEAT;
+                bump(&mut s.tally.defeats[a]);
+                bump(&mut s.tally.imprisoned[d]);
             }
             s.ch[a].level += 1;
             if s.ch[a].level >= 3 {
@@ -43,6 +47,8 @@ impl Karmox {
             }
             self.after_level(s);
         } else {
+            bump(&mut s.tally.fights_won[d]);
+            bump(&mut s.tally.fights_lost[a]);
             s.combat.adr = (rd - ra).min(255) as u8;
             self.defender_push_phase(s);
         }
@@ -86,6 +92,7 @@ impl Karmox {
                 s.combat.adr -= self.c.tiles[t].cost;
                 self.receive(s, s.combat.att as usize, t);
                 s.events |= ev::STEAL;
+                bump(&mut s.tally.stolen[s.combat.att as usize]);
                 self.self_move_phase(s);
             }
             _ => self.attacker_push_phase(s),

@@ -6,7 +6,7 @@ use arrayvec::ArrayVec;
 
 use super::Karmox;
 use super::data::{Check, Kind, colour_of};
-use super::state::State;
+use super::state::{State, bump};
 
 impl Karmox {
     /// True when mission `card` is fulfilled for `side` at this checkpoint.
@@ -57,8 +57,11 @@ impl Karmox {
             if let Some(i) = pile.iter().position(|c| c.id == id) {
                 pile.remove(i);
             }
-            s.xp[side as usize] =
-                s.xp[side as usize].saturating_add(self.c.missions[id as usize].xp);
+            let xp = self.c.missions[id as usize].xp;
+            s.xp[side as usize] = s.xp[side as usize].saturating_add(xp);
+            let seat = s.seat as usize;
+            bump(&mut s.tally.missions[seat]);
+            s.tally.mission_xp[seat] = s.tally.mission_xp[seat].saturating_add(u16::from(xp));
             s.deck_known.push(id);
         }
         s.events = 0;

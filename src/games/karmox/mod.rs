@@ -334,6 +334,35 @@ impl Game for Karmox {
             .collect::<Vec<_>>()
             .join("+")
     }
+    /// See RULES.md, "Metrics".
+    fn metrics(&self, s: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
+        let seat = player as usize;
+        let t = &s.tally;
+        let chars =
+            |per: &[u16; 6]| -> f64 { self.seat_chars(seat).map(|c| f64::from(per[c])).sum() };
+        let xp_permanent = f64::from(s.xp[self.seat_side[seat] as usize]);
+        let xp_items = self
+            .seat_chars(seat)
+            .map(|c| self.xp_items(s, c))
+            .sum::<usize>() as f64;
+        vec![
+            ("missions_completed", f64::from(t.missions[seat])),
+            ("mission_xp", f64::from(t.mission_xp[seat])),
+            ("xp_permanent", xp_permanent),
+            ("xp_items", xp_items),
+            ("xp_total", xp_permanent + xp_items),
+            ("attacks", chars(&t.attacks)),
+            ("fights_won", chars(&t.fights_won)),
+            ("fights_lost", chars(&t.fights_lost)),
+            ("defeats", chars(&t.defeats)),
+            ("imprisoned", chars(&t.imprisoned)),
+            ("prison_turns", chars(&t.prison_turns)),
+            ("items_equipped", chars(&t.equipped)),
+            ("items_stolen", chars(&t.stolen)),
+            ("skeletors_summoned", f64::from(t.summoned[seat])),
+            ("skeletors_eliminated", chars(&t.skeletors_eliminated)),
+        ]
+    }
     fn max_actions(&self) -> usize {
         MAX_ACTIONS
     }

@@ -6,7 +6,7 @@ use arrayvec::ArrayVec;
 
 use super::Karmox;
 use super::data::{Kind, MAX_SKELETORS, MAX_SQ, NO_SQ, colour_of};
-use super::state::{After, Loc, Phase, State, ev};
+use super::state::{After, Loc, Phase, State, bump, ev};
 
 /// Destination lists: at most every walkable square (validated ≤ 250).
 pub type Dests = ArrayVec<u16, 256>;
@@ -219,6 +219,7 @@ impl Karmox {
                 && let Some(t) = self.guard_at(s, next, colour_of(ch))
             {
                 s.tiles[t] = Loc::Supply;
+                bump(&mut s.tally.skeletors_eliminated[ch]);
             }
             if self.side_of_char(ch) == self.seat_side[s.seat as usize] {
                 s.events |= ev::SKELETOR;

@@ -7,7 +7,7 @@ use crate::rng::{GameRng, below};
 
 use super::data::{Effect, Kind, colour_of};
 use super::movement::MAX_STEPS;
-use super::state::{Action, After, Combat, Loc, Phase, State, act, ev};
+use super::state::{Action, After, Combat, Loc, Phase, State, act, bump, ev};
 use super::{Actions, Karmox};
 
 /// Probability of a 2d6 total.
@@ -197,8 +197,11 @@ impl Karmox {
         s.adr_bonus = 0;
         s.liberation = false;
         s.events = 0;
-        for c in &mut s.ch {
-            c.used = 0;
+        for (c, ch) in s.ch.iter_mut().enumerate() {
+            ch.used = 0;
+            if ch.in_play && ch.seat == seat && ch.prison > 0 {
+                bump(&mut s.tally.prison_turns[c]);
+            }
         }
         s.phase = Phase::EventDie;
     }
@@ -734,6 +737,7 @@ impl Karmox {
             (Phase::Summon(colour), Action::Anchor(anchor)) => {
                 if let Some(t) = self.supply_skeletor(s, colour) {
                     s.tiles[t] = Loc::Board(anchor);
+                    bump(&mut s.tally.summoned[s.seat as usize]);
                 }
                 self.to_ep4(s);
             }
@@ -823,6 +827,7 @@ impl Karmox {
                 self.spend(s, c, act::EQUIP);
                 if let Some(t) = self.slot(s, c as usize) {
                     self.receive(s, c as usize, t);
+                    bump(&mut s.tally.equipped[c as usize]);
                     if self.c.tiles[t].kind == Kind::Ring {
                         s.events |= ev::EQUIP_RING;
                     }
@@ -835,6 +840,7 @@ impl Karmox {
             }
             Action::Attack { c, d } => {
                 self.spend(s, c, act::ATTACK);
+                bump(&mut s.tally.attacks[c as usize]);
                 s.combat = Combat {
                     att: c,
                     def: d,

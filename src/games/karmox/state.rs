@@ -349,6 +349,44 @@ pub struct State {
     pub setup: bool,
     /// Winning side, [`DRAW`], or [`NO_RESULT`].
     pub result: u8,
+    /// Public history counted for reports (see `Game::metrics`).
+    pub tally: Tally,
+}
+
+/// Counters of the game so far, per character (index as in [`State::ch`]) or
+/// per seat. Everything counted is public, so they are part of the info key
+/// and kept by determinization. Counts saturate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Tally {
+    /// Attacks made (per character).
+    pub attacks: [u16; 6],
+    /// Combats won, as attacker or defender (per character).
+    pub fights_won: [u16; 6],
+    /// Combats lost, as attacker or defender (per character).
+    pub fights_lost: [u16; 6],
+    /// Enemies defeated, i.e. sent to prison (per character).
+    pub defeats: [u16; 6],
+    /// Times sent to prison (per character).
+    pub imprisoned: [u16; 6],
+    /// Own turns begun in prison (per character).
+    pub prison_turns: [u16; 6],
+    /// Tiles equipped with the Equip action (per character).
+    pub equipped: [u16; 6],
+    /// Tiles stolen after a won attack (per character).
+    pub stolen: [u16; 6],
+    /// Skeletors eliminated by a passed crossing test (per character).
+    pub skeletors_eliminated: [u16; 6],
+    /// Missions completed at checkpoints of the seat's turns (per seat).
+    pub missions: [u16; 6],
+    /// Permanent XP scored by those missions (per seat).
+    pub mission_xp: [u16; 6],
+    /// Skeletors summoned (per seat).
+    pub summoned: [u16; 6],
+}
+
+/// Adds one to a saturating counter.
+pub fn bump(n: &mut u16) {
+    *n = n.saturating_add(1);
 }
 
 impl Default for State {
@@ -382,6 +420,7 @@ impl Default for State {
             draws_left: 0,
             setup: true,
             result: NO_RESULT,
+            tally: Tally::default(),
         }
     }
 }

@@ -1680,3 +1680,152 @@ fn clone_teams_liberate_their_clone() {
     assert_eq!(s.ch[mgb].life, 2);
     assert_eq!(s.ch[mgb].pos, sq(18, 2));
 }
+
+#[test]
+fn metrics_match_an_independent_count_of_the_action_log() {
+    use crate::rng::below;
+    use std::collections::BTreeMap;
+    let mut saw: BTreeMap<&str, f64> = BTreeMap::new();
+    for spec in [
+        "max_rounds=40",
+        "players=3,max_rounds=30",
+        "players=4,mode=teams,max_rounds=25",
+    ] {
+        let g = game(spec);
+        let mut rng = rng_from_seed(23);
+        for n in 0..40 {
+            let mut s = g.initial_state(&mut rng);
+            if n % 3 == 2 {
+                s.xp = [10; 6];
+            }
+            let start_xp = s.xp;
+            // Counted from the log, per character or per seat.
+            let mut per_ch: BTreeMap<&str, [f64; 6]> = BTreeMap::new();
+            let mut per_seat: BTreeMap<&str, [f64; 6]> = BTreeMap::new();
+            loop {
+                let a = match g.turn(&s) {
+                    Turn::Terminal => break,
+                    Turn::Chance => g.sample_chance(&s, &mut rng),
+                    Turn::Player(_) => {
+                        let l = g.legal_actions(&s);
+                        let non_end: Vec<_> = l.iter().filter(|a| **a != Action::EndTurn).collect();
+                        if !non_end.is_empty() && below(&mut rng, 8) != 0 {
+                            *non_end[below(&mut rng, non_end.len())]
+                        } else {
+                            l[below(&mut rng, l.len())]
+                        }
+                    }
+                };
+                let before = s.clone();
+                g.apply(&mut s, a);
+                let seat = before.seat as usize;
+                let mut ch = |k: &'static str, c: usize| per_ch.entry(k).or_default()[c] += 1.0;
+                match (before.phase, a) {
+                    (_, Action::Attack { c, .. }) => ch("attacks", c as usize),
+                    (_, Action::Equip(c)) if before.tiles.contains(&Loc::Slot(c)) => {
+                        ch("items_equipped", c as usize)
+                    }
+                    (Phase::Steal, Action::Tile(_)) => {
+                        ch("items_stolen", before.combat.att as usize)
+                    }
+                    (Phase::EventDie, Action::Die(_)) => {
+                        for c in 0..6 {
+                            let x = before.ch[c];
+                            if x.in_play && x.seat == before.seat && x.prison > 0 {
+                                ch("prison_turns", c);
+                            }
+                        }
+                    }
+                    (Phase::CombatRoll, Action::Roll { .. }) if s.phase != Phase::CombatRoll => {
+                        let (att, def) = (before.combat.att as usize, before.combat.def as usize);
+                        // The loser of a won attack loses a life; a lost attack costs none.
+                        let (w, l) = if s.ch[def].life < before.ch[def].life {
+                            (att, def)
+                        } else {
+                            (def, att)
+                        };
+                        ch("fights_won", w);
+                        ch("fights_lost", l);
+                        if s.ch[def].prison > 0 && before.ch[def].prison == 0 {
+                            ch("defeats", att);
+                            ch("imprisoned", def);
+                        }
+                    }
+                    (Phase::SkelTest, Action::Test(true)) => {
+                        let gone = (0..g.c.tiles.len())
+                            .filter(|&t| {
+                                matches!(before.tiles[t], Loc::Board(_))
+                                    && s.tiles[t] == Loc::Supply
+                            })
+                            .count();
+                        for _ in 0..gone {
+                            ch("skeletors_eliminated", before.walk.ch as usize);
+                        }
+                    }
+                    (Phase::Summon(_), Action::Anchor(_)) => {
+                        per_seat.entry("skeletors_summoned").or_default()[seat] += 1.0
+                    }
+                    _ => {}
+                }
+                // Completed missions leave the active side's pile.
+                let side = g.seat_side[seat] as usize;
+                let left = before.piles[side]
+                    .iter()
+                    .filter(|c| !s.piles[side].iter().any(|d| d.id == c.id))
+                    .count();
+                per_seat.entry("missions_completed").or_default()[seat] += left as f64;
+            }
+            for p in 0..g.n {
+                let ctx = format!("{spec} game {n} seat {p}");
+                let m: BTreeMap<&str, f64> = g.metrics(&s, p as u8).into_iter().collect();
+                for (k, v) in &per_ch {
+                    let want: f64 = g.seat_chars(p).map(|c| v[c]).sum();
+                    assert_eq!(m[k], want, "{ctx}: {k}");
+                }
+                for (k, v) in &per_seat {
+                    assert_eq!(m[k], v[p], "{ctx}: {k}");
+                }
+                let side = g.seat_side[p];
+                let side_xp: f64 = (0..g.n)
+                    .filter(|&q| g.seat_side[q] == side)
+                    .map(|q| {
+                        g.metrics(&s, q as u8)
+                            .into_iter()
+                            .find(|x| x.0 == "mission_xp")
+                            .unwrap()
+                            .1
+                    })
+                    .sum();
+                let gained = f64::from(s.xp[side as usize] - start_xp[side as usize]);
+                assert_eq!(side_xp, gained, "{ctx}");
+                assert_eq!(m["xp_permanent"], f64::from(s.xp[side as usize]), "{ctx}");
+                let items = g
+                    .seat_chars(p)
+                    .flat_map(|c| g.sheet(&s, c))
+                    .filter(|&t| matches!(g.c.tiles[t].kind, Kind::Scroll | Kind::Forziere))
+                    .count() as f64;
+                assert_eq!(m["xp_items"], items, "{ctx}");
+                assert_eq!(m["xp_total"], m["xp_permanent"] + items, "{ctx}");
+                for k in [
+                    "attacks",
+                    "fights_won",
+                    "fights_lost",
+                    "defeats",
+                    "imprisoned",
+                    "prison_turns",
+                    "items_equipped",
+                    "items_stolen",
+                    "skeletors_summoned",
+                    "skeletors_eliminated",
+                    "missions_completed",
+                ] {
+                    *saw.entry(k).or_default() += m[k];
+                }
+            }
+        }
+    }
+    // The random games exercise every counter.
+    for (k, v) in &saw {
+        assert!(*v > 0.0, "{k} never counted: {saw:?}");
+    }
+}
