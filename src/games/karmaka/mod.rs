@@ -1,5 +1,5 @@
 //! Karmaka (Boxerman & Burke, 2015): a race up the Karmic Ladder through
-//! successive lives. Rules: `/work/shared/rules/karmaka.md` (see RULES.md here
+//! successive lives. Rules: `shared/rules/karmaka.md` (see RULES.md here
 //! for the interpretations made on top of it).
 
 pub mod abilities;

@@ -1,5 +1,5 @@
 //! Karmox la Fuga (Sergio Fersini): 2–6 cloned prisoners race for missions and
-//! XP, then escape through the magic portal. Rules: `/work/shared/rules/karmox.md`,
+//! XP, then escape through the magic portal. Rules: `shared/rules/karmox.md`,
 //! with the further interpretations listed in `RULES.md` next to this file.
 //!
 //! Components are data (`*.json` here, each replaceable by a parameter); the
