@@ -349,63 +349,26 @@ fn write_cells_csv(path: &Path, exp: &Experiment, results: &[CellResult]) -> std
 fn write_combined(dir: &Path, results: &[CellResult]) -> std::io::Result<()> {
     let mut agents = csv::Writer::from_path(dir.join("summary.csv"))?;
     let mut seats = csv::Writer::from_path(dir.join("seats.csv"))?;
-    agents.write_record([
-        "cell",
-        "agent_index",
-        "agent",
-        "games",
-        "wins",
-        "draws",
-        "losses",
-        "win_rate",
-        "ci_low",
-        "ci_high",
-        "mean_score",
-    ])?;
-    seats.write_record([
-        "cell",
-        "seat",
-        "games",
-        "wins",
-        "draws",
-        "losses",
-        "win_rate",
-        "ci_low",
-        "ci_high",
-        "mean_score",
-    ])?;
+    let header = |keys: &[&'static str]| -> Vec<&'static str> {
+        keys.iter()
+            .chain(record::TALLY_HEADER.iter())
+            .copied()
+            .collect()
+    };
+    agents.write_record(header(&["cell", "agent_index", "agent"]))?;
+    seats.write_record(header(&["cell", "seat"]))?;
     for r in results {
-        let n = r.cell.agents.len();
         for a in record::summarize_agents(&r.rows, &r.cell.agents) {
-            let t = &a.tally;
-            agents.write_record([
+            let keys = [
                 r.cell.id.clone(),
                 a.agent_index.to_string(),
                 a.agent.clone(),
-                t.games.to_string(),
-                t.wins.to_string(),
-                t.draws.to_string(),
-                t.losses.to_string(),
-                format!("{:.6}", t.win_rate),
-                format!("{:.6}", t.ci_low),
-                format!("{:.6}", t.ci_high),
-                format!("{:.6}", t.mean_score),
-            ])?;
+            ];
+            agents.write_record(keys.iter().chain(a.tally.fields().iter()))?;
         }
-        for s in record::summarize_seats(&r.rows, n) {
-            let t = &s.tally;
-            seats.write_record([
-                r.cell.id.clone(),
-                s.seat.to_string(),
-                t.games.to_string(),
-                t.wins.to_string(),
-                t.draws.to_string(),
-                t.losses.to_string(),
-                format!("{:.6}", t.win_rate),
-                format!("{:.6}", t.ci_low),
-                format!("{:.6}", t.ci_high),
-                format!("{:.6}", t.mean_score),
-            ])?;
+        for s in record::summarize_seats(&r.rows, r.cell.agents.len()) {
+            let keys = [r.cell.id.clone(), s.seat.to_string()];
+            seats.write_record(keys.iter().chain(s.tally.fields().iter()))?;
         }
     }
     agents.flush()?;

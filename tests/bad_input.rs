@@ -4,22 +4,17 @@
 //! must exit with code 2, print exactly one line on stderr naming the problem,
 //! never panic, and leave every file already written byte for byte as it was.
 
+mod common;
+use common::{boardlab, temp_dir};
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use boardlab::games::GAMES;
 
-fn boardlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boardlab"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boardlab-bad-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+/// A fresh, existing temporary directory.
+fn made_dir(name: &str) -> PathBuf {
+    let dir = temp_dir(&format!("bad-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -195,7 +190,7 @@ fn malformed_game_and_agent_specs() {
 
 #[test]
 fn malformed_preset_files() {
-    let dir = temp_dir("presets");
+    let dir = made_dir("presets");
     let preset = |name: &str, body: &[u8]| {
         let p = dir.join(name);
         std::fs::write(&p, body).unwrap();
@@ -269,7 +264,7 @@ fn malformed_preset_files() {
 
 #[test]
 fn malformed_component_data_files() {
-    let dir = temp_dir("data");
+    let dir = made_dir("data");
     let file = |name: &str, body: &[u8]| {
         let p = dir.join(name);
         std::fs::write(&p, body).unwrap();
@@ -347,7 +342,7 @@ fn malformed_component_data_files() {
 
 /// A finished run in a fresh directory (its files are what must not change).
 fn finished_run(name: &str, extra: &[&str]) -> PathBuf {
-    let dir = temp_dir(name);
+    let dir = made_dir(name);
     let out = dir.join("run");
     let mut args = vec![
         "run",
@@ -474,7 +469,7 @@ fn malformed_results_given_to_resume_and_merge() {
         a.extend(dirs.iter().map(|d| d.display().to_string()));
         a
     };
-    let out = temp_dir("m-out").join("merged");
+    let out = made_dir("m-out").join("merged");
     let garbage2 = shard("m-garbage", "2/2");
     std::fs::write(garbage2.join("games.csv"), "\u{1}\u{2}garbage\"\n\"x,y\n").unwrap();
     cases.push(guarded(
@@ -530,7 +525,7 @@ fn malformed_results_given_to_resume_and_merge() {
         &[&s1],
     ));
     // An existing merged result is not overwritten without --force.
-    let merged = temp_dir("m-done").join("merged");
+    let merged = made_dir("m-done").join("merged");
     let ok = boardlab(&owned(&merge(&[&s1, &s2], &merged)));
     assert!(
         ok.status.success(),
@@ -547,7 +542,7 @@ fn malformed_results_given_to_resume_and_merge() {
 
 #[test]
 fn outputs_that_cannot_be_written() {
-    let dir = temp_dir("unwritable");
+    let dir = made_dir("unwritable");
     let file = dir.join("a-file");
     std::fs::write(&file, "x").unwrap();
     let under_file = format!("{}/sub", file.display());

@@ -1,37 +1,10 @@
 //! Drives the real binary: results, determinism across thread counts, traces
 //! and replay, and clear one-line errors with exit code 2 for bad input.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{boardlab, temp_dir, without_timing};
 
-fn boardlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boardlab"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boardlab-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// games.csv without the timing columns (`*_us`).
-fn deterministic_columns(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap();
-    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
-    let keep: Vec<usize> = (0..header.len())
-        .filter(|&i| !header[i].ends_with("_us"))
-        .collect();
-    text.lines()
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            keep.iter().map(|&i| f[i]).collect::<Vec<_>>().join(",")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use std::process::Command;
 
 #[test]
 fn run_is_identical_for_any_thread_count() {
@@ -65,7 +38,7 @@ fn run_is_identical_for_any_thread_count() {
             "rounding not reported: {stdout}"
         );
         outputs.push((
-            deterministic_columns(&dir.join("games.csv")),
+            without_timing(&dir.join("games.csv")),
             std::fs::read_to_string(dir.join("summary.csv")).unwrap(),
             std::fs::read_to_string(dir.join("seats.csv")).unwrap(),
         ));
@@ -98,7 +71,7 @@ fn run_is_identical_for_any_thread_count() {
         "-q",
     ]);
     assert!(out.status.success());
-    assert_ne!(deterministic_columns(&dir.join("games.csv")), outputs[0].0);
+    assert_ne!(without_timing(&dir.join("games.csv")), outputs[0].0);
 }
 
 #[test]

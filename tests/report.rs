@@ -2,21 +2,10 @@
 //! run's files from games.csv alone, `sprt` decides between two Elo
 //! hypotheses on game pairs.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
+use common::{boardlab, temp_dir};
 
-fn boardlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boardlab"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boardlab-report-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
+use std::process::Output;
 
 fn stdout(out: &Output) -> String {
     assert!(

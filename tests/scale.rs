@@ -2,37 +2,11 @@
 //! or a torn line, shards merged into the single-machine result, and faults
 //! contained to the game they happen in.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
+use common::{boardlab, temp_dir, without_timing};
 
-fn boardlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boardlab"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("boardlab-scale-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-/// games.csv without the timing columns.
-fn stable(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap();
-    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
-    let keep: Vec<usize> = (0..header.len())
-        .filter(|&i| !header[i].ends_with("_us"))
-        .collect();
-    text.lines()
-        .map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            keep.iter().map(|&i| f[i]).collect::<Vec<_>>().join(",")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use std::path::PathBuf;
+use std::process::Command;
 
 fn run_args<'a>(dir: &'a str, games: &'a str) -> Vec<&'a str> {
     vec![
@@ -83,8 +57,8 @@ fn resume_after_a_torn_line_equals_an_uninterrupted_run() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("68 games were already done"));
     assert_eq!(
-        stable(&cut.join("games.csv")),
-        stable(&full.join("games.csv"))
+        without_timing(&cut.join("games.csv")),
+        without_timing(&full.join("games.csv"))
     );
     assert_eq!(
         std::fs::read_to_string(cut.join("summary.csv")).unwrap(),
@@ -126,8 +100,8 @@ fn resume_after_kill_9_equals_an_uninterrupted_run() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(
-        stable(&killed.join("games.csv")),
-        stable(&full.join("games.csv"))
+        without_timing(&killed.join("games.csv")),
+        without_timing(&full.join("games.csv"))
     );
 }
 
@@ -191,8 +165,8 @@ fn shards_merge_into_the_single_machine_result() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(
-        stable(&merged.join("games.csv")),
-        stable(&full.join("games.csv"))
+        without_timing(&merged.join("games.csv")),
+        without_timing(&full.join("games.csv"))
     );
     for f in ["summary.csv", "seats.csv"] {
         assert_eq!(

@@ -3,18 +3,12 @@
 //! report covers them all (the large soak is recorded in results/soak/); and
 //! the fuzz targets' byte-steered game loop on stable.
 
-use std::process::{Command, Output};
+mod common;
+use common::boardlab;
 
 use boardlab::game::Game;
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::with_game;
-
-fn boardlab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boardlab"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
 
 #[test]
 fn every_game_and_variant_survives_a_small_soak() {

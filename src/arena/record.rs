@@ -202,7 +202,7 @@ pub struct SeatSummary {
 }
 
 /// The tally columns of the summary files, after the key columns.
-const TALLY_HEADER: [&str; 8] = [
+pub const TALLY_HEADER: [&str; 8] = [
     "games",
     "wins",
     "draws",
@@ -214,7 +214,8 @@ const TALLY_HEADER: [&str; 8] = [
 ];
 
 impl Tally {
-    fn fields(&self) -> [String; 8] {
+    /// The values of the [`TALLY_HEADER`] columns, as written in summary files.
+    pub fn fields(&self) -> [String; 8] {
         [
             self.games.to_string(),
             self.wins.to_string(),
