@@ -310,6 +310,7 @@ pub fn run(
         let dir = opts.out.join("cells").join(&r.cell.id);
         balance::write_report(&dir, &r.rows, &meta, &RatingOptions::default())
             .map_err(|e| io(&dir, e))?;
+        crate::report::metrics::append_to_report(&dir, &r.rows).map_err(|e| io(&dir, e))?;
     }
     write_report(&opts.out, exp, file, &results).map_err(|e| io(&opts.out, e))?;
     write_combined(&opts.out, &results).map_err(|e| io(&opts.out, e))?;

@@ -66,6 +66,12 @@ pub(super) fn summarize(a: SummarizeArgs) -> Result<()> {
     };
     let b = balance::write_report(&a.dir, &rows, &meta, &opts)
         .map_err(|e| anyhow::anyhow!("cannot write the report in {}: {e}", a.dir.display()))?;
+    crate::report::metrics::append_to_report(&a.dir, &rows).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot add the metrics to the report in {}: {e}",
+            a.dir.display()
+        )
+    })?;
     match &run {
         Some(m) => println!("{}: {} games, seed {}", b.game, b.games, m.identity.seed),
         None => println!("{}: {} games", b.game, b.games),

@@ -400,12 +400,12 @@ pub fn write_report(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Hand-made rows: `games` games of two between agents 0 and 1, seats
     /// alternating, seat 0 winning `seat0_wins` of them and drawing `draws`.
-    fn rows(games: u64, seat0_wins: u64, draws: u64) -> Vec<GameRow> {
+    pub(crate) fn rows(games: u64, seat0_wins: u64, draws: u64) -> Vec<GameRow> {
         let mut out = Vec::new();
         for g in 0..games {
             let (o0, o1) = if g < seat0_wins {

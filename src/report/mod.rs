@@ -9,5 +9,6 @@
 //! [`plots::sweep_chart`].
 
 pub mod balance;
+pub mod metrics;
 pub mod plots;
 pub mod sweep;
