@@ -22,9 +22,11 @@ use boardlab::agents::mcts::uct::MctsAgent;
 use boardlab::agents::mcts::{Rollout, SearchConfig};
 use boardlab::agents::{Agent, Budget, Decision};
 use boardlab::game::{Game, Turn};
+use boardlab::games::AnyGame;
 use boardlab::games::connect4::Connect4;
 use boardlab::games::tictactoe::TicTacToe;
 use boardlab::rng::rng_from_seed;
+use boardlab::with_game;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 const ITERATIONS: u32 = 1000;
@@ -61,7 +63,7 @@ fn check_no_allocations<G: Game>(game: &G, name: &str) {
     };
     let legal = game.legal_actions(&state);
     let mut rng = rng_from_seed(3);
-    for (label, mut agent) in agents::<G>() {
+    for (label, mut agent) in agents::<G>(0) {
         let mut allocations = 0;
         for i in 0..5 {
             let before = ALLOCATIONS.load(Ordering::Relaxed);
@@ -93,7 +95,7 @@ fn print_ratios<G: Game>(game: &G, name: &str, rounds: u32) {
     };
     let legal = game.legal_actions(&state);
     let mut rng = rng_from_seed(5);
-    let mut agents = agents::<G>();
+    let mut agents = agents::<G>(0);
     let mut best = vec![Duration::MAX; agents.len()];
     for _ in 0..rounds {
         for (i, (_, agent)) in agents.iter_mut().enumerate() {
@@ -119,17 +121,19 @@ fn print_ratios<G: Game>(game: &G, name: &str, rounds: u32) {
     }
 }
 
-fn config(rollout: Rollout) -> SearchConfig {
+fn config(rollout: Rollout, max_rollout: u32) -> SearchConfig {
     SearchConfig {
         budget: Budget::Iterations(ITERATIONS),
         rollout,
+        max_rollout,
         ..SearchConfig::default()
     }
 }
 
 /// The agents measured, by label.
-fn agents<G: Game>() -> Vec<(&'static str, Box<dyn Agent<G>>)> {
+fn agents<G: Game>(max_rollout: u32) -> Vec<(&'static str, Box<dyn Agent<G>>)> {
     let greedy = Rollout::Greedy { epsilon: 0.1 };
+    let config = |rollout| config(rollout, max_rollout);
     vec![
         (
             "mcts",
@@ -147,16 +151,24 @@ fn agents<G: Game>() -> Vec<(&'static str, Box<dyn Agent<G>>)> {
     ]
 }
 
-fn bench_game<G: Game>(c: &mut Criterion, game: &G, name: &str) {
+/// Benchmarks every search agent from the first decision of a fixed game
+/// (setup chance resolved with a fixed seed); `max_rollout` cuts rollouts in
+/// long games (0: play them out).
+fn bench_game<G: Game>(c: &mut Criterion, game: &G, name: &str, max_rollout: u32) {
     let mut group = c.benchmark_group(format!("search/{name}"));
     group.throughput(Throughput::Elements(u64::from(ITERATIONS)));
-    group.sample_size(20);
-    let state = game.initial_state(&mut rng_from_seed(1));
+    group.sample_size(10);
+    let mut rng = rng_from_seed(1);
+    let mut state = game.initial_state(&mut rng);
+    while game.turn(&state) == Turn::Chance {
+        let a = game.sample_chance(&state, &mut rng);
+        game.apply(&mut state, a);
+    }
     let Turn::Player(me) = game.turn(&state) else {
         panic!("{name} does not start with a decision")
     };
     let legal = game.legal_actions(&state);
-    for (label, mut agent) in agents::<G>() {
+    for (label, mut agent) in agents::<G>(max_rollout) {
         let mut rng = rng_from_seed(7);
         group.bench_function(BenchmarkId::from_parameter(label), |b| {
             b.iter(|| {
@@ -180,8 +192,20 @@ fn searches(c: &mut Criterion) {
     check_no_allocations(&Connect4, "connect4");
     print_ratios(&TicTacToe, "tictactoe", 30);
     print_ratios(&Connect4, "connect4", 30);
-    bench_game(c, &TicTacToe, "tictactoe");
-    bench_game(c, &Connect4, "connect4");
+    bench_game(c, &TicTacToe, "tictactoe", 0);
+    bench_game(c, &Connect4, "connect4", 0);
+    // The hidden-information games, from their first decision. Karmox and
+    // Hamunaptra rollouts are cut after 20 actions (the ismcts-1k-h20 preset):
+    // a full random rollout there is 600-1,200 actions.
+    for (spec, cut) in [
+        ("fox", 0),
+        ("karmaka", 0),
+        ("karmox", 20),
+        ("hamunaptra", 20),
+    ] {
+        let game = AnyGame::parse(spec).expect("default spec");
+        with_game!(&game, g => bench_game(c, g, spec, cut));
+    }
 }
 
 criterion_group!(benches, searches);
