@@ -88,8 +88,12 @@ impl Game for Connect4 {
         if self.turn(state) != Turn::Terminal {
             // Adding one at each column's bottom carries into the sentinel bit
             // exactly when the column is full.
-            let full = ((state.discs[0] | state.discs[1]) + BOTTOM) & (BOTTOM << HEIGHT);
-            out.extend((0..WIDTH).filter(|&c| full & (1 << (c * COLUMN_BITS + HEIGHT)) == 0));
+            let sentinels = BOTTOM << HEIGHT;
+            let mut open = !((state.discs[0] | state.discs[1]) + BOTTOM) & sentinels;
+            while open != 0 {
+                out.push((open.trailing_zeros() / u32::from(COLUMN_BITS)) as u8);
+                open &= open - 1;
+            }
         }
         out
     }
