@@ -1,0 +1,56 @@
+//! Search agents beat random play in each faction of Fox on the Run by more
+//! than the faction's own random-vs-random baseline, with 95 % Wilson
+//! intervals that do not overlap. (The full strength studies at 1,000
+//! iterations, against greedy play too, are in results/strength-fox.)
+
+use boardlab::agents::Agent;
+use boardlab::agents::registry::AgentSpec;
+use boardlab::arena::play::play_game;
+use boardlab::game::Outcome;
+use boardlab::games::fox::Fox;
+use boardlab::rng::game_seed;
+use boardlab::spec::Params;
+use boardlab::stats::{Z95, wilson};
+
+/// Points (win 1, draw ½) of the agent in `seat` over `games` games.
+fn points(game: &Fox, agent: &str, seat: usize, games: u64, master: u64) -> f64 {
+    let spec = AgentSpec::parse(agent).unwrap();
+    let random = AgentSpec::parse("random").unwrap();
+    let mut total = 0.0;
+    for g in 0..games {
+        let mut agents: Vec<Box<dyn Agent<Fox>>> =
+            vec![random.build().unwrap(), random.build().unwrap()];
+        agents[seat] = spec.build().unwrap();
+        let r = play_game(
+            game,
+            &mut agents,
+            game_seed(master, g),
+            None,
+            &mut |_, _, _| {},
+        );
+        total += match r.seats[seat].outcome {
+            Outcome::Win => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::Loss => 0.0,
+        };
+    }
+    total
+}
+
+#[test]
+fn search_agents_beat_random_in_each_faction() {
+    let game = Fox::from_params(&mut Params::default()).unwrap();
+    let (base_games, games) = (400u64, 16u64);
+    for (seat, faction) in [(0, "Foxes"), (1, "Guardians")] {
+        let base = points(&game, "random", seat, base_games, 1);
+        let (_, base_high) = wilson(base, base_games as f64, Z95);
+        for agent in ["mcts(iterations=200)", "ismcts(iterations=200)"] {
+            let won = points(&game, agent, seat, games, 2);
+            let (low, _) = wilson(won, games as f64, Z95);
+            assert!(
+                low > base_high,
+                "{agent} as the {faction}: {won}/{games}, lower bound {low:.3}, not above the random baseline's upper bound {base_high:.3}"
+            );
+        }
+    }
+}
