@@ -67,6 +67,9 @@ pub struct Cell {
     pub game: String,
     /// Agents per seat.
     pub agents: Vec<String>,
+    /// Which lineup of the file (in order: `lineups`, then the round-robin
+    /// combinations) this cell plays; the same across the sweep.
+    pub lineup: usize,
 }
 
 fn value_text(v: &toml::Value) -> String {
@@ -147,7 +150,7 @@ impl Experiment {
                     self.round_robin.len()
                 )));
             }
-            for agents in lineups {
+            for (lineup, agents) in lineups.into_iter().enumerate() {
                 if agents.len() != seats {
                     return Err(SpecError::Invalid(format!(
                         "lineup [{}] has {} agents but {spec} has {seats} seats",
@@ -163,6 +166,7 @@ impl Experiment {
                     params: combo.clone(),
                     game: spec.to_string(),
                     agents,
+                    lineup,
                 });
             }
         }
@@ -450,16 +454,19 @@ fn write_report(
                     .unwrap_or(0) as f64
             }
         };
-        let mut lineups: Vec<Vec<String>> = Vec::new();
-        for r in results {
-            if !lineups.contains(&r.cell.agents) {
-                lineups.push(r.cell.agents.clone());
-            }
-        }
-        for (li, lineup) in lineups.iter().enumerate() {
+        let lineups = results
+            .iter()
+            .map(|r| r.cell.lineup)
+            .max()
+            .map_or(0, |m| m + 1);
+        for li in 0..lineups {
+            let Some(first) = results.iter().find(|r| r.cell.lineup == li) else {
+                continue;
+            };
+            let lineup = &first.cell.agents;
             let runs: Vec<(f64, &[GameRow])> = results
                 .iter()
-                .filter(|r| &r.cell.agents == lineup)
+                .filter(|r| r.cell.lineup == li)
                 .filter_map(|r| {
                     r.cell
                         .params
