@@ -6,20 +6,11 @@ Usage: python3 results/tools/by_agent_and_seat.py results/<experiment> > table.m
 """
 
 import csv
-import math
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-
-def wilson(points, n, z=1.959963984540054):
-    if n == 0:
-        return (0.0, 1.0)
-    p = points / n
-    centre = p + z * z / (2 * n)
-    margin = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    denom = 1 + z * z / n
-    return (max(0.0, (centre - margin) / denom), min(1.0, (centre + margin) / denom))
+from wilson import wilson
 
 
 def main(root):

@@ -9,20 +9,11 @@ Usage: python3 results/tools/karmaka_cards.py results/<experiment> > cards.md
 """
 
 import csv
-import math
 import sys
 from collections import defaultdict
 from pathlib import Path
 
-
-def wilson(points, n, z=1.959963984540054):
-    if n == 0:
-        return (0.0, 1.0)
-    p = points / n
-    centre = p + z * z / (2 * n)
-    margin = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    denom = 1 + z * z / n
-    return (max(0.0, (centre - margin) / denom), min(1.0, (centre + margin) / denom))
+from wilson import wilson
 
 
 def main(root):
@@ -49,7 +40,7 @@ def main(root):
             t[1] += pts
     print("| card | seats that played it | their win rate [95 % CI] | other seats | their win rate [95 % CI] |")
     print("|---|---:|---|---:|---|")
-    for card in sorted(cards, key=lambda c: -played[c][1] / max(played[c][0], 1)):
+    for card in sorted(cards, key=lambda c: (-played[c][1] / max(played[c][0], 1), c)):
         n1, p1 = played[card]
         n0, p0 = others[card]
         l1, h1 = wilson(p1, n1)
