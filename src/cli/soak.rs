@@ -82,7 +82,7 @@ fn walk<G: Game>(game: &G, seed: u64, step: &mut u32) -> Result<(), String> {
     let mut rng = rng_from_seed(seed);
     let mut state = game.initial_state(&mut rng);
     loop {
-        check_state(game, &state)?;
+        let legal = check_state(game, &state)?;
         let action = match game.turn(&state) {
             Turn::Terminal => return Ok(()),
             Turn::Chance => {
@@ -92,10 +92,7 @@ fn walk<G: Game>(game: &G, seed: u64, step: &mut u32) -> Result<(), String> {
                 }
                 a
             }
-            Turn::Player(_) => {
-                let legal = game.legal_actions(&state);
-                legal[below(&mut rng, legal.len())]
-            }
+            Turn::Player(_) => legal[below(&mut rng, legal.len())],
         };
         if *step >= game.max_game_length() {
             return Err(format!(

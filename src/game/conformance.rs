@@ -188,8 +188,9 @@ pub fn check<G: Game>(game: &G, cfg: Config) {
 /// seed and step themselves: the game's own [`Game::check_invariants`], legal
 /// actions non-empty exactly at a player's turn, no duplicates, within
 /// [`Game::max_actions`], chance outcomes distinct with positive probabilities
-/// summing to 1, and well-formed returns at the end.
-pub fn check_state<G: Game>(game: &G, state: &G::State) -> Result<(), String> {
+/// summing to 1, and well-formed returns at the end. Returns the legal list it
+/// checked, so that a caller stepping on does not compute it twice.
+pub fn check_state<G: Game>(game: &G, state: &G::State) -> Result<G::Actions, String> {
     game.check_invariants(state)
         .map_err(|e| format!("invariant violated: {e}"))?;
     let legal = game.legal_actions(state);
@@ -252,7 +253,7 @@ pub fn check_state<G: Game>(game: &G, state: &G::State) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    Ok(legal)
 }
 
 /// Plays one game steered by `bytes`, checking every state with
@@ -270,7 +271,7 @@ pub fn play_bytes<G: Game>(game: &G, bytes: &[u8]) -> Result<u32, String> {
     let mut state = game.initial_state(&mut rng);
     let mut step = 0u32;
     loop {
-        check_state(game, &state).map_err(|e| format!("step {step}: {e}"))?;
+        let legal = check_state(game, &state).map_err(|e| format!("step {step}: {e}"))?;
         let choice = match rest.split_first() {
             Some((&b, tail)) => {
                 rest = tail;
@@ -288,7 +289,6 @@ pub fn play_bytes<G: Game>(game: &G, bytes: &[u8]) -> Result<u32, String> {
                 None => game.sample_chance(&state, &mut rng),
             },
             Turn::Player(_) => {
-                let legal = game.legal_actions(&state);
                 legal[choice.unwrap_or_else(|| below(&mut rng, legal.len())) % legal.len()]
             }
         };
