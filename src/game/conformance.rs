@@ -303,18 +303,64 @@ pub fn play_bytes<G: Game>(game: &G, bytes: &[u8]) -> Result<u32, String> {
     }
 }
 
-/// The first item equal to an earlier one. Quadratic for short lists (no
-/// allocation), hashed for long ones.
+/// The first item equal to an earlier one. Short lists are compared pairwise;
+/// longer ones are screened by sorting cheap fingerprints on the stack, and only
+/// a repeated fingerprint (a duplicate or a rare collision) pays for the exact
+/// hashed search. No allocation unless something repeats.
 fn first_duplicate<T: Copy + Eq + std::hash::Hash>(items: &[T]) -> Option<T> {
-    if items.len() <= 64 {
+    if items.len() <= 16 {
         return items
             .iter()
             .enumerate()
             .find(|(i, a)| items[..*i].contains(a))
             .map(|(_, a)| *a);
     }
+    if items.len() <= 1024 {
+        let mut prints: arrayvec::ArrayVec<u64, 1024> = items.iter().map(fingerprint).collect();
+        prints.sort_unstable();
+        if prints.windows(2).all(|w| w[0] != w[1]) {
+            return None;
+        }
+    }
     let mut seen = HashSet::with_capacity(items.len());
     items.iter().find(|a| !seen.insert(**a)).copied()
+}
+
+/// A fast, non-cryptographic 64-bit hash (multiply-xorshift per word).
+fn fingerprint<T: std::hash::Hash>(item: &T) -> u64 {
+    struct Mix(u64);
+    impl std::hash::Hasher for Mix {
+        fn finish(&self) -> u64 {
+            let x = self.0 ^ (self.0 >> 29);
+            x.wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ (x >> 32)
+        }
+        fn write(&mut self, bytes: &[u8]) {
+            for &b in bytes {
+                self.write_u64(u64::from(b));
+            }
+        }
+        fn write_u64(&mut self, x: u64) {
+            self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        fn write_u8(&mut self, x: u8) {
+            self.write_u64(u64::from(x));
+        }
+        fn write_u16(&mut self, x: u16) {
+            self.write_u64(u64::from(x));
+        }
+        fn write_u32(&mut self, x: u32) {
+            self.write_u64(u64::from(x));
+        }
+        fn write_usize(&mut self, x: usize) {
+            self.write_u64(x as u64);
+        }
+        fn write_isize(&mut self, x: isize) {
+            self.write_u64(x as u64);
+        }
+    }
+    let mut h = Mix(0x243f_6a88_85a3_08d3);
+    item.hash(&mut h);
+    std::hash::Hasher::finish(&h)
 }
 
 /// Checks determinization at one state; returns (checks made, checks where the
@@ -387,4 +433,24 @@ pub fn mean_length<G: Game>(game: &G, games: u32, seed: u64) -> f64 {
         ));
     }
     total as f64 / f64::from(games.max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_duplicate;
+
+    #[test]
+    fn first_duplicate_finds_repeats_in_short_and_long_lists() {
+        for n in [3u32, 16, 17, 200, 1024, 1500] {
+            let distinct: Vec<(u32, u8)> = (0..n).map(|i| (i * 7919, (i % 5) as u8)).collect();
+            assert_eq!(first_duplicate(&distinct), None, "n = {n}");
+            let mut repeated = distinct.clone();
+            repeated.push(distinct[(n / 2) as usize]);
+            assert_eq!(
+                first_duplicate(&repeated),
+                Some(distinct[(n / 2) as usize]),
+                "n = {n}"
+            );
+        }
+    }
 }
