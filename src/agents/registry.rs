@@ -153,9 +153,22 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("ismcts-10k", include_str!("../../agents/ismcts-10k.toml")),
     ("pimc-10k", include_str!("../../agents/pimc-10k.toml")),
     ("mcts-1k-h20", include_str!("../../agents/mcts-1k-h20.toml")),
+    ("pimc-1k-h20", include_str!("../../agents/pimc-1k-h20.toml")),
     (
         "ismcts-1k-h20",
         include_str!("../../agents/ismcts-1k-h20.toml"),
+    ),
+    (
+        "mcts-10k-h20",
+        include_str!("../../agents/mcts-10k-h20.toml"),
+    ),
+    (
+        "pimc-10k-h20",
+        include_str!("../../agents/pimc-10k-h20.toml"),
+    ),
+    (
+        "ismcts-10k-h20",
+        include_str!("../../agents/ismcts-10k-h20.toml"),
     ),
 ];
 

@@ -318,15 +318,20 @@ fn list_agents() {
         }
     }
     println!("\nPresets in agents/ (use by name, or @agents/<name>.toml):");
+    let width = PRESETS
+        .iter()
+        .map(|(name, _)| name.len())
+        .max()
+        .unwrap_or(0);
     for (name, body) in PRESETS {
         match Preset::parse(body, name) {
             Ok(p) => println!(
-                "  {:<12} {:<40} {}",
-                name,
-                p.to_spec().to_string(),
+                "  {name:<width$} {}\n  {:<width$} {}",
+                p.to_spec(),
+                "",
                 p.description
             ),
-            Err(e) => println!("  {name:<12} (unreadable: {e})"),
+            Err(e) => println!("  {name:<width$} (unreadable: {e})"),
         }
     }
 }
