@@ -249,7 +249,7 @@ impl Karmox {
 
     fn free_step_movers(&self, s: &State) -> u8 {
         self.own_on_board(s)
-            .filter(|&c| !self.destinations(s, c, 2).is_empty())
+            .filter(|&c| self.can_move(s, c, 2))
             .fold(0, |m, c| m | 1 << c)
     }
 
@@ -557,9 +557,7 @@ impl Karmox {
             let ch = &s.ch[c];
             let cu = c as u8;
             if s.actions_left > 0 {
-                if ch.used & act::MOVE == 0
-                    && !self.destinations(s, c, self.allowance(s, c)).is_empty()
-                {
+                if ch.used & act::MOVE == 0 && self.can_move(s, c, self.allowance(s, c)) {
                     out.push(Action::Move(cu));
                 }
                 if ch.used & act::EQUIP == 0
