@@ -24,10 +24,10 @@ pub const MAX_TELEPORTS: usize = 16;
 pub const MAX_EVENTS: usize = 64;
 /// No square.
 pub const NO_SQ: u16 = u16::MAX;
-/// Off-grid marker in [`Board::nb`]: a square index whose bit is never set.
+/// Off-grid marker in [`Board::nb`]: past the board, so never in a [`SqSet`].
 pub const OFF: u16 = MAX_SQ as u16;
-/// Words of a [`SqSet`]: every square plus the word holding [`OFF`].
-pub const SQ_WORDS: usize = MAX_SQ / 64 + 1;
+/// Words of a [`SqSet`] (128 bytes: copies stay inline).
+pub const SQ_WORDS: usize = MAX_SQ / 64;
 
 /// A set of squares, one bit each (searches test membership without
 /// scanning the characters or tiles).

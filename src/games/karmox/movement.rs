@@ -113,8 +113,17 @@ impl Karmox {
         g
     }
 
+    /// True when a square of `open` neighbours `sq`.
+    pub fn can_step(&self, open: &SqSet, sq: u16) -> bool {
+        self.c
+            .board
+            .nb
+            .get(sq as usize)
+            .is_some_and(|nb| nb.iter().any(|&n| open.has(n)))
+    }
+
     /// Walkable squares free of characters.
-    fn open(&self, s: &State) -> SqSet {
+    pub fn open(&self, s: &State) -> SqSet {
         let mut open = self.c.board.walk_set;
         for c in &s.ch {
             if c.on_board() {
@@ -131,21 +140,22 @@ impl Karmox {
         if start == NO_SQ || limit == 0 {
             return false;
         }
-        let open = self.open(s);
-        self.c
-            .board
-            .nb
-            .get(start as usize)
-            .is_some_and(|nb| nb.iter().any(|&n| open.has(n)))
+        self.can_step(&self.open(s), start)
     }
 
     /// Squares reachable by `ch` in 1..=limit steps, guarded squares counted as
     /// enterable (spec 4.4 "legal destinations"), in square order.
     pub fn destinations(&self, s: &State, ch: usize, limit: u8) -> Dests {
         let mut out = Dests::new();
+        self.each_destination(s, ch, limit, |sq| out.push(sq));
+        out
+    }
+
+    /// Calls `f` on each of [`Self::destinations`], in the same order.
+    pub fn each_destination(&self, s: &State, ch: usize, limit: u8, mut f: impl FnMut(u16)) {
         let start = s.ch[ch].pos;
         if start == NO_SQ || limit == 0 {
-            return out;
+            return;
         }
         let limit = limit.min(MAX_STEPS);
         let nb = &self.c.board.nb;
@@ -175,11 +185,10 @@ impl Karmox {
         for (w, (&o, &a)) in open.0.iter().zip(&avail.0).enumerate() {
             let mut bits = o & !a;
             while bits != 0 {
-                out.push((w * 64) as u16 + bits.trailing_zeros() as u16);
+                f((w * 64) as u16 + bits.trailing_zeros() as u16);
                 bits &= bits - 1;
             }
         }
-        out
     }
 
     /// The canonical path of `ch` to `dest` within `limit` steps.
