@@ -470,6 +470,8 @@ pub struct Components {
     pub missions: Vec<Mission>,
     /// Indices of the Skeletor tiles, in tile order (the only tiles on the board).
     pub skeletors: Vec<usize>,
+    /// Kind of each tile, packed for scans over all tiles.
+    pub tile_kind: Vec<Kind>,
 }
 
 fn xy_ok(f: &BoardFile, p: [u16; 2], what: &str) -> Result<u16, String> {
@@ -858,6 +860,7 @@ pub fn load_components(paths: &DataPaths) -> Result<Components, SpecError> {
         board,
         kinds: [kind("MG"), kind("GR"), kind("GK")],
         skeletors,
+        tile_kind: tiles.iter().map(|t| t.kind).collect(),
         tiles,
         events,
         missions,

@@ -345,7 +345,7 @@ impl Karmox {
     fn activation_kind(&self, s: &State) -> Option<Kind> {
         let kind = self.c.events[s.square as usize].picture?;
         (0..self.c.tiles.len())
-            .any(|t| self.c.tiles[t].kind == kind && s.tiles[t] == Loc::Supply)
+            .any(|t| self.c.tile_kind[t] == kind && s.tiles[t] == Loc::Supply)
             .then_some(kind)
     }
 
@@ -499,7 +499,7 @@ impl Karmox {
                 out.push(Action::Pass);
                 if let Some(kind) = self.activation_kind(s) {
                     for t in 0..self.c.tiles.len() {
-                        if self.c.tiles[t].kind == kind && s.tiles[t] == Loc::Supply {
+                        if self.c.tile_kind[t] == kind && s.tiles[t] == Loc::Supply {
                             for cell in self.seat_chars(s.seat as usize) {
                                 out.push(Action::Activate {
                                     tile: t as u8,
@@ -572,11 +572,11 @@ impl Karmox {
             kinds: [[0; 6]; 6],
             slot: [u8::MAX; 6],
         };
-        for (t, (loc, tile)) in s.tiles.iter().zip(&self.c.tiles).enumerate() {
+        for (t, (loc, &kind)) in s.tiles.iter().zip(&self.c.tile_kind).enumerate() {
             match *loc {
                 Loc::Sheet(c) => {
                     if let Some(k) = h.kinds.get_mut(c as usize) {
-                        k[tile.kind as usize] += 1;
+                        k[kind as usize] += 1;
                     }
                 }
                 Loc::Slot(c) => {
