@@ -122,7 +122,7 @@ impl Karmox {
 
     fn self_move_phase(&self, s: &mut State) {
         let a = s.combat.att as usize;
-        if s.combat.adr > 0 && !self.destinations(s, a, s.combat.adr).is_empty() {
+        if s.combat.adr > 0 && self.can_move(s, a, s.combat.adr) {
             s.phase = Phase::SelfMove;
         } else {
             self.action_done(s);
@@ -148,7 +148,7 @@ impl Karmox {
 
     fn defender_move_phase(&self, s: &mut State) {
         let d = s.combat.def as usize;
-        if s.combat.adr > 0 && !self.destinations(s, d, s.combat.adr).is_empty() {
+        if s.combat.adr > 0 && self.can_move(s, d, s.combat.adr) {
             s.phase = Phase::DefMove;
         } else {
             self.action_done(s);

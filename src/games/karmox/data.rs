@@ -24,6 +24,56 @@ pub const MAX_TELEPORTS: usize = 16;
 pub const MAX_EVENTS: usize = 64;
 /// No square.
 pub const NO_SQ: u16 = u16::MAX;
+/// Off-grid marker in [`Board::nb`]: past the board, so never in a [`SqSet`].
+pub const OFF: u16 = MAX_SQ as u16;
+/// Words of a [`SqSet`] (128 bytes: copies stay inline).
+pub const SQ_WORDS: usize = MAX_SQ / 64;
+
+/// A set of squares, one bit each (searches test membership without
+/// scanning the characters or tiles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SqSet(pub [u64; SQ_WORDS]);
+
+impl SqSet {
+    /// No square.
+    pub const EMPTY: SqSet = SqSet([0; SQ_WORDS]);
+
+    /// True when `sq` is in the set (false for any index past the board).
+    #[inline]
+    pub fn has(&self, sq: u16) -> bool {
+        let i = sq as usize;
+        self.0.get(i >> 6).is_some_and(|w| (w >> (i & 63)) & 1 != 0)
+    }
+    /// Adds `sq` (ignored past the board).
+    #[inline]
+    pub fn insert(&mut self, sq: u16) {
+        let i = sq as usize;
+        if let Some(w) = self.0.get_mut(i >> 6) {
+            *w |= 1 << (i & 63);
+        }
+    }
+    /// Removes `sq`.
+    #[inline]
+    pub fn remove(&mut self, sq: u16) {
+        let i = sq as usize;
+        if let Some(w) = self.0.get_mut(i >> 6) {
+            *w &= !(1 << (i & 63));
+        }
+    }
+    /// The squares in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let b = w.trailing_zeros();
+                    w &= w - 1;
+                    (i * 64) as u16 + b as u16
+                })
+            })
+        })
+    }
+}
 
 /// Character ids in the canonical (release-placement) order.
 pub const CHAR_IDS: [&str; 6] = ["MGa", "MGb", "GRa", "GRb", "GKa", "GKb"];
@@ -355,6 +405,10 @@ pub struct Board {
     pub red_wing: [u16; 2],
     /// Anchors legal on an empty board (every cover square walkable, not special).
     pub anchors: Vec<u16>,
+    /// Neighbours of each square (N, E, S, W), [`OFF`] past the edge.
+    pub nb: Vec<[u16; 4]>,
+    /// The walkable squares as a set.
+    pub walk_set: SqSet,
 }
 
 impl Board {
@@ -367,26 +421,22 @@ impl Board {
         (sq as usize % self.w, sq as usize / self.w)
     }
     /// The neighbour of `sq` in direction `dir` (0 N, 1 E, 2 S, 3 W), if on the grid.
+    #[inline]
     pub fn step(&self, sq: u16, dir: u8) -> Option<u16> {
-        let (x, y) = self.xy(sq);
-        let (nx, ny) = match dir {
-            0 if y > 0 => (x, y - 1),
-            1 if x + 1 < self.w => (x + 1, y),
-            2 if y + 1 < self.h => (x, y + 1),
-            3 if x > 0 => (x - 1, y),
-            _ => return None,
-        };
-        Some(self.sq(nx, ny))
+        let n = *self.nb.get(sq as usize)?.get(dir as usize)?;
+        (n != OFF).then_some(n)
     }
     /// The four squares covered by a Skeletor at `anchor`.
+    #[inline]
     pub fn cover(&self, anchor: u16) -> [u16; 4] {
-        let (x, y) = self.xy(anchor);
-        [
-            self.sq(x, y),
-            self.sq(x + 1, y),
-            self.sq(x, y + 1),
-            self.sq(x + 1, y + 1),
-        ]
+        let w = self.w as u16;
+        [anchor, anchor + 1, anchor + w, anchor + w + 1]
+    }
+    /// True when a Skeletor at `anchor` covers `sq`.
+    #[inline]
+    pub fn covers(&self, anchor: u16, sq: u16) -> bool {
+        let d = sq.wrapping_sub(anchor) as usize;
+        d <= 1 || d.wrapping_sub(self.w) <= 1
     }
     /// True when two squares are orthogonally adjacent.
     pub fn adjacent(&self, a: u16, b: u16) -> bool {
@@ -418,6 +468,10 @@ pub struct Components {
     pub events: Vec<EventSquare>,
     /// Mission deck.
     pub missions: Vec<Mission>,
+    /// Indices of the Skeletor tiles, in tile order (the only tiles on the board).
+    pub skeletors: Vec<usize>,
+    /// Kind of each tile, packed for scans over all tiles.
+    pub tile_kind: Vec<Kind>,
 }
 
 fn xy_ok(f: &BoardFile, p: [u16; 2], what: &str) -> Result<u16, String> {
@@ -539,7 +593,23 @@ fn compile_board(f: &BoardFile) -> Result<Board, String> {
         blue_wing: f.blue_wing_rows,
         red_wing: f.red_wing_rows,
         anchors: Vec::new(),
+        nb: Vec::with_capacity(n),
+        walk_set: SqSet::EMPTY,
     };
+    for sq in 0..n {
+        let (x, y) = (sq % f.width, sq / f.width);
+        let at = |ok: bool, nx: usize, ny: usize| if ok { board.sq(nx, ny) } else { OFF };
+        let nb = [
+            at(y > 0, x, y.wrapping_sub(1)),
+            at(x + 1 < f.width, x + 1, y),
+            at(y + 1 < f.height, x, y + 1),
+            at(x > 0, x.wrapping_sub(1), y),
+        ];
+        board.nb.push(nb);
+        if board.walk[sq] {
+            board.walk_set.insert(sq as u16);
+        }
+    }
     for y in 0..f.height - 1 {
         for x in 0..f.width - 1 {
             let a = board.sq(x, y);
@@ -783,9 +853,14 @@ pub fn load_components(paths: &DataPaths) -> Result<Components, SpecError> {
             base: [f.att, f.def, f.mov],
         }
     };
+    let skeletors = (0..tiles.len())
+        .filter(|&t| tiles[t].kind == Kind::Skeletor)
+        .collect();
     Ok(Components {
         board,
         kinds: [kind("MG"), kind("GR"), kind("GK")],
+        skeletors,
+        tile_kind: tiles.iter().map(|t| t.kind).collect(),
         tiles,
         events,
         missions,

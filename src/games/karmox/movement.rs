@@ -5,7 +5,7 @@
 use arrayvec::ArrayVec;
 
 use super::Karmox;
-use super::data::{Kind, MAX_SKELETORS, MAX_SQ, NO_SQ, colour_of};
+use super::data::{MAX_SKELETORS, MAX_SQ, NO_SQ, SqSet, colour_of};
 use super::state::{After, Loc, Phase, State, bump, ev};
 
 /// Destination lists: at most every walkable square (validated ≤ 250).
@@ -16,10 +16,67 @@ pub const MAX_STEPS: u8 = 31;
 
 const UNSEEN: u8 = u8::MAX;
 
+/// Breadth-first search from `from` over `allowed` squares up to `bound`
+/// steps, stopping once `to` is labelled; returns its distance. Every square
+/// labelled in `dist` is left in `queue`; all squares nearer than the returned
+/// distance are labelled.
+fn bfs_to(
+    nb: &[[u16; 4]],
+    allowed: &SqSet,
+    from: u16,
+    to: u16,
+    bound: u8,
+    queue: &mut ArrayVec<u16, MAX_SQ>,
+    dist: &mut [u8; MAX_SQ + 1],
+) -> Option<u8> {
+    queue.clear();
+    if !allowed.has(from) {
+        return None;
+    }
+    let mut avail = *allowed;
+    avail.remove(from);
+    dist[from as usize] = 0;
+    queue.push(from);
+    if from == to {
+        return Some(0);
+    }
+    let mut head = 0;
+    while head < queue.len() {
+        let q = queue[head];
+        head += 1;
+        let d = dist[q as usize];
+        if d >= bound {
+            break;
+        }
+        for &n in &nb[q as usize] {
+            if avail.has(n) {
+                avail.remove(n);
+                dist[n as usize] = d + 1;
+                queue.push(n);
+                if n == to {
+                    return Some(d + 1);
+                }
+            }
+        }
+    }
+    None
+}
+
 impl Karmox {
     /// The character standing on `sq`, if any.
     pub fn occupant(&self, s: &State, sq: u16) -> Option<usize> {
         (0..6).find(|&c| s.ch[c].on_board() && s.ch[c].pos == sq)
+    }
+
+    /// Squares holding a character on the board.
+    pub fn occupied(&self, s: &State) -> SqSet {
+        let mut occ = SqSet::EMPTY;
+        for c in &s.ch {
+            if c.on_board() {
+                occ.insert(c.pos);
+            }
+        }
+        occ
     }
 
     /// The Skeletor tile covering `sq` that guards it against colour `colour`.
@@ -30,154 +87,186 @@ impl Karmox {
 
     /// The Skeletor tile covering `sq`, if any.
     pub fn skeletor_at(&self, s: &State, sq: u16) -> Option<usize> {
-        (0..self.c.tiles.len()).find(|&t| match s.tiles[t] {
-            Loc::Board(a) => self.c.board.cover(a).contains(&sq),
-            _ => false,
-        })
+        let b = &self.c.board;
+        self.c
+            .skeletors
+            .iter()
+            .copied()
+            .find(|&t| matches!(s.tiles[t], Loc::Board(a) if b.covers(a, sq)))
     }
 
-    /// Walkable and free of characters (the start square of a mover counts as free).
-    fn enterable(&self, s: &State, sq: u16, start: u16) -> bool {
-        self.c.board.walk[sq as usize] && (sq == start || self.occupant(s, sq).is_none())
+    /// Squares where [`Self::guard_at`] finds a guard against `colour`.
+    fn guarded(&self, s: &State, colour: u8) -> SqSet {
+        let mut g = SqSet::EMPTY;
+        // Reverse tile order, so the first covering tile decides, as in `skeletor_at`.
+        for &t in self.c.skeletors.iter().rev() {
+            if let Loc::Board(a) = s.tiles[t] {
+                for sq in self.c.board.cover(a) {
+                    if self.c.tiles[t].colour != colour {
+                        g.insert(sq);
+                    } else {
+                        g.remove(sq);
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    /// True when a square of `open` neighbours `sq`.
+    pub fn can_step(&self, open: &SqSet, sq: u16) -> bool {
+        self.c
+            .board
+            .nb
+            .get(sq as usize)
+            .is_some_and(|nb| nb.iter().any(|&n| open.has(n)))
+    }
+
+    /// Walkable squares free of characters.
+    pub fn open(&self, s: &State) -> SqSet {
+        let mut open = self.c.board.walk_set;
+        for c in &s.ch {
+            if c.on_board() {
+                open.remove(c.pos);
+            }
+        }
+        open
+    }
+
+    /// True when `ch` has a destination within `limit` steps: one is then a
+    /// free walkable neighbour. Same as `!destinations(..).is_empty()`.
+    pub fn can_move(&self, s: &State, ch: usize, limit: u8) -> bool {
+        let start = s.ch[ch].pos;
+        if start == NO_SQ || limit == 0 {
+            return false;
+        }
+        self.can_step(&self.open(s), start)
     }
 
     /// Squares reachable by `ch` in 1..=limit steps, guarded squares counted as
     /// enterable (spec 4.4 "legal destinations"), in square order.
     pub fn destinations(&self, s: &State, ch: usize, limit: u8) -> Dests {
         let mut out = Dests::new();
-        let start = s.ch[ch].pos;
-        if start == NO_SQ || limit == 0 {
-            return out;
-        }
-        let limit = limit.min(MAX_STEPS);
-        let mut occ = [false; MAX_SQ];
-        for c in &s.ch {
-            if c.on_board() {
-                occ[c.pos as usize] = true;
-            }
-        }
-        let mut dist = [UNSEEN; MAX_SQ];
-        let mut queue = [0u16; MAX_SQ];
-        let (mut head, mut tail) = (0, 1);
-        queue[0] = start;
-        dist[start as usize] = 0;
-        while head < tail {
-            let q = queue[head];
-            head += 1;
-            let d = dist[q as usize];
-            if d >= limit {
-                continue;
-            }
-            for dir in 0..4 {
-                if let Some(n) = self.c.board.step(q, dir)
-                    && dist[n as usize] == UNSEEN
-                    && self.c.board.walk[n as usize]
-                    && !occ[n as usize]
-                {
-                    dist[n as usize] = d + 1;
-                    queue[tail] = n;
-                    tail += 1;
-                }
-            }
-        }
-        let n = self.c.board.w * self.c.board.h;
-        for (sq, &d) in dist.iter().enumerate().take(n) {
-            if d != UNSEEN && d > 0 {
-                out.push(sq as u16);
-            }
-        }
+        self.each_destination(s, ch, limit, |sq| out.push(sq));
         out
     }
 
+    /// Calls `f` on each of [`Self::destinations`], in the same order.
+    pub fn each_destination(&self, s: &State, ch: usize, limit: u8, mut f: impl FnMut(u16)) {
+        let start = s.ch[ch].pos;
+        if start == NO_SQ || limit == 0 {
+            return;
+        }
+        let limit = limit.min(MAX_STEPS);
+        let nb = &self.c.board.nb;
+        let open = self.open(s);
+        // Squares not yet reached; the reached ones are `open - avail`.
+        let mut avail = open;
+        avail.remove(start);
+        let mut queue: ArrayVec<u16, MAX_SQ> = ArrayVec::new();
+        queue.push(start);
+        let mut head = 0;
+        for _ in 0..limit {
+            let end = queue.len();
+            if head == end {
+                break;
+            }
+            while head < end {
+                let q = queue[head];
+                head += 1;
+                for &n in &nb[q as usize] {
+                    if avail.has(n) {
+                        avail.remove(n);
+                        queue.push(n);
+                    }
+                }
+            }
+        }
+        for (w, (&o, &a)) in open.0.iter().zip(&avail.0).enumerate() {
+            let mut bits = o & !a;
+            while bits != 0 {
+                f((w * 64) as u16 + bits.trailing_zeros() as u16);
+                bits &= bits - 1;
+            }
+        }
+    }
+
     /// The canonical path of `ch` to `dest` within `limit` steps.
+    ///
+    /// Guard subsets are tried by increasing size, so the first size with a
+    /// path within `limit` holds the best; each search runs from `dest` and
+    /// stops once `start` is reached, which leaves exact distances below the
+    /// path length (all the walk-back below needs).
     pub fn canonical_path(&self, s: &State, ch: usize, dest: u16, limit: u8) -> ArrayVec<u8, 32> {
         let b = &self.c.board;
         let start = s.ch[ch].pos;
         let colour = colour_of(ch);
         let limit = limit.min(MAX_STEPS);
-        // Guarding Skeletors, indexed 0..k.
-        let mut guards: ArrayVec<u16, MAX_SKELETORS> = ArrayVec::new();
-        for (t, tile) in self.c.tiles.iter().enumerate() {
-            if tile.kind == Kind::Skeletor
-                && tile.colour != colour
+        let mut path = ArrayVec::new();
+        // Enterable: walkable and free of characters, the mover's square included.
+        let mut open = b.walk_set;
+        for c in &s.ch {
+            if c.on_board() && c.pos != start {
+                open.remove(c.pos);
+            }
+        }
+        // Guarding Skeletors, indexed 0..k, with the squares each one decides
+        // (a square covered twice belongs to the later guard).
+        let mut guards: ArrayVec<ArrayVec<u16, 4>, MAX_SKELETORS> = ArrayVec::new();
+        for &t in &self.c.skeletors {
+            if self.c.tiles[t].colour != colour
                 && let Loc::Board(a) = s.tiles[t]
             {
-                guards.push(a);
+                for g in &mut guards {
+                    g.retain(|sq| !b.covers(a, *sq));
+                }
+                guards.push(b.cover(a).into_iter().collect());
             }
         }
-        let mut gidx = [u8::MAX; MAX_SQ];
-        for (i, &a) in guards.iter().enumerate() {
-            for sq in b.cover(a) {
-                gidx[sq as usize] = i as u8;
-            }
-        }
-        let subsets = 1usize << guards.len();
-        let mut dist = [[UNSEEN; MAX_SQ]; 1 << MAX_SKELETORS];
-        let allowed = |sq: u16, set: usize| -> bool {
-            self.enterable(s, sq, start)
-                && (gidx[sq as usize] == u8::MAX || set & (1 << gidx[sq as usize]) != 0)
-        };
-        let mut queue = [0u16; MAX_SQ];
-        for (set, dist) in dist.iter_mut().enumerate().take(subsets) {
-            if !allowed(dest, set) {
-                continue;
-            }
-            let (mut head, mut tail) = (0, 1);
-            queue[0] = dest;
-            dist[dest as usize] = 0;
-            while head < tail {
-                let q = queue[head];
-                head += 1;
-                let d = dist[q as usize];
-                for dir in 0..4 {
-                    if let Some(n) = b.step(q, dir)
-                        && dist[n as usize] == UNSEEN
-                        && allowed(n, set)
-                    {
-                        dist[n as usize] = d + 1;
-                        queue[tail] = n;
-                        tail += 1;
+        let k = guards.len();
+        let mut queue: ArrayVec<u16, MAX_SQ> = ArrayVec::new();
+        // Distances from `dest`; index `OFF` stays unseen.
+        let mut dist = [UNSEEN; MAX_SQ + 1];
+        let mut best = limit;
+        let mut found = false;
+        for count in 0..=k as u32 {
+            for set in 0..1u8 << k {
+                if u32::from(set).count_ones() != count {
+                    continue;
+                }
+                let mut allowed = open;
+                for (i, g) in guards.iter().enumerate() {
+                    if set & (1 << i) == 0 {
+                        for &sq in g {
+                            allowed.remove(sq);
+                        }
                     }
                 }
-            }
-        }
-        // Best (Skeletors entered, length).
-        let mut best: Option<(u32, u8)> = None;
-        for (set, d) in dist.iter().enumerate().take(subsets) {
-            let len = d[start as usize];
-            if len != UNSEEN && len <= limit {
-                let key = ((set as u32).count_ones(), len);
-                if best.is_none_or(|b| key < b) {
-                    best = Some(key);
-                }
-            }
-        }
-        let mut path = ArrayVec::new();
-        let Some((count, len)) = best else {
-            return path;
-        };
-        let mut cands: u32 = 0;
-        for (set, d) in dist.iter().enumerate().take(subsets) {
-            if (set as u32).count_ones() == count && d[start as usize] == len {
-                cands |= 1 << set;
-            }
-        }
-        let mut at = start;
-        for rem in (1..=len).rev() {
-            for dir in 0..4u8 {
-                let Some(n) = b.step(at, dir) else { continue };
-                let mut next = 0u32;
-                for (set, d) in dist.iter().enumerate().take(subsets) {
-                    if cands & (1 << set) != 0 && allowed(n, set) && d[n as usize] == rem - 1 {
-                        next |= 1 << set;
+                let len = bfs_to(&b.nb, &allowed, dest, start, best, &mut queue, &mut dist);
+                if let Some(len) = len {
+                    // The lexically first shortest path of this subset; the
+                    // best over equal subsets is the first over their union.
+                    let mut p: ArrayVec<u8, 32> = ArrayVec::new();
+                    let mut at = start;
+                    for rem in (1..=len).rev() {
+                        let nb = &b.nb[at as usize];
+                        if let Some(dir) = (0..4).find(|&d| dist[nb[d] as usize] == rem - 1) {
+                            p.push(dir as u8);
+                            at = nb[dir];
+                        }
                     }
+                    if !found || len < best || p < path {
+                        path = p;
+                    }
+                    best = len;
+                    found = true;
                 }
-                if next != 0 {
-                    cands = next;
-                    at = n;
-                    path.push(dir);
-                    break;
+                for &q in &queue {
+                    dist[q as usize] = UNSEEN;
                 }
+            }
+            if found {
+                break;
             }
         }
         path
@@ -273,51 +362,56 @@ impl Karmox {
     pub fn release_square(&self, s: &State, ch: usize, cell: usize) -> u16 {
         let b = &self.c.board;
         let front = b.front[cell];
-        let free = |sq: u16| {
-            self.occupant(s, sq).is_none() && self.guard_at(s, sq, colour_of(ch)).is_none()
-        };
-        let mut dist = [UNSEEN; MAX_SQ];
-        let mut queue = [0u16; MAX_SQ];
-        let (mut head, mut tail) = (0, 1);
-        queue[0] = front;
-        dist[front as usize] = 0;
-        let mut best: Option<(u8, u16)> = None;
-        while head < tail {
-            let q = queue[head];
-            head += 1;
-            let d = dist[q as usize];
-            if best.is_some_and(|(bd, _)| d > bd) {
-                break;
+        let mut taken = self.occupied(s);
+        let guarded = self.guarded(s, colour_of(ch));
+        for (t, g) in taken.0.iter_mut().zip(&guarded.0) {
+            *t |= g;
+        }
+        let mut avail = b.walk_set;
+        avail.remove(front);
+        let mut queue: ArrayVec<u16, MAX_SQ> = ArrayVec::new();
+        queue.push(front);
+        let mut head = 0;
+        // One distance layer at a time; square index order is (y, x) order,
+        // so the smallest free index of the first layer holding one wins.
+        while head < queue.len() {
+            let end = queue.len();
+            let best = queue[head..end]
+                .iter()
+                .copied()
+                .filter(|&q| !taken.has(q))
+                .min();
+            if let Some(sq) = best {
+                return sq;
             }
-            // Square index order is (y, x) order, so the smallest index wins ties.
-            if free(q) && best.is_none_or(|(bd, bs)| d < bd || q < bs) {
-                best = Some((d, q));
-            }
-            for dir in 0..4 {
-                if let Some(n) = b.step(q, dir)
-                    && dist[n as usize] == UNSEEN
-                    && b.walk[n as usize]
-                {
-                    dist[n as usize] = d.saturating_add(1);
-                    queue[tail] = n;
-                    tail += 1;
+            while head < end {
+                let q = queue[head];
+                head += 1;
+                for &n in &b.nb[q as usize] {
+                    if avail.has(n) {
+                        avail.remove(n);
+                        queue.push(n);
+                    }
                 }
             }
         }
-        best.map_or(front, |(_, sq)| sq)
+        front
     }
 
     /// Legal Skeletor anchors now (spec 4.9).
     pub fn legal_anchors(&self, s: &State) -> Dests {
+        let b = &self.c.board;
+        let mut taken = self.occupied(s);
+        for &t in &self.c.skeletors {
+            if let Loc::Board(a) = s.tiles[t] {
+                for sq in b.cover(a) {
+                    taken.insert(sq);
+                }
+            }
+        }
         let mut out = Dests::new();
-        for &a in &self.c.board.anchors {
-            if self
-                .c
-                .board
-                .cover(a)
-                .iter()
-                .all(|&sq| self.occupant(s, sq).is_none() && self.skeletor_at(s, sq).is_none())
-            {
+        for &a in &b.anchors {
+            if b.cover(a).iter().all(|&sq| !taken.has(sq)) {
                 out.push(a);
             }
         }

@@ -15,6 +15,12 @@ pub fn p2d6(total: u8) -> f64 {
     f64::from(6 - (i32::from(total) - 7).abs()) / 36.0
 }
 
+/// Per character: sheet tiles by [`Kind`], and the active slot tile (`u8::MAX` if none).
+struct Holdings {
+    kinds: [[u8; 6]; 6],
+    slot: [u8; 6],
+}
+
 impl Karmox {
     // ----- tiles and statistics (spec 2.3.3) -----
 
@@ -70,8 +76,19 @@ impl Karmox {
         } else {
             0
         };
-        let forz = self.count_kind(s, ch, Kind::Forziere) as i16;
-        (self.stat(s, ch, 2) + m - forz).clamp(1, i16::from(MAX_STEPS)) as u8
+        // One pass for the forzieri and the MOV rings (`stat` counts the rings too).
+        let (mut forz, mut rings) = (0i16, 0i16);
+        for (loc, tile) in s.tiles.iter().zip(&self.c.tiles) {
+            if *loc == Loc::Sheet(ch as u8) {
+                match tile.kind {
+                    Kind::Forziere => forz += 1,
+                    Kind::Ring if tile.ring_stat == 2 => rings += 1,
+                    _ => {}
+                }
+            }
+        }
+        let mov = i16::from(self.c.kinds[ch / 2].base[2]) + i16::from(s.ch[ch].abil[2]) + rings * 2;
+        (mov + m - forz).clamp(1, i16::from(MAX_STEPS)) as u8
     }
 
     /// Non-permanent XP carried (scrolls and forzieri).
@@ -249,7 +266,7 @@ impl Karmox {
 
     fn free_step_movers(&self, s: &State) -> u8 {
         self.own_on_board(s)
-            .filter(|&c| !self.destinations(s, c, 2).is_empty())
+            .filter(|&c| self.can_move(s, c, 2))
             .fold(0, |m, c| m | 1 << c)
     }
 
@@ -328,7 +345,7 @@ impl Karmox {
     fn activation_kind(&self, s: &State) -> Option<Kind> {
         let kind = self.c.events[s.square as usize].picture?;
         (0..self.c.tiles.len())
-            .any(|t| self.c.tiles[t].kind == kind && s.tiles[t] == Loc::Supply)
+            .any(|t| self.c.tile_kind[t] == kind && s.tiles[t] == Loc::Supply)
             .then_some(kind)
     }
 
@@ -470,13 +487,11 @@ impl Karmox {
                 }
             }
             Phase::FreeStepDest(c) => {
-                for d in self.destinations(s, c as usize, 2) {
-                    out.push(Action::Dest(d));
-                }
+                self.each_destination(s, c as usize, 2, |d| out.push(Action::Dest(d)));
             }
             Phase::Summon(_) => {
                 out.push(Action::Pass);
-                for a in self.legal_anchors(s) {
+                for &a in &self.legal_anchors(s) {
                     out.push(Action::Anchor(a));
                 }
             }
@@ -484,7 +499,7 @@ impl Karmox {
                 out.push(Action::Pass);
                 if let Some(kind) = self.activation_kind(s) {
                     for t in 0..self.c.tiles.len() {
-                        if self.c.tiles[t].kind == kind && s.tiles[t] == Loc::Supply {
+                        if self.c.tile_kind[t] == kind && s.tiles[t] == Loc::Supply {
                             for cell in self.seat_chars(s.seat as usize) {
                                 out.push(Action::Activate {
                                     tile: t as u8,
@@ -497,9 +512,9 @@ impl Karmox {
             }
             Phase::Action => self.legal_main(s, &mut out),
             Phase::MoveDest(c) => {
-                for d in self.destinations(s, c as usize, self.allowance(s, c as usize)) {
-                    out.push(Action::Dest(d));
-                }
+                self.each_destination(s, c as usize, self.allowance(s, c as usize), |d| {
+                    out.push(Action::Dest(d))
+                });
             }
             Phase::GiveSel { c, p } => {
                 if self.sheet(s, p as usize).next().is_some() {
@@ -537,9 +552,9 @@ impl Karmox {
                 } else {
                     s.combat.def
                 };
-                for d in self.destinations(s, mover as usize, s.combat.adr) {
-                    out.push(Action::Dest(d));
-                }
+                self.each_destination(s, mover as usize, s.combat.adr, |d| {
+                    out.push(Action::Dest(d))
+                });
             }
             Phase::Drawing
             | Phase::FirstPlayer
@@ -551,26 +566,55 @@ impl Karmox {
         out
     }
 
+    /// Sheet counts by kind and slot tiles of every character, in one pass.
+    fn holdings(&self, s: &State) -> Holdings {
+        let mut h = Holdings {
+            kinds: [[0; 6]; 6],
+            slot: [u8::MAX; 6],
+        };
+        for (t, (loc, &kind)) in s.tiles.iter().zip(&self.c.tile_kind).enumerate() {
+            match *loc {
+                Loc::Sheet(c) => {
+                    if let Some(k) = h.kinds.get_mut(c as usize) {
+                        k[kind as usize] += 1;
+                    }
+                }
+                Loc::Slot(c) => {
+                    if let Some(x) = h.slot.get_mut(c as usize)
+                        && *x == u8::MAX
+                    {
+                        *x = t as u8;
+                    }
+                }
+                _ => {}
+            }
+        }
+        h
+    }
+
     fn legal_main(&self, s: &State, out: &mut Actions) {
         let b = &self.c.board;
+        let h = self.holdings(s);
+        let holds = |c: usize| h.kinds[c].iter().any(|&n| n > 0);
+        let open = self.open(s);
         for c in self.own_on_board(s) {
             let ch = &s.ch[c];
             let cu = c as u8;
+            let kinds = &h.kinds[c];
             if s.actions_left > 0 {
-                if ch.used & act::MOVE == 0
-                    && !self.destinations(s, c, self.allowance(s, c)).is_empty()
-                {
+                // The allowance is at least 1, so a free neighbour is enough.
+                if ch.used & act::MOVE == 0 && self.can_step(&open, ch.pos) {
                     out.push(Action::Move(cu));
                 }
                 if ch.used & act::EQUIP == 0
-                    && let Some(t) = self.slot(s, c)
-                    && b.icon_at[ch.pos as usize] == self.c.tiles[t].icon
+                    && h.slot[c] != u8::MAX
+                    && b.icon_at[ch.pos as usize] == self.c.tiles[h.slot[c] as usize].icon
                 {
                     out.push(Action::Equip(cu));
                 }
                 if ch.used & act::GIVE == 0 {
                     for p in self.give_partners(s, c) {
-                        if self.sheet(s, c).next().is_some() || self.sheet(s, p).next().is_some() {
+                        if holds(c) || holds(p) {
                             out.push(Action::Give { c: cu, p: p as u8 });
                         }
                     }
@@ -587,7 +631,7 @@ impl Karmox {
                 }
                 if ch.used & act::TELEPORT == 0
                     && b.teleports.contains(&ch.pos)
-                    && self.count_kind(s, c, Kind::Scroll) > 0
+                    && kinds[Kind::Scroll as usize] > 0
                 {
                     for &to in &b.teleports {
                         if self.teleport_ok(s, c, to) {
@@ -602,10 +646,10 @@ impl Karmox {
                     out.push(Action::Portal(cu));
                 }
             }
-            if self.count_kind(s, c, Kind::Potion) >= 2 && ch.life < 5 {
+            if kinds[Kind::Potion as usize] >= 2 && ch.life < 5 {
                 out.push(Action::Potions(cu));
             }
-            if self.count_kind(s, c, Kind::Tome) >= 2 {
+            if kinds[Kind::Tome as usize] >= 2 {
                 for k in 0..3u8 {
                     if ch.abil[k as usize] < 3 {
                         out.push(Action::Tomes { c: cu, stat: k });

@@ -208,7 +208,10 @@ pub enum Phase {
 }
 
 /// One atomic decision or chance outcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+// Equality is structural, written by hand so that it inlines (duplicate checks
+// compare long destination lists pairwise); the derived hash agrees with it.
+#[allow(clippy::derived_hash_with_manual_eq)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// Chance: the event die shows this face.
     Die(u8),
@@ -288,6 +291,52 @@ pub enum Action {
     Tile(u8),
     /// Push this many squares.
     Push(u8),
+}
+
+impl Action {
+    /// The variant and its fields packed into one number, one-to-one.
+    fn code(self) -> u32 {
+        let (v, a, b): (u32, u16, u8) = match self {
+            Action::Die(x) => (0, x.into(), 0),
+            Action::Roll { att, def } => (1, att.into(), def),
+            Action::Test(p) => (2, p.into(), 0),
+            Action::Draw(x) => (3, x.into(), 0),
+            Action::First(x) => (4, x.into(), 0),
+            Action::Stat(x) => (5, x.into(), 0),
+            Action::Cell(x) => (6, x.into(), 0),
+            Action::Char(x) => (7, x.into(), 0),
+            Action::Pass => (8, 0, 0),
+            Action::Dest(sq) => (9, sq, 0),
+            Action::Anchor(sq) => (10, sq, 0),
+            Action::Activate { tile, cell } => (11, tile.into(), cell),
+            Action::Move(c) => (12, c.into(), 0),
+            Action::Equip(c) => (13, c.into(), 0),
+            Action::Give { c, p } => (14, c.into(), p),
+            Action::Attack { c, d } => (15, c.into(), d),
+            Action::Teleport { c, to } => (16, to, c),
+            Action::Portal(c) => (17, c.into(), 0),
+            Action::Potions(c) => (18, c.into(), 0),
+            Action::Tomes { c, stat } => (19, c.into(), stat),
+            Action::Liberate(cell) => (20, cell.into(), 0),
+            Action::EndTurn => (21, 0, 0),
+            Action::Tile(t) => (22, t.into(), 0),
+            Action::Push(p) => (23, p.into(), 0),
+        };
+        v << 24 | u32::from(b) << 16 | u32::from(a)
+    }
+}
+
+impl PartialEq for Action {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        if std::mem::discriminant(self) != std::mem::discriminant(other) {
+            return false;
+        }
+        match (self, other) {
+            (Action::Dest(a), Action::Dest(b)) => a == b,
+            _ => self.code() == other.code(),
+        }
+    }
 }
 
 /// Result marker: no result yet.
