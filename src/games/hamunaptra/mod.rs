@@ -86,6 +86,8 @@ pub struct Hamunaptra {
     pub layout: Vec<(u8, u16, u8)>,
     /// Entrance cells of the layout.
     pub entrances: Vec<u16>,
+    /// Precomputed geometry and tile tables.
+    pub geo: Arc<board::Geo>,
     spec: String,
 }
 
@@ -400,6 +402,8 @@ impl Hamunaptra {
             format!("hamunaptra({})", text.join(","))
         };
         params.finish("hamunaptra", PARAM_KEYS)?;
+        let opens: Vec<u8> = comps.tiles.iter().map(|t| t.open).collect();
+        let geo = Arc::new(board::Geo::new(h, &opens));
         Ok(Hamunaptra {
             comps: Arc::new(comps),
             players,
@@ -422,6 +426,7 @@ impl Hamunaptra {
             cpp,
             layout,
             entrances,
+            geo,
             spec,
         })
     }

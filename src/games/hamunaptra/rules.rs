@@ -4,7 +4,7 @@
 use arrayvec::ArrayVec;
 
 use super::Hamunaptra;
-use super::board::CellSet;
+use super::board::{CellSet, Slots};
 use super::data::KindClass;
 use super::state::{
     Action, Cell, Ch, Foe, NCELLS, NO_CELL, NONE, Phase, Pl, State, Tally, bump, cell_of, xy,
@@ -241,12 +241,12 @@ impl Hamunaptra {
                 out.push(Action::Join(false));
             }
             Phase::Place => {
-                let net = self.net(s, s.seat);
+                let mut slots = None;
                 let mut any = false;
                 let hand = &s.players[s.seat as usize].hand;
                 let mut prev = NONE;
                 for &k in hand {
-                    if k != prev && self.card_placeable(s, k, &net) {
+                    if k != prev && self.kind_placeable(s, k, &mut slots) {
                         out.push(Action::Select(k));
                         any = true;
                     }
@@ -263,13 +263,15 @@ impl Hamunaptra {
                     KindClass::Tile(t) => {
                         let net = self.net(s, s.seat);
                         self.for_frontier(s, |c| {
-                            if self.tile_fits_somewhere(s, s.seat, t, c, &net) {
+                            let (key, res) = self.slot(s, s.seat, c, &net);
+                            if res.is_some() && self.fits(t, key) {
                                 out.push(Action::At(c));
                             }
                         });
                     }
+                    // A frontier cell is empty and faces an open side already.
                     _ => self.for_frontier(s, |c| {
-                        if self.encounter_cell_ok(s, c) {
+                        if s.cells[c as usize].enc == 0 {
                             out.push(Action::At(c));
                         }
                     }),
@@ -354,25 +356,27 @@ impl Hamunaptra {
 
     /// True when card kind `k` has at least one legal placement for the active seat.
     pub fn card_placeable(&self, s: &State, k: u8, net: &CellSet) -> bool {
-        let mut found = false;
         match self.comps.class(k) {
-            KindClass::Tile(t) => self.for_frontier(s, |c| {
-                if !found && self.tile_fits_somewhere(s, s.seat, t, c, net) {
-                    found = true;
-                }
-            }),
-            KindClass::Foe(_) => {
-                if s.enc_placed == 0 {
-                    self.for_frontier(s, |c| {
-                        if !found && self.encounter_cell_ok(s, c) {
-                            found = true;
-                        }
-                    })
-                }
-            }
-            KindClass::Equip(_) => {}
+            KindClass::Tile(t) => self.slots_fit(&self.slots(s, s.seat, net), t),
+            KindClass::Foe(_) => s.enc_placed == 0 && self.slots(s, s.seat, net).enc_free,
+            KindClass::Equip(_) => false,
         }
-        found
+    }
+
+    /// [`Self::card_placeable`] with the frontier facts computed on first
+    /// need and shared by the other cards of the hand.
+    fn kind_placeable(&self, s: &State, k: u8, slots: &mut Option<Slots>) -> bool {
+        let class = self.comps.class(k);
+        if matches!(class, KindClass::Equip(_))
+            || matches!(class, KindClass::Foe(_)) && s.enc_placed != 0
+        {
+            return false;
+        }
+        let sl = slots.get_or_insert_with(|| self.slots(s, s.seat, &self.net(s, s.seat)));
+        match class {
+            KindClass::Tile(t) => self.slots_fit(sl, t),
+            _ => sl.enc_free,
+        }
     }
 
     /// Scroll uses available now (spec §4.10 item 7).
