@@ -115,6 +115,7 @@ impl Hamunaptra {
     }
 
     /// The neighbour of `c` in direction `d`, if on the board.
+    #[inline]
     pub fn nb(&self, c: u16, d: usize) -> Option<u16> {
         match self.geo.nbr.get(c as usize) {
             Some(n) => (n[d] != NO_CELL).then_some(n[d]),
@@ -127,16 +128,19 @@ impl Hamunaptra {
     }
 
     /// Open sides of the tile on `c` (0 when empty).
+    #[inline]
     pub fn open_of(&self, cell: &Cell) -> u8 {
         self.geo.open[cell.tile as usize][cell.rot as usize & 3]
     }
 
     /// Open sides of the tile at cell index `c`.
+    #[inline]
     pub fn open(&self, s: &State, c: u16) -> u8 {
         self.open_of(&s.cells[c as usize])
     }
 
     /// The cell linked to `c` in direction `d`, if any.
+    #[inline]
     pub fn link(&self, s: &State, c: u16, d: usize) -> Option<u16> {
         if self.open(s, c) >> d & 1 == 0 {
             return None;
@@ -230,12 +234,15 @@ impl Hamunaptra {
                     tail += 1;
                 }
             };
+            let open = self.open(s, c);
+            let nbr = &self.geo.nbr[c as usize];
             for d in 0..4 {
-                if let Some(n) = self.link(s, c, d) {
+                let n = nbr[d];
+                if open >> d & 1 == 1 && n != NO_CELL && self.open(s, n) >> opp(d) & 1 == 1 {
                     push(n);
                 }
             }
-            if let Some(t) = self.twin(s, c).filter(|_| passages) {
+            if passages && let Some(t) = self.twin(s, c) {
                 push(t);
             }
         }
@@ -418,10 +425,11 @@ impl Hamunaptra {
         for y in -h..=h {
             let row = cell_of(-h, y);
             for c in row..=row + 2 * h as u16 {
-                let open = self.open(s, c);
-                if open == 0 {
+                let cell = &s.cells[c as usize];
+                if cell.tile == 0 {
                     continue;
                 }
+                let open = self.open_of(cell);
                 let nbr = &self.geo.nbr[c as usize];
                 for (d, &n) in nbr.iter().enumerate() {
                     if open >> d & 1 == 1 && n != NO_CELL && s.cells[n as usize].tile == 0 {

@@ -181,10 +181,11 @@ impl Hamunaptra {
             }
             Phase::Trade => {
                 let hand = &s.players[s.seat as usize].hand;
+                let mut comp = None;
                 for q in 0..self.players {
-                    if self.trade == 2 && self.can_trade_with(s, q) {
+                    if self.trade == 2 && self.can_trade_cached(s, q, &mut comp) {
                         out.push(Action::OpenTrade(q));
-                    } else if self.can_trade_with(s, q) {
+                    } else if self.can_trade_cached(s, q, &mut comp) {
                         let mut prev = NONE;
                         for &k in hand {
                             if k != prev {
@@ -354,6 +355,25 @@ impl Hamunaptra {
         comp.has(s.players[q as usize].entrance)
     }
 
+    /// [`Self::can_trade_with`] with the active seat's component computed on
+    /// first need and kept in `comp` for the other partners.
+    fn can_trade_cached(&self, s: &State, q: u8, comp: &mut Option<CellSet>) -> bool {
+        let (mine, theirs) = (
+            s.players[s.seat as usize].hand.is_empty(),
+            s.players[q as usize].hand.is_empty(),
+        );
+        let empty = if self.trade == 2 {
+            mine && theirs
+        } else {
+            mine || theirs
+        };
+        if self.trade == 0 || q == s.seat || s.asked >> q & 1 == 1 || empty {
+            return false;
+        }
+        comp.get_or_insert_with(|| self.component(s, &[s.players[s.seat as usize].entrance], true))
+            .has(s.players[q as usize].entrance)
+    }
+
     /// True when card kind `k` has at least one legal placement for the active seat.
     pub fn card_placeable(&self, s: &State, k: u8, net: &CellSet) -> bool {
         match self.comps.class(k) {
@@ -456,6 +476,11 @@ impl Hamunaptra {
         if self.twin(s, t) == Some(u) {
             return 1;
         }
+        self.edge_cost(s, t, u)
+    }
+
+    /// [`Self::step_cost`] along the board edge only (0 when none).
+    fn edge_cost(&self, s: &State, t: u16, u: u16) -> u8 {
         let st = self.edge_sides(s, t);
         let su = self.edge_sides(s, u);
         let common = st & su;
@@ -501,12 +526,13 @@ impl Hamunaptra {
             }
             let t = ch.cell;
             let mut dests: ArrayVec<u16, 80> = ArrayVec::new();
-            let mut push = |u: u16| {
+            self.for_adjacent(s, t, |u| {
                 if !dests.contains(&u) {
                     dests.push(u);
                 }
-            };
-            self.for_adjacent(s, t, &mut push);
+            });
+            // Adjacent cells cost 1; any later one is not adjacent.
+            let adjacent = dests.len();
             let sides = self.edge_sides(s, t);
             if sides != 0 {
                 let h = self.h;
@@ -521,14 +547,18 @@ impl Hamunaptra {
                             2 => cell_of(i, -h),
                             _ => cell_of(-h, i),
                         };
-                        if u != t && self.edge_sides(s, u) >> d & 1 == 1 {
-                            push(u);
+                        if u != t && self.edge_sides(s, u) >> d & 1 == 1 && !dests.contains(&u) {
+                            dests.push(u);
                         }
                     }
                 }
             }
-            for &u in &dests {
-                let cost = self.step_cost(s, t, u);
+            for (i, &u) in dests.iter().enumerate() {
+                let cost = if i < adjacent {
+                    1
+                } else {
+                    self.edge_cost(s, t, u)
+                };
                 if cost > 0 && cost <= ch.mp && self.dest_ok(s, p, u) {
                     out.push(Action::Step {
                         ch: ci as u8,
@@ -1091,7 +1121,8 @@ impl Hamunaptra {
     }
 
     fn enter_trade(&self, s: &mut State) {
-        if (0..self.players).any(|q| self.can_trade_with(s, q)) {
+        let mut comp = None;
+        if (0..self.players).any(|q| self.can_trade_cached(s, q, &mut comp)) {
             s.phase = Phase::Trade;
         } else {
             self.enter_move(s);
