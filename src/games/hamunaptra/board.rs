@@ -2,7 +2,7 @@
 //! the tile-placement test (spec §2.6, §4.5.3, §4.6).
 
 use super::Hamunaptra;
-use super::state::{Cell, NCELLS, NO_CELL, State, cell_of, xy};
+use super::state::{Cell, NCELLS, NO_CELL, State, W, cell_of, xy};
 
 /// A fixed-size set of cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -420,29 +420,46 @@ impl Hamunaptra {
     /// Calls `f` on every in-bounds cell that faces an open side of a tile and
     /// holds no tile (the frontier), in index order.
     pub fn for_frontier(&self, s: &State, mut f: impl FnMut(u16)) {
-        let mut set = CellSet::new();
+        // Row bit masks (bit x + h): the tiles, found without branches, then
+        // the cells their open sides face.
         let h = self.h;
-        for y in -h..=h {
-            let row = cell_of(-h, y);
-            for c in row..=row + 2 * h as u16 {
-                let cell = &s.cells[c as usize];
-                if cell.tile == 0 {
-                    continue;
+        let w = (2 * h + 1) as usize;
+        let mut tiles = [0u32; W as usize];
+        for (yi, t) in tiles.iter_mut().take(w).enumerate() {
+            let row = cell_of(-h, yi as i32 - h) as usize;
+            for (xi, cell) in s.cells[row..row + w].iter().enumerate() {
+                *t |= u32::from(cell.tile != 0) << xi;
+            }
+        }
+        let mut faced = [0u32; W as usize];
+        for yi in 0..w {
+            let row = cell_of(-h, yi as i32 - h);
+            let mut m = tiles[yi];
+            while m != 0 {
+                let xi = m.trailing_zeros();
+                m &= m - 1;
+                let o = self.open(s, row + xi as u16);
+                if o & 1 != 0 && yi + 1 < w {
+                    faced[yi + 1] |= 1 << xi;
                 }
-                let open = self.open_of(cell);
-                let nbr = &self.geo.nbr[c as usize];
-                for (d, &n) in nbr.iter().enumerate() {
-                    if open >> d & 1 == 1 && n != NO_CELL && s.cells[n as usize].tile == 0 {
-                        set.add(n);
-                    }
+                if o & 2 != 0 {
+                    faced[yi] |= 2 << xi;
+                }
+                if o & 4 != 0 && yi > 0 {
+                    faced[yi - 1] |= 1 << xi;
+                }
+                if o & 8 != 0 {
+                    faced[yi] |= 1 << xi >> 1;
                 }
             }
         }
-        for (i, &w) in set.0.iter().enumerate() {
-            let mut w = w;
-            while w != 0 {
-                f((i * 64) as u16 + w.trailing_zeros() as u16);
-                w &= w - 1;
+        let full = (1u32 << w) - 1;
+        for yi in 0..w {
+            let mut m = faced[yi] & full & !tiles[yi];
+            let row = cell_of(-h, yi as i32 - h);
+            while m != 0 {
+                f(row + m.trailing_zeros() as u16);
+                m &= m - 1;
             }
         }
     }
