@@ -235,9 +235,7 @@ impl Hamunaptra {
                 }
             };
             let open = self.open(s, c);
-            let nbr = &self.geo.nbr[c as usize];
-            for d in 0..4 {
-                let n = nbr[d];
+            for (d, &n) in self.geo.nbr[c as usize].iter().enumerate() {
                 if open >> d & 1 == 1 && n != NO_CELL && self.open(s, n) >> opp(d) & 1 == 1 {
                     push(n);
                 }
