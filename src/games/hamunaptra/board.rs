@@ -2,7 +2,7 @@
 //! the tile-placement test (spec §2.6, §4.5.3, §4.6).
 
 use super::Hamunaptra;
-use super::state::{Cell, NCELLS, NO_CELL, State, cell_of, xy};
+use super::state::{Cell, NCELLS, NO_CELL, State, W, cell_of, xy};
 
 /// A fixed-size set of cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +43,71 @@ pub fn opp(d: usize) -> usize {
     (d + 2) % 4
 }
 
+/// Geometry and tile tables computed once per rule set, so that the
+/// placement and link tests are table look-ups and bit operations.
+#[derive(Clone, Debug)]
+pub struct Geo {
+    /// Neighbour of each cell index by direction, `NO_CELL` off the board.
+    pub nbr: Vec<[u16; 4]>,
+    /// Open sides by tile type + 1 (0: no tile) and rotation.
+    pub open: Vec<[u8; 4]>,
+    /// Per tile type, the slot keys ([`slot_key`]) some rotation fits.
+    pub fits: Vec<[u64; 4]>,
+}
+
+/// Key of an empty cell's surroundings: sides facing a tile (high nibble)
+/// and, among them, sides facing an open side (low nibble).
+pub fn slot_key(tiled: u8, opens: u8) -> u8 {
+    tiled << 4 | opens
+}
+
+fn key_has(set: &[u64; 4], key: u8) -> bool {
+    set[key as usize / 64] >> (key % 64) & 1 == 1
+}
+
+impl Geo {
+    /// Builds the tables for half-size `h` and tile open masks `opens` (rotation 0).
+    pub fn new(h: i32, opens: &[u8]) -> Geo {
+        let nbr = (0..NCELLS as u16)
+            .map(|c| {
+                let (x, y) = xy(c);
+                let mut n = [NO_CELL; 4];
+                for (d, v) in n.iter_mut().enumerate() {
+                    let (nx, ny) = (x + DIRS[d].0, y + DIRS[d].1);
+                    if nx.abs() <= h && ny.abs() <= h {
+                        *v = cell_of(nx, ny);
+                    }
+                }
+                n
+            })
+            .collect();
+        let mut open = vec![[0u8; 4]];
+        let mut fits = Vec::new();
+        for &o in opens {
+            let rots = [rotate(o, 0), rotate(o, 1), rotate(o, 2), rotate(o, 3)];
+            open.push(rots);
+            let mut set = [0u64; 4];
+            for key in 0..=255u8 {
+                let (tiled, want) = (key >> 4, key & 0xF);
+                if rots.iter().any(|&m| m & tiled == want) {
+                    set[key as usize / 64] |= 1 << (key % 64);
+                }
+            }
+            fits.push(set);
+        }
+        Geo { nbr, open, fits }
+    }
+}
+
+/// Placement facts shared by all cards within one legal-action list.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Slots {
+    /// Keys of frontier cells where a fitting tile would be legal.
+    pub keys: [u64; 4],
+    /// Some frontier cell can take an encounter.
+    pub enc_free: bool,
+}
+
 impl Hamunaptra {
     /// True when (x, y) is on the board.
     pub fn in_bounds(&self, x: i32, y: i32) -> bool {
@@ -50,27 +115,32 @@ impl Hamunaptra {
     }
 
     /// The neighbour of `c` in direction `d`, if on the board.
+    #[inline]
     pub fn nb(&self, c: u16, d: usize) -> Option<u16> {
-        let (x, y) = xy(c);
-        let (nx, ny) = (x + DIRS[d].0, y + DIRS[d].1);
-        self.in_bounds(nx, ny).then(|| cell_of(nx, ny))
-    }
-
-    /// Open sides of the tile on `c` (0 when empty).
-    pub fn open_of(&self, cell: &Cell) -> u8 {
-        if cell.tile == 0 {
-            0
-        } else {
-            rotate(self.comps.tiles[cell.tile as usize - 1].open, cell.rot)
+        match self.geo.nbr.get(c as usize) {
+            Some(n) => (n[d] != NO_CELL).then_some(n[d]),
+            None => {
+                let (x, y) = xy(c);
+                let (nx, ny) = (x + DIRS[d].0, y + DIRS[d].1);
+                self.in_bounds(nx, ny).then(|| cell_of(nx, ny))
+            }
         }
     }
 
+    /// Open sides of the tile on `c` (0 when empty).
+    #[inline]
+    pub fn open_of(&self, cell: &Cell) -> u8 {
+        self.geo.open[cell.tile as usize][cell.rot as usize & 3]
+    }
+
     /// Open sides of the tile at cell index `c`.
+    #[inline]
     pub fn open(&self, s: &State, c: u16) -> u8 {
         self.open_of(&s.cells[c as usize])
     }
 
     /// The cell linked to `c` in direction `d`, if any.
+    #[inline]
     pub fn link(&self, s: &State, c: u16, d: usize) -> Option<u16> {
         if self.open(s, c) >> d & 1 == 0 {
             return None;
@@ -164,12 +234,13 @@ impl Hamunaptra {
                     tail += 1;
                 }
             };
-            for d in 0..4 {
-                if let Some(n) = self.link(s, c, d) {
+            let open = self.open(s, c);
+            for (d, &n) in self.geo.nbr[c as usize].iter().enumerate() {
+                if open >> d & 1 == 1 && n != NO_CELL && self.open(s, n) >> opp(d) & 1 == 1 {
                     push(n);
                 }
             }
-            if let Some(t) = self.twin(s, c).filter(|_| passages) {
+            if passages && let Some(t) = self.twin(s, c) {
                 push(t);
             }
         }
@@ -253,57 +324,89 @@ impl Hamunaptra {
     /// `net` is `Net(p)`, `chars` the cells with p's living characters.
     /// Returns `Some(foreign)` when legal.
     pub fn tile_ok(&self, s: &State, p: u8, t: u8, c: u16, r: u8, net: &CellSet) -> Option<bool> {
-        let cell = &s.cells[c as usize];
-        if cell.tile != 0 {
+        if s.cells[c as usize].tile != 0 {
             return None;
         }
-        let open = rotate(self.comps.tiles[t as usize].open, r);
-        let mut linked_any = false;
-        let mut own = false;
-        let mut own_char = false;
-        let here_enc = cell.enc != 0;
-        for d in 0..4 {
-            let Some(n) = self.nb(c, d) else {
+        let (key, res) = self.slot(s, p, c, net);
+        let open = self.geo.open[t as usize + 1][r as usize & 3];
+        ((open & (key >> 4)) == key & 0xF).then_some(res?)
+    }
+
+    /// The surroundings of the empty cell `c` as a [`slot_key`], and what
+    /// [`Self::tile_ok`] returns there for any tile whose open sides match
+    /// the key: every other condition is the same for all tiles and rotations.
+    pub fn slot(&self, s: &State, p: u8, c: u16, net: &CellSet) -> (u8, Option<bool>) {
+        let here_enc = s.cells[c as usize].enc != 0;
+        let (mut tiled, mut opens) = (0u8, 0u8);
+        let (mut own, mut own_char) = (false, false);
+        for (d, &n) in self.geo.nbr[c as usize].iter().enumerate() {
+            if n == NO_CELL {
                 continue;
-            };
+            }
             let nc = &s.cells[n as usize];
             if !here_enc && nc.enc != 0 {
-                return None; // B1
+                return (0, None); // B1
             }
             if nc.tile == 0 {
                 continue;
             }
-            let mine = open >> d & 1 == 1;
-            let theirs = self.open_of(nc) >> opp(d) & 1 == 1;
-            if mine != theirs {
-                return None;
-            }
-            if mine {
+            tiled |= 1 << d;
+            if self.open_of(nc) >> opp(d) & 1 == 1 {
                 if here_enc && nc.enc != 0 {
-                    return None; // B2
+                    return (0, None); // B2
                 }
-                linked_any = true;
+                opens |= 1 << d;
                 if net.has(n) {
                     own = true;
-                    if self.own_on(s, n, p) {
+                    if !own_char && self.own_on(s, n, p) {
                         own_char = true;
                     }
                 }
             }
         }
-        if !linked_any {
-            return None;
+        let key = slot_key(tiled, opens);
+        if opens == 0 {
+            return (key, None);
         }
-        if own {
+        let res = if own {
             own_char.then_some(false)
         } else {
             (s.foreign == 0).then_some(true)
-        }
+        };
+        (key, res)
+    }
+
+    /// True when slot `key` takes tile type `t` in some rotation.
+    pub fn fits(&self, t: u8, key: u8) -> bool {
+        key_has(&self.geo.fits[t as usize], key)
     }
 
     /// True when some rotation of tile `t` fits at `c`.
     pub fn tile_fits_somewhere(&self, s: &State, p: u8, t: u8, c: u16, net: &CellSet) -> bool {
-        (0..4).any(|r| self.tile_ok(s, p, t, c, r, net).is_some())
+        if s.cells[c as usize].tile != 0 {
+            return false;
+        }
+        let (key, res) = self.slot(s, p, c, net);
+        res.is_some() && self.fits(t, key)
+    }
+
+    /// The placement facts of the frontier for seat `p` with `net = Net(p)`.
+    pub fn slots(&self, s: &State, p: u8, net: &CellSet) -> Slots {
+        let mut out = Slots::default();
+        self.for_frontier(s, |c| {
+            let (key, res) = self.slot(s, p, c, net);
+            if res.is_some() {
+                out.keys[key as usize / 64] |= 1 << (key % 64);
+            }
+            out.enc_free |= s.cells[c as usize].enc == 0;
+        });
+        out
+    }
+
+    /// True when a tile of type `t` fits somewhere according to `slots`.
+    pub fn slots_fit(&self, slots: &Slots, t: u8) -> bool {
+        let f = &self.geo.fits[t as usize];
+        (0..4).any(|i| f[i] & slots.keys[i] != 0)
     }
 
     /// Rotations of tile `t` that give distinct open sets (the smallest of each).
@@ -315,19 +418,46 @@ impl Hamunaptra {
     /// Calls `f` on every in-bounds cell that faces an open side of a tile and
     /// holds no tile (the frontier), in index order.
     pub fn for_frontier(&self, s: &State, mut f: impl FnMut(u16)) {
+        // Row bit masks (bit x + h): the tiles, found without branches, then
+        // the cells their open sides face.
         let h = self.h;
-        for y in -h..=h {
-            for x in -h..=h {
-                let c = cell_of(x, y);
-                if s.cells[c as usize].tile != 0 {
-                    continue;
+        let w = (2 * h + 1) as usize;
+        let mut tiles = [0u32; W as usize];
+        for (yi, t) in tiles.iter_mut().take(w).enumerate() {
+            let row = cell_of(-h, yi as i32 - h) as usize;
+            for (xi, cell) in s.cells[row..row + w].iter().enumerate() {
+                *t |= u32::from(cell.tile != 0) << xi;
+            }
+        }
+        let mut faced = [0u32; W as usize];
+        for yi in 0..w {
+            let row = cell_of(-h, yi as i32 - h);
+            let mut m = tiles[yi];
+            while m != 0 {
+                let xi = m.trailing_zeros();
+                m &= m - 1;
+                let o = self.open(s, row + xi as u16);
+                if o & 1 != 0 && yi + 1 < w {
+                    faced[yi + 1] |= 1 << xi;
                 }
-                if (0..4).any(|d| {
-                    self.nb(c, d)
-                        .is_some_and(|n| self.open(s, n) >> opp(d) & 1 == 1)
-                }) {
-                    f(c);
+                if o & 2 != 0 {
+                    faced[yi] |= 2 << xi;
                 }
+                if o & 4 != 0 && yi > 0 {
+                    faced[yi - 1] |= 1 << xi;
+                }
+                if o & 8 != 0 {
+                    faced[yi] |= 1 << xi >> 1;
+                }
+            }
+        }
+        let full = (1u32 << w) - 1;
+        for yi in 0..w {
+            let mut m = faced[yi] & full & !tiles[yi];
+            let row = cell_of(-h, yi as i32 - h);
+            while m != 0 {
+                f(row + m.trailing_zeros() as u16);
+                m &= m - 1;
             }
         }
     }

@@ -86,6 +86,8 @@ pub struct Hamunaptra {
     pub layout: Vec<(u8, u16, u8)>,
     /// Entrance cells of the layout.
     pub entrances: Vec<u16>,
+    /// Precomputed geometry and tile tables.
+    pub geo: Arc<board::Geo>,
     spec: String,
 }
 
@@ -400,6 +402,8 @@ impl Hamunaptra {
             format!("hamunaptra({})", text.join(","))
         };
         params.finish("hamunaptra", PARAM_KEYS)?;
+        let opens: Vec<u8> = comps.tiles.iter().map(|t| t.open).collect();
+        let geo = Arc::new(board::Geo::new(h, &opens));
         Ok(Hamunaptra {
             comps: Arc::new(comps),
             players,
@@ -422,6 +426,7 @@ impl Hamunaptra {
             cpp,
             layout,
             entrances,
+            geo,
             spec,
         })
     }
@@ -430,6 +435,15 @@ impl Hamunaptra {
     pub fn from_spec_text(text: &str) -> Result<Self, SpecError> {
         let mut spec = crate::spec::Spec::parse(text)?;
         Self::from_params(&mut spec.params)
+    }
+
+    /// Writes the legal list into uninitialised memory. Kept out of line and
+    /// free of prior writes to `out` so that the optimiser can let it write
+    /// straight into the caller's `Actions`, not into a temporary copied
+    /// afterwards (an 8 KiB copy per call, more than the rules themselves).
+    #[inline(never)]
+    fn legal_in_place(&self, state: &State, out: &mut std::mem::MaybeUninit<Actions>) {
+        self.legal_into(state, out.write(Actions::new()));
     }
 
     /// Upper bound on the actions of one turn.
@@ -532,9 +546,10 @@ impl Game for Hamunaptra {
         }
     }
     fn legal_actions(&self, state: &State) -> Actions {
-        let mut out = Actions::new();
-        self.legal_into(state, &mut out);
-        out
+        let mut out = std::mem::MaybeUninit::uninit();
+        self.legal_in_place(state, &mut out);
+        // SAFETY: `legal_in_place` writes an `Actions` into `out` first thing.
+        unsafe { out.assume_init() }
     }
     fn apply(&self, state: &mut State, action: Action) {
         self.apply_action(state, action);

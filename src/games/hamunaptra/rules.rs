@@ -4,7 +4,7 @@
 use arrayvec::ArrayVec;
 
 use super::Hamunaptra;
-use super::board::CellSet;
+use super::board::{CellSet, Slots};
 use super::data::KindClass;
 use super::state::{
     Action, Cell, Ch, Foe, NCELLS, NO_CELL, NONE, Phase, Pl, State, Tally, bump, cell_of, xy,
@@ -181,10 +181,11 @@ impl Hamunaptra {
             }
             Phase::Trade => {
                 let hand = &s.players[s.seat as usize].hand;
+                let mut comp = None;
                 for q in 0..self.players {
-                    if self.trade == 2 && self.can_trade_with(s, q) {
+                    if self.trade == 2 && self.can_trade_cached(s, q, &mut comp) {
                         out.push(Action::OpenTrade(q));
-                    } else if self.can_trade_with(s, q) {
+                    } else if self.can_trade_cached(s, q, &mut comp) {
                         let mut prev = NONE;
                         for &k in hand {
                             if k != prev {
@@ -241,12 +242,12 @@ impl Hamunaptra {
                 out.push(Action::Join(false));
             }
             Phase::Place => {
-                let net = self.net(s, s.seat);
+                let mut slots = None;
                 let mut any = false;
                 let hand = &s.players[s.seat as usize].hand;
                 let mut prev = NONE;
                 for &k in hand {
-                    if k != prev && self.card_placeable(s, k, &net) {
+                    if k != prev && self.kind_placeable(s, k, &mut slots) {
                         out.push(Action::Select(k));
                         any = true;
                     }
@@ -263,13 +264,15 @@ impl Hamunaptra {
                     KindClass::Tile(t) => {
                         let net = self.net(s, s.seat);
                         self.for_frontier(s, |c| {
-                            if self.tile_fits_somewhere(s, s.seat, t, c, &net) {
+                            let (key, res) = self.slot(s, s.seat, c, &net);
+                            if res.is_some() && self.fits(t, key) {
                                 out.push(Action::At(c));
                             }
                         });
                     }
+                    // A frontier cell is empty and faces an open side already.
                     _ => self.for_frontier(s, |c| {
-                        if self.encounter_cell_ok(s, c) {
+                        if s.cells[c as usize].enc == 0 {
                             out.push(Action::At(c));
                         }
                     }),
@@ -352,27 +355,48 @@ impl Hamunaptra {
         comp.has(s.players[q as usize].entrance)
     }
 
+    /// [`Self::can_trade_with`] with the active seat's component computed on
+    /// first need and kept in `comp` for the other partners.
+    fn can_trade_cached(&self, s: &State, q: u8, comp: &mut Option<CellSet>) -> bool {
+        let (mine, theirs) = (
+            s.players[s.seat as usize].hand.is_empty(),
+            s.players[q as usize].hand.is_empty(),
+        );
+        let empty = if self.trade == 2 {
+            mine && theirs
+        } else {
+            mine || theirs
+        };
+        if self.trade == 0 || q == s.seat || s.asked >> q & 1 == 1 || empty {
+            return false;
+        }
+        comp.get_or_insert_with(|| self.component(s, &[s.players[s.seat as usize].entrance], true))
+            .has(s.players[q as usize].entrance)
+    }
+
     /// True when card kind `k` has at least one legal placement for the active seat.
     pub fn card_placeable(&self, s: &State, k: u8, net: &CellSet) -> bool {
-        let mut found = false;
         match self.comps.class(k) {
-            KindClass::Tile(t) => self.for_frontier(s, |c| {
-                if !found && self.tile_fits_somewhere(s, s.seat, t, c, net) {
-                    found = true;
-                }
-            }),
-            KindClass::Foe(_) => {
-                if s.enc_placed == 0 {
-                    self.for_frontier(s, |c| {
-                        if !found && self.encounter_cell_ok(s, c) {
-                            found = true;
-                        }
-                    })
-                }
-            }
-            KindClass::Equip(_) => {}
+            KindClass::Tile(t) => self.slots_fit(&self.slots(s, s.seat, net), t),
+            KindClass::Foe(_) => s.enc_placed == 0 && self.slots(s, s.seat, net).enc_free,
+            KindClass::Equip(_) => false,
         }
-        found
+    }
+
+    /// [`Self::card_placeable`] with the frontier facts computed on first
+    /// need and shared by the other cards of the hand.
+    fn kind_placeable(&self, s: &State, k: u8, slots: &mut Option<Slots>) -> bool {
+        let class = self.comps.class(k);
+        if matches!(class, KindClass::Equip(_))
+            || matches!(class, KindClass::Foe(_)) && s.enc_placed != 0
+        {
+            return false;
+        }
+        let sl = slots.get_or_insert_with(|| self.slots(s, s.seat, &self.net(s, s.seat)));
+        match class {
+            KindClass::Tile(t) => self.slots_fit(sl, t),
+            _ => sl.enc_free,
+        }
     }
 
     /// Scroll uses available now (spec §4.10 item 7).
@@ -452,6 +476,11 @@ impl Hamunaptra {
         if self.twin(s, t) == Some(u) {
             return 1;
         }
+        self.edge_cost(s, t, u)
+    }
+
+    /// [`Self::step_cost`] along the board edge only (0 when none).
+    fn edge_cost(&self, s: &State, t: u16, u: u16) -> u8 {
         let st = self.edge_sides(s, t);
         let su = self.edge_sides(s, u);
         let common = st & su;
@@ -497,12 +526,13 @@ impl Hamunaptra {
             }
             let t = ch.cell;
             let mut dests: ArrayVec<u16, 80> = ArrayVec::new();
-            let mut push = |u: u16| {
+            self.for_adjacent(s, t, |u| {
                 if !dests.contains(&u) {
                     dests.push(u);
                 }
-            };
-            self.for_adjacent(s, t, &mut push);
+            });
+            // Adjacent cells cost 1; any later one is not adjacent.
+            let adjacent = dests.len();
             let sides = self.edge_sides(s, t);
             if sides != 0 {
                 let h = self.h;
@@ -517,14 +547,18 @@ impl Hamunaptra {
                             2 => cell_of(i, -h),
                             _ => cell_of(-h, i),
                         };
-                        if u != t && self.edge_sides(s, u) >> d & 1 == 1 {
-                            push(u);
+                        if u != t && self.edge_sides(s, u) >> d & 1 == 1 && !dests.contains(&u) {
+                            dests.push(u);
                         }
                     }
                 }
             }
-            for &u in &dests {
-                let cost = self.step_cost(s, t, u);
+            for (i, &u) in dests.iter().enumerate() {
+                let cost = if i < adjacent {
+                    1
+                } else {
+                    self.edge_cost(s, t, u)
+                };
                 if cost > 0 && cost <= ch.mp && self.dest_ok(s, p, u) {
                     out.push(Action::Step {
                         ch: ci as u8,
@@ -1087,7 +1121,8 @@ impl Hamunaptra {
     }
 
     fn enter_trade(&self, s: &mut State) {
-        if (0..self.players).any(|q| self.can_trade_with(s, q)) {
+        let mut comp = None;
+        if (0..self.players).any(|q| self.can_trade_cached(s, q, &mut comp)) {
             s.phase = Phase::Trade;
         } else {
             self.enter_move(s);
