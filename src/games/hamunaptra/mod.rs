@@ -11,6 +11,7 @@ pub mod combat;
 pub mod data;
 pub mod determinize;
 pub mod heuristic;
+pub mod invariants;
 pub mod render;
 pub mod rules;
 pub mod state;
@@ -553,6 +554,9 @@ impl Game for Hamunaptra {
     }
     fn apply(&self, state: &mut State, action: Action) {
         self.apply_action(state, action);
+    }
+    fn check_invariants(&self, state: &State) -> Result<(), String> {
+        self.invariants(state)
     }
     fn chance_outcomes(&self, state: &State) -> Vec<(Action, f64)> {
         let mut v = Vec::new();

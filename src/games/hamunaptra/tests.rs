@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use super::board::opp;
 use super::data::KindClass;
 use super::state::{NO_CELL, NONE, Phase, Stage, cell_of};
 use super::*;
@@ -1460,121 +1459,10 @@ fn bad_component_file_is_explained() {
 
 // ------------------------------------------------------------------ soak
 
-/// Board and conservation invariants.
+/// The game's invariants, with the test's context on failure.
 fn check_invariants(g: &Hamunaptra, s: &State, ctx: &str) {
-    // Every placed tile matches its neighbours.
-    for y in -g.h..=g.h {
-        for x in -g.h..=g.h {
-            let a = c(x, y);
-            if s.cells[a as usize].tile == 0 {
-                continue;
-            }
-            for d in 0..4 {
-                if let Some(b) = g.nb(a, d).filter(|&b| s.cells[b as usize].tile != 0) {
-                    {
-                        assert_eq!(
-                            g.open(s, a) >> d & 1,
-                            g.open(s, b) >> opp(d) & 1,
-                            "{ctx}: mismatch at ({x},{y}) side {d}"
-                        );
-                    }
-                }
-            }
-        }
-    }
-    // Every card is somewhere exactly once.
-    let mut count = [0u32; 64];
-    for (kk, n) in count.iter_mut().enumerate().take(g.comps.kinds()) {
-        *n += u32::from(s.pile[kk]) + u32::from(s.gone[kk]);
-    }
-    for cell in s.cells.iter() {
-        if cell.tile != 0 && (cell.tile as usize) <= g.comps.pile_tile_types {
-            count[cell.tile as usize - 1] += 1;
-        }
-        if cell.enc != 0 {
-            count[g.comps.foe_kind(cell.enc - 1) as usize] += 1;
-        }
-    }
-    for p in &s.players {
-        for &kk in &p.hand {
-            count[kk as usize] += 1;
-        }
-        for &e in &p.table {
-            count[g.comps.equip_kind(e) as usize] += 1;
-        }
-    }
-    for chr in &s.chars {
-        if chr.active != NONE {
-            count[g.comps.equip_kind(chr.active) as usize] += 1;
-        }
-    }
-    if s.sel_card != NONE {
-        count[s.sel_card as usize] += 1;
-    }
-    if let Some((_, card)) = s.offer {
-        count[card as usize] += 1;
-    }
-    for &kk in s.give.iter().chain(s.back.iter()) {
-        count[kk as usize] += 1;
-    }
-    for p in &s.players {
-        for (kk, &n) in p.discarded.iter().enumerate() {
-            count[kk] += u32::from(n);
-        }
-        assert_eq!(
-            p.discarded.iter().map(|&n| u16::from(n)).sum::<u16>(),
-            p.ndisc,
-            "{ctx}: discard count"
-        );
-    }
-    for (kk, &n) in count.iter().enumerate().take(g.comps.kinds()) {
-        assert_eq!(
-            n,
-            u32::from(g.comps.kind_count[kk]),
-            "{ctx}: card {} not conserved",
-            g.comps.kind_name(kk as u8)
-        );
-    }
-    assert_eq!(
-        s.pile.iter().map(|&x| u16::from(x)).sum::<u16>(),
-        s.pile_len,
-        "{ctx}: pile size"
-    );
-    // Start tiles never move.
-    for &(t, cell, r) in &g.layout {
-        assert_eq!(
-            (s.cells[cell as usize].tile, s.cells[cell as usize].rot),
-            (t + 1, r),
-            "{ctx}"
-        );
-    }
-    // Characters stand on tiles; players share a tile only on an exit in
-    // the final round (or in a rule-1 fight).
-    for (i, a) in s.chars.iter().enumerate() {
-        if !a.alive || a.cell == NO_CELL {
-            continue;
-        }
-        assert_ne!(
-            s.cells[a.cell as usize].tile, 0,
-            "{ctx}: character off the tiles"
-        );
-        for b in s.chars.iter().skip(i + 1) {
-            if b.alive && b.cell == a.cell && b.owner != a.owner {
-                let cell = s.cells[a.cell as usize];
-                assert!(
-                    (cell.exit && s.final_round) || g.rule1,
-                    "{ctx}: two players share {}",
-                    g.pos(a.cell)
-                );
-            }
-        }
-    }
-    // The hand limit (above it only while discarding after a trade).
-    for p in &s.players {
-        assert!(
-            s.phase == Phase::TradeDiscard || p.hand.len() <= g.hand_size as usize,
-            "{ctx}: hand size"
-        );
+    if let Err(e) = g.check_invariants(s) {
+        panic!("{ctx}: {e}");
     }
 }
 
@@ -2140,4 +2028,30 @@ fn metrics_match_an_independent_count_of_the_action_log() {
     ] {
         assert!(saw[k] > 0.0, "{k} never counted: {saw:?}");
     }
+}
+
+#[test]
+fn invariants_catch_broken_states() {
+    let g = game("hamunaptra");
+    let s = g.initial_state(&mut rng_from_seed(1));
+    assert_eq!(g.check_invariants(&s), Ok(()));
+    let mut extra = s.clone();
+    extra.pile[0] += 1;
+    extra.pile_len += 1;
+    assert!(
+        g.check_invariants(&extra)
+            .unwrap_err()
+            .contains("not conserved")
+    );
+    let mut short = s.clone();
+    short.pile_len += 1;
+    assert!(
+        g.check_invariants(&short)
+            .unwrap_err()
+            .contains("pile size")
+    );
+    let mut moved = s.clone();
+    let (_, cell, _) = g.layout[0];
+    moved.cells[cell as usize].rot ^= 1;
+    assert!(g.check_invariants(&moved).is_err());
 }

@@ -26,7 +26,7 @@ use crate::spec::Params;
 use cards::{CardSet, NCARDS};
 pub use rules::{Actions, MAX_ACTIONS};
 pub use state::{Action, Phase, State};
-use state::{MAXP, NONE, Pile, bit};
+use state::{MAXP, NONE, Pile, TRANSCENDED, bit};
 
 /// Switches for the debatable readings of spec §7 (defaults = the spec's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -397,6 +397,25 @@ impl Game for Karmaka {
         self.legal(state)
     }
 
+    /// Every card in exactly one place, rungs on the ladder, unused seats empty.
+    fn check_invariants(&self, state: &State) -> Result<(), String> {
+        if !Karmaka::conserved(state) {
+            return Err("a card is missing or in two places".into());
+        }
+        if let Some(p) = state.level.iter().position(|&l| l > TRANSCENDED) {
+            return Err(format!("player {p} above the top rung: {}", state.level[p]));
+        }
+        let players = self.players as usize;
+        if (players..MAXP).any(|p| {
+            !(state.hands[p].is_empty()
+                && state.decks[p].is_empty()
+                && state.futures[p].is_empty()
+                && state.deeds[p].is_empty())
+        }) {
+            return Err("cards held by a seat that is not in the game".into());
+        }
+        Ok(())
+    }
     fn apply(&self, state: &mut State, action: Action) {
         debug_assert!(
             self.turn_of(state) == Turn::Chance || self.legal(state).contains(&action),

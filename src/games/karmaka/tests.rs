@@ -1656,3 +1656,17 @@ fn metrics_match_an_independent_count_of_the_action_log() {
         assert!(saw[key] > 0.0, "{key} never counted: {saw:?}");
     }
 }
+
+#[test]
+fn invariants_catch_broken_states() {
+    let g = game("karmaka");
+    let s = g.initial_state(&mut rng_from_seed(1));
+    assert_eq!(g.check_invariants(&s), Ok(()));
+    let mut twice = s.clone();
+    let card = twice.hands[0][0];
+    twice.hands[1].push(card);
+    assert!(g.check_invariants(&twice).is_err());
+    let mut high = s.clone();
+    high.level[1] = 9;
+    assert!(g.check_invariants(&high).unwrap_err().contains("top rung"));
+}

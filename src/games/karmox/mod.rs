@@ -9,6 +9,7 @@ pub mod combat;
 pub mod data;
 pub mod determinize;
 pub mod heuristic;
+pub mod invariants;
 pub mod missions;
 pub mod movement;
 pub mod render;
@@ -385,6 +386,9 @@ impl Game for Karmox {
     }
     fn apply(&self, s: &mut State, a: Action) {
         self.apply_action(s, a)
+    }
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        self.invariants(s)
     }
     fn chance_outcomes(&self, s: &State) -> Vec<(Action, f64)> {
         self.chances(s)

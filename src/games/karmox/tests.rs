@@ -1355,66 +1355,11 @@ fn setup_places_markers_deals_and_rolls_off() {
     assert_eq!(s.ch[ch("GRa")].pos, sq(11, 2));
 }
 
+/// The game's invariants, and XP never lost from one step to the next.
 fn check_invariants(g: &Karmox, s: &State, prev_xp: &[u8; 6], ctx: &str) {
-    let b = &g.c.board;
-    for (i, t) in g.c.tiles.iter().enumerate() {
-        match s.tiles[i] {
-            Loc::Board(_) => assert_eq!(t.kind, Kind::Skeletor, "{ctx}"),
-            Loc::Slot(c) | Loc::Sheet(c) => {
-                assert_ne!(t.kind, Kind::Skeletor, "{ctx}");
-                assert!(
-                    s.ch[c as usize].in_play,
-                    "{ctx}: tile with an unused character"
-                );
-            }
-            Loc::Supply => {}
-        }
+    if let Err(e) = g.check_invariants(s) {
+        panic!("{ctx}: {e}");
     }
-    for c in 0..6 {
-        let slots = (0..g.c.tiles.len())
-            .filter(|&t| s.tiles[t] == Loc::Slot(c as u8))
-            .count();
-        assert!(slots <= 1, "{ctx}: two tiles in one slot");
-        assert!(g.count_kind(s, c, Kind::Ring) <= 1, "{ctx}: two rings");
-        let ch = &s.ch[c];
-        assert!(
-            ch.life <= 5 && ch.level <= 2 && ch.abil.iter().all(|&a| a <= 3),
-            "{ctx}"
-        );
-        if ch.on_board() {
-            assert!(ch.life >= 1, "{ctx}: on board with no life");
-            assert!(b.walk[ch.pos as usize], "{ctx}");
-            assert!(
-                g.guard_at(s, ch.pos, data::colour_of(c)).is_none() || s.phase == Phase::SkelTest,
-                "{ctx}: on a guarded square"
-            );
-            for d in c + 1..6 {
-                assert!(
-                    !(s.ch[d].on_board() && s.ch[d].pos == ch.pos),
-                    "{ctx}: shared square"
-                );
-            }
-        } else if ch.in_play {
-            assert!((1..=5).contains(&ch.prison), "{ctx}");
-        }
-    }
-    // Every card in exactly one place.
-    let mut seen = 0u64;
-    let mut count = s.deck_unknown.count_ones() as usize;
-    seen |= u64::from(s.deck_unknown);
-    for &c in &s.deck_known {
-        assert_eq!(seen & (1 << c), 0, "{ctx}: card twice");
-        seen |= 1 << c;
-        count += 1;
-    }
-    for pile in &s.piles {
-        for c in pile {
-            assert_eq!(seen & (1 << c.id), 0, "{ctx}: card twice");
-            seen |= 1 << c.id;
-            count += 1;
-        }
-    }
-    assert_eq!(count, g.c.missions.len(), "{ctx}");
     for (now, before) in s.xp.iter().zip(prev_xp) {
         assert!(now >= before, "{ctx}: XP lost");
     }
@@ -1828,4 +1773,38 @@ fn metrics_match_an_independent_count_of_the_action_log() {
     for (k, v) in &saw {
         assert!(*v > 0.0, "{k} never counted: {saw:?}");
     }
+}
+
+#[test]
+fn invariants_catch_broken_states() {
+    let g = game("players=4");
+    let s = g.initial_state(&mut rng_from_seed(1));
+    assert_eq!(g.check_invariants(&s), Ok(()));
+    let mut lost = s.clone();
+    lost.deck_unknown &= lost.deck_unknown - 1;
+    assert!(
+        g.check_invariants(&lost)
+            .unwrap_err()
+            .contains("mission cards")
+    );
+    // Play on until two characters stand on the board, then put one on the other.
+    let mut rng = rng_from_seed(2);
+    let mut later = s.clone();
+    while (0..6).filter(|&c| later.ch[c].on_board()).count() < 2 {
+        let a = match g.turn(&later) {
+            Turn::Chance => g.sample_chance(&later, &mut rng),
+            _ => g.legal_actions(&later)[0],
+        };
+        g.apply(&mut later, a);
+    }
+    let on: Vec<usize> = (0..6).filter(|&c| later.ch[c].on_board()).collect();
+    later.ch[on[1]].pos = later.ch[on[0]].pos;
+    assert!(g.check_invariants(&later).unwrap_err().contains("shares"));
+    let mut hurt = s.clone();
+    hurt.ch[0].life = 9;
+    assert!(
+        g.check_invariants(&hurt)
+            .unwrap_err()
+            .contains("out of range")
+    );
 }

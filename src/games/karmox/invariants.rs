@@ -1,0 +1,90 @@
+//! The rules' invariants, checked after every step by the soak, the fuzz
+//! targets and the tests: tiles only where their kind may be, one tile per slot
+//! and one ring per character, statistics within their ranges, characters on
+//! free, walkable, unguarded squares or in prison, every mission card in
+//! exactly one place.
+
+use super::Karmox;
+use super::data::{Kind, colour_of};
+use super::state::{Loc, Phase, State};
+
+impl Karmox {
+    /// The first broken invariant of `s`, if any.
+    pub fn invariants(&self, s: &State) -> Result<(), String> {
+        let mut slots = [0u8; 6];
+        for (i, t) in self.c.tiles.iter().enumerate() {
+            match s.tiles[i] {
+                Loc::Board(_) if t.kind != Kind::Skeletor => {
+                    return Err(format!("tile {i} on the board is not a Skeletor"));
+                }
+                Loc::Slot(c) | Loc::Sheet(c) => {
+                    if t.kind == Kind::Skeletor {
+                        return Err(format!("Skeletor tile {i} held by character {c}"));
+                    }
+                    if !s.ch[c as usize].in_play {
+                        return Err(format!("tile {i} held by unused character {c}"));
+                    }
+                    if s.tiles[i] == Loc::Slot(c) {
+                        slots[c as usize] += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (c, ch) in s.ch.iter().enumerate() {
+            if slots[c] > 1 {
+                return Err(format!("character {c} has two tiles in its slot"));
+            }
+            if self.count_kind(s, c, Kind::Ring) > 1 {
+                return Err(format!("character {c} has two rings"));
+            }
+            if ch.life > 5 || ch.level > 2 || ch.abil.iter().any(|&a| a > 3) {
+                return Err(format!(
+                    "character {c} out of range: life {}, level {}, abilities {:?}",
+                    ch.life, ch.level, ch.abil
+                ));
+            }
+            if ch.on_board() {
+                if ch.life == 0 {
+                    return Err(format!("character {c} on the board with no life"));
+                }
+                if !self.c.board.walk[ch.pos as usize] {
+                    return Err(format!("character {c} on an unwalkable square"));
+                }
+                if s.phase != Phase::SkelTest && self.guard_at(s, ch.pos, colour_of(c)).is_some() {
+                    return Err(format!("character {c} on a guarded square"));
+                }
+                if s.ch[c + 1..]
+                    .iter()
+                    .any(|d| d.on_board() && d.pos == ch.pos)
+                {
+                    return Err(format!("character {c} shares its square"));
+                }
+            } else if ch.in_play && !(1..=5).contains(&ch.prison) {
+                return Err(format!("character {c} off the board but in no prison cell"));
+            }
+        }
+        self.missions_conserved(s)
+    }
+
+    /// Every mission card is in the deck (known or not) or in one pile, once.
+    fn missions_conserved(&self, s: &State) -> Result<(), String> {
+        let mut seen = u64::from(s.deck_unknown);
+        let mut count = s.deck_unknown.count_ones() as usize;
+        let piles = s.piles.iter().flatten().map(|c| c.id);
+        for id in s.deck_known.iter().copied().chain(piles) {
+            if seen & (1 << id) != 0 {
+                return Err(format!("mission card {id} in two places"));
+            }
+            seen |= 1 << id;
+            count += 1;
+        }
+        if count != self.c.missions.len() {
+            return Err(format!(
+                "{count} mission cards in play, {} in the game",
+                self.c.missions.len()
+            ));
+        }
+        Ok(())
+    }
+}
