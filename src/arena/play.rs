@@ -224,6 +224,8 @@ pub fn play_game<G: Game>(
         (0..n).map(|_| 0.0).collect()
     };
     let mut result_outcomes = outcomes(game, &returns, truncated);
+    // A game stopped by its own cap keeps its scored result but is flagged.
+    let truncated = truncated || (terminal && game.truncated(&state));
     if let Some((culprit, _)) = &fault {
         // The faulting side forfeits; a single other side wins, several draw.
         let bad = game.side(*culprit);
@@ -269,5 +271,30 @@ pub fn play_game<G: Game>(
         truncated,
         error: fault.map(|f| f.1),
         wall_us: start.elapsed().as_micros() as u64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::play_game;
+    use crate::agents::Agent;
+    use crate::agents::random::RandomAgent;
+    use crate::game::Outcome;
+    use crate::games::hamunaptra::Hamunaptra;
+
+    /// A game stopped by its own round cap is flagged truncated but keeps the
+    /// result the game scored (Hamunaptra §6.5), unlike the runner's length cap.
+    #[test]
+    fn a_game_cap_flags_truncated_and_keeps_the_scored_result() {
+        let g = Hamunaptra::from_spec_text("hamunaptra(max_rounds=2)").unwrap();
+        let mut decided = 0;
+        for seed in 0..20 {
+            let mut agents: Vec<Box<dyn Agent<Hamunaptra>>> =
+                vec![Box::new(RandomAgent), Box::new(RandomAgent)];
+            let r = play_game(&g, &mut agents, seed, None, &mut |_, _, _| {});
+            assert!(r.truncated, "seed {seed}");
+            decided += usize::from(r.seats.iter().any(|s| s.outcome == Outcome::Win));
+        }
+        assert!(decided > 0, "every capped game was turned into a draw");
     }
 }

@@ -129,6 +129,14 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// winning side gets the highest value.
     fn returns(&self, state: &Self::State) -> Returns;
 
+    /// True at a terminal state reached through a simulation cap of the game's
+    /// own (a round limit the rulebook does not have) rather than through its
+    /// rules' ending. The result stands as the game scores it; the runner flags
+    /// the game `truncated` so that reports do not count it as decisive.
+    fn truncated(&self, _state: &Self::State) -> bool {
+        false
+    }
+
     /// A game score per seat for reports (points, or the return if none).
     fn score(&self, state: &Self::State, player: PlayerId) -> f64 {
         if self.turn(state) == Turn::Terminal {

@@ -555,6 +555,13 @@ impl Game for Hamunaptra {
     fn apply(&self, state: &mut State, action: Action) {
         self.apply_action(state, action);
     }
+    /// Ended by `max_rounds` (spec §6.5): not the final round after an exit,
+    /// not the rule-3 end of the deck.
+    fn truncated(&self, state: &State) -> bool {
+        state.phase == Phase::Over
+            && !state.final_round
+            && !(self.rule3 && state.pile_was_empty && !state.placed_round)
+    }
     fn check_invariants(&self, state: &State) -> Result<(), String> {
         self.invariants(state)
     }

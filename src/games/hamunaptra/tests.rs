@@ -2055,3 +2055,38 @@ fn invariants_catch_broken_states() {
     moved.cells[cell as usize].rot ^= 1;
     assert!(g.check_invariants(&moved).is_err());
 }
+
+/// Spec §6.5: a game ended by `max_rounds` is scored normally and flagged
+/// truncated; one ended by an exit's final round is not.
+#[test]
+fn round_cap_endings_are_flagged_truncated() {
+    let (mut capped, mut natural) = (0, 0);
+    for (spec, seeds) in [("hamunaptra(max_rounds=2)", 0..20), ("hamunaptra", 0..60)] {
+        let g = game(spec);
+        for seed in seeds {
+            let mut rng = rng_from_seed(seed);
+            let mut s = g.initial_state(&mut rng);
+            while g.turn(&s) != Turn::Terminal {
+                let a = match g.turn(&s) {
+                    Turn::Chance => g.sample_chance(&s, &mut rng),
+                    _ => {
+                        let l = g.legal_actions(&s);
+                        l[below(&mut rng, l.len())]
+                    }
+                };
+                g.apply(&mut s, a);
+            }
+            assert_eq!(g.truncated(&s), !s.final_round, "{spec} seed {seed}");
+            assert_eq!(g.truncated(&s), s.round >= g.max_rounds && !s.final_round);
+            if g.truncated(&s) {
+                capped += 1;
+            } else {
+                natural += 1;
+            }
+        }
+    }
+    assert!(
+        capped >= 20 && natural > 0,
+        "{capped} capped, {natural} natural"
+    );
+}

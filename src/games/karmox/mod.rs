@@ -387,6 +387,10 @@ impl Game for Karmox {
     fn apply(&self, s: &mut State, a: Action) {
         self.apply_action(s, a)
     }
+    /// Ended by the `max_rounds` turn cap (A29), the only way to a draw.
+    fn truncated(&self, s: &State) -> bool {
+        s.phase == state::Phase::Over && s.result == state::DRAW
+    }
     fn check_invariants(&self, s: &State) -> Result<(), String> {
         self.invariants(s)
     }

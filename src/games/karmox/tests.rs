@@ -1808,3 +1808,24 @@ fn invariants_catch_broken_states() {
             .contains("out of range")
     );
 }
+
+/// A29: the turn cap ends the game in a draw, flagged truncated; a portal
+/// activation is a real ending.
+#[test]
+fn turn_cap_draw_is_flagged_truncated() {
+    let g = game("max_rounds=1");
+    let mut rng = rng_from_seed(3);
+    let mut s = g.initial_state(&mut rng);
+    while g.turn(&s) != Turn::Terminal {
+        let a = match g.turn(&s) {
+            Turn::Chance => g.sample_chance(&s, &mut rng),
+            _ => g.legal_actions(&s)[0],
+        };
+        g.apply(&mut s, a);
+    }
+    assert!(g.truncated(&s));
+    assert_eq!(g.returns(&s)[0], g.returns(&s)[1]);
+    let mut won = s.clone();
+    won.result = 0;
+    assert!(!g.truncated(&won));
+}
