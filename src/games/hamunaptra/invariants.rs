@@ -5,7 +5,7 @@
 
 use super::Hamunaptra;
 use super::board::opp;
-use super::state::{NO_CELL, NONE, Phase, State};
+use super::state::{NO_CELL, NONE, Phase, State, cell_of};
 
 impl Hamunaptra {
     /// The first broken invariant of `s`, if any.
@@ -64,23 +64,34 @@ impl Hamunaptra {
         for (k, n) in count.iter_mut().enumerate().take(kinds) {
             *n += u32::from(s.pile[k]) + u32::from(s.gone[k]);
         }
-        for (a, cell) in s.cells.iter().enumerate() {
-            if cell.tile != 0 {
-                let open = self.open_of(cell);
-                for d in 0..4 {
-                    if let Some(b) = self.nb(a as u16, d)
-                        && s.cells[b as usize].tile != 0
-                        && open >> d & 1 != self.open(s, b) >> opp(d) & 1
-                    {
-                        return Err(format!("tiles mismatch at {} side {d}", self.pos(a as u16)));
+        // In-bounds rows only: a card off the board would go uncounted and
+        // fail the conservation check below. Sides 0 and 1 cover each pair of
+        // neighbours once.
+        let w = (2 * self.h + 1) as usize;
+        for y in -self.h..=self.h {
+            let row = cell_of(-self.h, y) as usize;
+            for (i, cell) in s.cells[row..row + w].iter().enumerate() {
+                if cell.tile == 0 && cell.enc == 0 {
+                    continue;
+                }
+                let a = (row + i) as u16;
+                if cell.tile != 0 {
+                    let open = self.open_of(cell);
+                    for d in 0..2 {
+                        if let Some(b) = self.nb(a, d)
+                            && s.cells[b as usize].tile != 0
+                            && open >> d & 1 != self.open(s, b) >> opp(d) & 1
+                        {
+                            return Err(format!("tiles mismatch at {} side {d}", self.pos(a)));
+                        }
+                    }
+                    if (cell.tile as usize) <= self.comps.pile_tile_types {
+                        count[cell.tile as usize - 1] += 1;
                     }
                 }
-                if (cell.tile as usize) <= self.comps.pile_tile_types {
-                    count[cell.tile as usize - 1] += 1;
+                if cell.enc != 0 {
+                    count[self.comps.foe_kind(cell.enc - 1) as usize] += 1;
                 }
-            }
-            if cell.enc != 0 {
-                count[self.comps.foe_kind(cell.enc - 1) as usize] += 1;
             }
         }
         for p in &s.players {
