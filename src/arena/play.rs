@@ -122,6 +122,10 @@ pub struct Step<A> {
 /// acting seat (`None` for chance) and the action.
 pub type StepHook<'a, G> = dyn FnMut(&<G as Game>::State, Option<u8>, <G as Game>::Action) + 'a;
 
+/// The metric (1 for one seat per game) naming the seat that made the game's
+/// first decision.
+pub const MOVED_FIRST: &str = "moved_first";
+
 /// Plays one game with `agents[seat]` in each seat. The game's seed fixes the
 /// setup and every chance outcome; each seat and the view determinizations have
 /// their own streams. `on_step` sees every action (with the acting seat, or
@@ -148,6 +152,7 @@ pub fn play_game<G: Game>(
     let (mut actions, mut turns, mut last_player) = (0u32, 0u32, None);
     let mut fault: Option<(u8, String)> = None;
     let mut truncated = false;
+    let mut first_mover: Option<u8> = None;
     loop {
         let action = match game.turn(&state) {
             Turn::Terminal => break,
@@ -157,6 +162,7 @@ pub fn play_game<G: Game>(
             }
             Turn::Chance => game.sample_chance(&state, &mut game_rng),
             Turn::Player(p) => {
+                first_mover.get_or_insert(p);
                 let legal = game.legal_actions(&state);
                 let view = game.determinize(&state, p, &mut view_rng);
                 let seat = p as usize;
@@ -259,7 +265,15 @@ pub fn play_game<G: Game>(
             } else {
                 0.0
             },
-            metrics: game.metrics(&state, p as u8),
+            metrics: {
+                // Which seat made the first decision: the first player, also
+                // where the game draws it at random (reports read it).
+                let mut m = game.metrics(&state, p as u8);
+                if first_mover == Some(p as u8) {
+                    m.push((MOVED_FIRST, 1.0));
+                }
+                m
+            },
             iterations: iterations[p],
             think_us: think[p],
         })

@@ -4,13 +4,14 @@
 //! Computed from `games.csv` rows alone; the Markdown is deterministic (no
 //! timestamps), so a report can be committed and diffed.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 use std::io;
 use std::path::Path;
 
 use super::plots::{self, RatePoint};
-use crate::arena::record::{GameRow, Tally};
+use crate::arena::play::MOVED_FIRST;
+use crate::arena::record::{GameRow, MetricRow, Tally};
 use crate::game::Outcome;
 use crate::stats::ratings::{RatingOptions, Ratings, rate_rows};
 use crate::stats::{holm, mean, median, p90, proportion_p_value};
@@ -86,6 +87,9 @@ pub struct Balance {
     pub actions: Lengths,
     /// Ratings of the agents.
     pub ratings: Ratings,
+    /// The seats that made each game's first decision, when metrics.csv names
+    /// them (see [`with_first_movers`](Balance::with_first_movers)).
+    pub first_mover: Option<Group>,
 }
 
 impl Balance {
@@ -98,10 +102,41 @@ impl Balance {
         }
     }
 
-    /// Seat 0, whose advantage is the first-player advantage.
+    /// Seat 0, whose advantage is the first-player advantage in games that
+    /// start at seat 0.
     pub fn first_player(&self) -> Option<&Group> {
         self.by_seat.first()
     }
+
+    /// Adds the group of first movers: for each game in `first`, the row of the
+    /// seat that made its first decision. This is the first-player advantage
+    /// also in games that draw their first player.
+    pub fn with_first_movers(mut self, rows: &[GameRow], first: &HashMap<u64, u8>) -> Self {
+        let sel: Vec<&GameRow> = rows
+            .iter()
+            .filter(|r| first.get(&r.game_index) == Some(&r.seat))
+            .collect();
+        if !sel.is_empty() {
+            self.first_mover = Some(group("first mover".into(), &sel, self.fair));
+        }
+        self
+    }
+}
+
+/// The seat that made each game's first decision, from the `moved_first` rows
+/// of `dir`/metrics.csv (empty without the file or the metric).
+pub fn first_movers(dir: &Path) -> io::Result<HashMap<u64, u8>> {
+    let mut first = HashMap::new();
+    let Ok(mut reader) = csv::Reader::from_path(dir.join("metrics.csv")) else {
+        return Ok(first);
+    };
+    for m in reader.deserialize::<MetricRow>() {
+        let m = m.map_err(io::Error::other)?;
+        if m.metric == MOVED_FIRST && m.value > 0.0 {
+            first.insert(m.game_index, m.seat);
+        }
+    }
+    Ok(first)
 }
 
 fn group(label: String, rows: &[&GameRow], fair: f64) -> Group {
@@ -167,6 +202,7 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
         turns: Lengths::of(&turns),
         actions: Lengths::of(&actions),
         ratings: rate_rows(rows, ratings),
+        first_mover: None,
     }
 }
 
@@ -256,7 +292,20 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
     );
     let _ = writeln!(out, "## Win rate by seat\n");
     group_table(&mut out, "seat", &b.by_seat);
-    if let Some(g) = b.first_player() {
+    if let Some(g) = &b.first_mover {
+        let _ = writeln!(
+            out,
+            "\nFirst-player advantage: the seat that made each game's first decision scores \
+             {:.3} [{:.3}, {:.3}] over {} games against a fair {:.3} ({:+.3}), p = {}.",
+            g.tally.win_rate,
+            g.tally.ci_low,
+            g.tally.ci_high,
+            g.tally.games,
+            b.fair,
+            g.tally.win_rate - b.fair,
+            p_text(g.p_value)
+        );
+    } else if let Some(g) = b.first_player() {
         let _ = writeln!(
             out,
             "\nFirst-player advantage: seat 0 scores {:.3} [{:.3}, {:.3}] against a fair {:.3} \
@@ -352,7 +401,7 @@ pub fn write_report(
     meta: &ReportMeta,
     ratings: &RatingOptions,
 ) -> io::Result<Balance> {
-    let b = analyze(rows, ratings);
+    let b = analyze(rows, ratings).with_first_movers(rows, &first_movers(dir)?);
     let mut links = Vec::new();
     let game = &b.game;
     plots::win_rate_chart(
@@ -469,6 +518,26 @@ pub(crate) mod tests {
         assert!((b.decisiveness() - 0.9).abs() < 1e-12);
         // Turns cycle 5..=9: mean 7, median 7, p90 9.
         assert_eq!((b.turns.mean, b.turns.median, b.turns.p90), (7.0, 7.0, 9.0));
+    }
+
+    #[test]
+    fn first_movers_replace_seat_0_when_known() {
+        let r = rows(200, 140, 20);
+        let always = |seat: u8| (0..200).map(|g| (g, seat)).collect::<HashMap<u64, u8>>();
+        for seat in [0u8, 1] {
+            let b = analyze(&r, &opts()).with_first_movers(&r, &always(seat));
+            let g = b.first_mover.as_ref().expect("first movers");
+            assert_eq!(g.tally, b.by_seat[seat as usize].tally);
+            let md = markdown(&b, &ReportMeta::default(), &[]);
+            let line = format!(
+                "the seat that made each game's first decision scores {:.3}",
+                g.tally.win_rate
+            );
+            assert!(md.contains(&line), "{md}");
+        }
+        let b = analyze(&r, &opts()).with_first_movers(&r, &HashMap::new());
+        assert!(b.first_mover.is_none());
+        assert!(markdown(&b, &ReportMeta::default(), &[]).contains("seat 0 scores 0.750"));
     }
 
     #[test]
