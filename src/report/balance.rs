@@ -151,6 +151,19 @@ fn group(label: String, rows: &[&GameRow], fair: f64) -> Group {
     }
 }
 
+/// The roles a seat's role text names: a seat holding several (`a+b`, or
+/// `faction:a+b`) counts for each (`a`, `b`; `faction:a`, `faction:b`), so that
+/// drafted or dealt sets are compared role by role, not as rare combinations.
+pub fn role_parts(role: &str) -> Vec<String> {
+    let (prefix, rest) = match role.split_once(':') {
+        Some((p, r)) => (format!("{p}:"), r),
+        None => (String::new(), role),
+    };
+    rest.split('+')
+        .map(|part| format!("{prefix}{part}"))
+        .collect()
+}
+
 /// Computes the report's numbers from `rows` (any order).
 pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
     let mut games: BTreeMap<u64, Vec<&GameRow>> = BTreeMap::new();
@@ -166,13 +179,15 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
             group(format!("seat {s}"), &sel, fair)
         })
         .collect();
-    let mut roles: BTreeMap<&str, Vec<&GameRow>> = BTreeMap::new();
+    let mut roles: BTreeMap<String, Vec<&GameRow>> = BTreeMap::new();
     for r in rows.iter().filter(|r| !r.role.is_empty()) {
-        roles.entry(&r.role).or_default().push(r);
+        for role in role_parts(&r.role) {
+            roles.entry(role).or_default().push(r);
+        }
     }
     let mut by_role: Vec<Group> = roles
         .into_iter()
-        .map(|(role, sel)| group(role.to_string(), &sel, fair))
+        .map(|(role, sel)| group(role, &sel, fair))
         .collect();
     let family: Vec<f64> = by_seat.iter().chain(&by_role).map(|g| g.p_value).collect();
     let adjusted = holm(&family);
@@ -320,7 +335,10 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
         );
     }
     if !b.by_role.is_empty() {
-        let _ = writeln!(out, "\n## Win rate by role\n");
+        let _ = writeln!(
+            out,
+            "\n## Win rate by role\n\nA seat holding several roles (`a+b`) counts for each.\n"
+        );
         group_table(&mut out, "role", &b.by_role);
     }
     let _ = writeln!(out, "\n## Decisiveness\n");
@@ -538,6 +556,23 @@ pub(crate) mod tests {
         let b = analyze(&r, &opts()).with_first_movers(&r, &HashMap::new());
         assert!(b.first_mover.is_none());
         assert!(markdown(&b, &ReportMeta::default(), &[]).contains("seat 0 scores 0.750"));
+    }
+
+    #[test]
+    fn seats_holding_several_roles_count_for_each() {
+        assert_eq!(role_parts("Boxer+Mystic"), ["Boxer", "Mystic"]);
+        assert_eq!(role_parts("foxes:ruby+jade"), ["foxes:ruby", "foxes:jade"]);
+        assert_eq!(role_parts("GKa"), ["GKa"]);
+        let mut r = rows(100, 70, 0);
+        for row in &mut r {
+            row.role = if row.seat == 0 { "A+B" } else { "B+C" }.into();
+        }
+        let b = analyze(&r, &opts());
+        let names: Vec<&str> = b.by_role.iter().map(|g| g.label.as_str()).collect();
+        assert_eq!(names, ["A", "B", "C"]);
+        assert_eq!(b.by_role[0].tally, b.by_seat[0].tally);
+        assert_eq!(b.by_role[1].tally.games, 200);
+        assert_eq!(b.by_role[2].tally, b.by_seat[1].tally);
     }
 
     #[test]
