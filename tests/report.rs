@@ -169,51 +169,53 @@ fn sprt_waits_for_ten_pairs_and_reports_no_decision_at_the_cap() {
     assert!(text.contains("no decision after 12 games"), "{text}");
 }
 
-/// Karmaka draws its first player: metrics.csv names the seat that made each
-/// game's first decision, and the report reads the first-player advantage
-/// from it rather than from seat 0.
+/// Karmaka and Karmox draw their first player (Karmox after setup decisions
+/// by every seat): metrics.csv names each game's first player, and the report
+/// reads the first-player advantage from it rather than from seat 0.
 #[test]
-fn first_player_advantage_follows_the_first_mover() {
-    let dir = temp_dir("first-mover");
-    let d = dir.to_str().unwrap();
-    stdout(&boardlab(&[
-        "run",
-        "--game",
-        "karmaka",
-        "--agents",
-        "random,random",
-        "--games",
-        "40",
-        "--seed",
-        "2",
-        "--out",
-        d,
-        "-q",
-    ]));
-    stdout(&boardlab(&["summarize", d]));
-    let metrics = std::fs::read_to_string(dir.join("metrics.csv")).unwrap();
-    let mut first = std::collections::BTreeMap::new();
-    for line in metrics.lines().filter(|l| l.contains(",moved_first,")) {
-        let f: Vec<&str> = line.split(',').collect();
-        assert_eq!(f[3].parse::<f64>().ok(), Some(1.0), "{line}");
-        assert!(
-            first.insert(f[0].to_string(), f[1].to_string()).is_none(),
-            "twice: {line}"
+fn first_player_advantage_follows_the_drawn_first_player() {
+    for (game, games) in [("karmaka", 40), ("karmox(max_rounds=3)", 40)] {
+        let dir = temp_dir("first-player");
+        let d = dir.to_str().unwrap();
+        let n = games.to_string();
+        stdout(&boardlab(&[
+            "run",
+            "--game",
+            game,
+            "--agents",
+            "random,random",
+            "--games",
+            &n,
+            "--seed",
+            "2",
+            "--out",
+            d,
+            "-q",
+            "--force",
+        ]));
+        stdout(&boardlab(&["summarize", d]));
+        let metrics = std::fs::read_to_string(dir.join("metrics.csv")).unwrap();
+        let mut first = std::collections::BTreeMap::new();
+        for line in metrics.lines().filter(|l| l.contains(",first_player,")) {
+            let f: Vec<&str> = line.split(',').collect();
+            assert_eq!(f[3].parse::<f64>().ok(), Some(1.0), "{line}");
+            assert!(
+                first.insert(f[0].to_string(), f[1].to_string()).is_none(),
+                "twice: {line}"
+            );
+        }
+        assert_eq!(first.len(), games, "{game}: one first player per game");
+        let seats: std::collections::BTreeSet<&String> = first.values().collect();
+        assert_eq!(
+            seats.len(),
+            2,
+            "{game}: the draw picks both seats over {games} games"
         );
+        let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        assert!(
+            report.contains("First-player advantage: the first player scores"),
+            "{report}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
-    assert_eq!(first.len(), 40, "one first mover per game");
-    let seats: std::collections::BTreeSet<&String> = first.values().collect();
-    assert_eq!(
-        seats.len(),
-        2,
-        "the roll-off picks both seats over 40 games"
-    );
-    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
-    assert!(
-        report.contains(
-            "First-player advantage: the seat that made each game's first decision scores"
-        ),
-        "{report}"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
 }

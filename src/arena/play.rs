@@ -122,9 +122,9 @@ pub struct Step<A> {
 /// acting seat (`None` for chance) and the action.
 pub type StepHook<'a, G> = dyn FnMut(&<G as Game>::State, Option<u8>, <G as Game>::Action) + 'a;
 
-/// The metric (1 for one seat per game) naming the seat that made the game's
-/// first decision.
-pub const MOVED_FIRST: &str = "moved_first";
+/// The metric (1 for one seat per game) naming the game's first player: what
+/// [`Game::first_player`] says, or else the seat of the first decision.
+pub const FIRST_PLAYER: &str = "first_player";
 
 /// Plays one game with `agents[seat]` in each seat. The game's seed fixes the
 /// setup and every chance outcome; each seat and the view determinizations have
@@ -152,7 +152,7 @@ pub fn play_game<G: Game>(
     let (mut actions, mut turns, mut last_player) = (0u32, 0u32, None);
     let mut fault: Option<(u8, String)> = None;
     let mut truncated = false;
-    let mut first_mover: Option<u8> = None;
+    let mut first_decision: Option<u8> = None;
     loop {
         let action = match game.turn(&state) {
             Turn::Terminal => break,
@@ -162,7 +162,7 @@ pub fn play_game<G: Game>(
             }
             Turn::Chance => game.sample_chance(&state, &mut game_rng),
             Turn::Player(p) => {
-                first_mover.get_or_insert(p);
+                first_decision.get_or_insert(p);
                 let legal = game.legal_actions(&state);
                 let view = game.determinize(&state, p, &mut view_rng);
                 let seat = p as usize;
@@ -249,6 +249,7 @@ pub fn play_game<G: Game>(
             };
         }
     }
+    let first_player = game.first_player(&state).or(first_decision);
     let seats = (0..n)
         .map(|p| SeatResult {
             outcome: result_outcomes[p],
@@ -266,11 +267,11 @@ pub fn play_game<G: Game>(
                 0.0
             },
             metrics: {
-                // Which seat made the first decision: the first player, also
-                // where the game draws it at random (reports read it).
+                // Reports read the first-player advantage from it, also
+                // where the game draws its first player.
                 let mut m = game.metrics(&state, p as u8);
-                if first_mover == Some(p as u8) {
-                    m.push((MOVED_FIRST, 1.0));
+                if first_player == Some(p as u8) {
+                    m.push((FIRST_PLAYER, 1.0));
                 }
                 m
             },

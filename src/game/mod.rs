@@ -137,6 +137,13 @@ pub trait Game: Send + Sync + Sized + 'static {
         false
     }
 
+    /// The seat that played first, read at the end of a game, for games whose
+    /// first player is not simply the first seat to decide (setup decisions
+    /// before a roll-off). Default `None`: the seat of the first decision.
+    fn first_player(&self, _state: &Self::State) -> Option<PlayerId> {
+        None
+    }
+
     /// A game score per seat for reports (points, or the return if none).
     fn score(&self, state: &Self::State, player: PlayerId) -> f64 {
         if self.turn(state) == Turn::Terminal {

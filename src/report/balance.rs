@@ -10,7 +10,7 @@ use std::io;
 use std::path::Path;
 
 use super::plots::{self, RatePoint};
-use crate::arena::play::MOVED_FIRST;
+use crate::arena::play::FIRST_PLAYER;
 use crate::arena::record::{GameRow, MetricRow, Tally};
 use crate::game::Outcome;
 use crate::stats::ratings::{RatingOptions, Ratings, rate_rows};
@@ -87,8 +87,8 @@ pub struct Balance {
     pub actions: Lengths,
     /// Ratings of the agents.
     pub ratings: Ratings,
-    /// The seats that made each game's first decision, when metrics.csv names
-    /// them (see [`with_first_movers`](Balance::with_first_movers)).
+    /// The first players' rows, when metrics.csv names them (see
+    /// [`with_first_movers`](Balance::with_first_movers)).
     pub first_mover: Option<Group>,
 }
 
@@ -108,8 +108,8 @@ impl Balance {
         self.by_seat.first()
     }
 
-    /// Adds the group of first movers: for each game in `first`, the row of the
-    /// seat that made its first decision. This is the first-player advantage
+    /// Adds the group of first movers: for each game in `first`, the row of
+    /// its first player. This is the first-player advantage
     /// also in games that draw their first player.
     pub fn with_first_movers(mut self, rows: &[GameRow], first: &HashMap<u64, u8>) -> Self {
         let sel: Vec<&GameRow> = rows
@@ -117,13 +117,13 @@ impl Balance {
             .filter(|r| first.get(&r.game_index) == Some(&r.seat))
             .collect();
         if !sel.is_empty() {
-            self.first_mover = Some(group("first mover".into(), &sel, self.fair));
+            self.first_mover = Some(group("first player".into(), &sel, self.fair));
         }
         self
     }
 }
 
-/// The seat that made each game's first decision, from the `moved_first` rows
+/// Each game's first player, from the `first_player` rows
 /// of `dir`/metrics.csv (empty without the file or the metric).
 pub fn first_movers(dir: &Path) -> io::Result<HashMap<u64, u8>> {
     let mut first = HashMap::new();
@@ -132,7 +132,7 @@ pub fn first_movers(dir: &Path) -> io::Result<HashMap<u64, u8>> {
     };
     for m in reader.deserialize::<MetricRow>() {
         let m = m.map_err(io::Error::other)?;
-        if m.metric == MOVED_FIRST && m.value > 0.0 {
+        if m.metric == FIRST_PLAYER && m.value > 0.0 {
             first.insert(m.game_index, m.seat);
         }
     }
@@ -310,7 +310,7 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
     if let Some(g) = &b.first_mover {
         let _ = writeln!(
             out,
-            "\nFirst-player advantage: the seat that made each game's first decision scores \
+            "\nFirst-player advantage: the first player scores \
              {:.3} [{:.3}, {:.3}] over {} games against a fair {:.3} ({:+.3}), p = {}.",
             g.tally.win_rate,
             g.tally.ci_low,
@@ -547,10 +547,7 @@ pub(crate) mod tests {
             let g = b.first_mover.as_ref().expect("first movers");
             assert_eq!(g.tally, b.by_seat[seat as usize].tally);
             let md = markdown(&b, &ReportMeta::default(), &[]);
-            let line = format!(
-                "the seat that made each game's first decision scores {:.3}",
-                g.tally.win_rate
-            );
+            let line = format!("the first player scores {:.3}", g.tally.win_rate);
             assert!(md.contains(&line), "{md}");
         }
         let b = analyze(&r, &opts()).with_first_movers(&r, &HashMap::new());

@@ -562,6 +562,10 @@ impl Game for Hamunaptra {
             && !state.final_round
             && !(self.rule3 && state.pile_was_empty && !state.placed_round)
     }
+    /// The first-player roll's winner.
+    fn first_player(&self, state: &State) -> Option<PlayerId> {
+        (state.phase != Phase::FirstRoll).then_some(state.first)
+    }
     fn check_invariants(&self, state: &State) -> Result<(), String> {
         self.invariants(state)
     }

@@ -391,6 +391,10 @@ impl Game for Karmox {
     fn truncated(&self, s: &State) -> bool {
         s.phase == state::Phase::Over && s.result == state::DRAW
     }
+    /// The roll-off's winner (setup decisions come before it).
+    fn first_player(&self, s: &State) -> Option<PlayerId> {
+        (!s.setup).then_some(s.first)
+    }
     fn check_invariants(&self, s: &State) -> Result<(), String> {
         self.invariants(s)
     }
