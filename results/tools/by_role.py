@@ -23,8 +23,10 @@ def main(root):
             t[1] += {"win": 1.0, "draw": 0.5}.get(r["outcome"], 0.0)
             t[2][int(r["seat"])] += 1
             seats.add(int(r["seat"]))
-    fair = 1 / len(seats) if seats else 0
-    print(f"Fair share: {fair:.3f} ({len(seats)} seats).\n")
+    points = sum(t[1] for t in tally.values())
+    n = sum(t[0] for t in tally.values())
+    print(f"Pooled rate {points / n if n else 0:.3f}: what every role would score with no advantage "
+          f"(draws count half, so it exceeds 1/{len(seats)} when games are drawn).\n")
     print("| role | games | win rate | 95 % CI | games per seat |")
     print("|---|---:|---:|---|---|")
     for role, (n, pts, per_seat) in sorted(tally.items(), key=lambda kv: -kv[1][1] / kv[1][0]):
