@@ -339,20 +339,7 @@ impl Hamunaptra {
 
     /// True when the active seat may propose a trade to `q` (spec §4.4).
     pub fn can_trade_with(&self, s: &State, q: u8) -> bool {
-        let (mine, theirs) = (
-            s.players[s.seat as usize].hand.is_empty(),
-            s.players[q as usize].hand.is_empty(),
-        );
-        let empty = if self.trade == 2 {
-            mine && theirs
-        } else {
-            mine || theirs
-        };
-        if self.trade == 0 || q == s.seat || s.asked >> q & 1 == 1 || empty {
-            return false;
-        }
-        let comp = self.component(s, &[s.players[s.seat as usize].entrance], true);
-        comp.has(s.players[q as usize].entrance)
+        self.can_trade_cached(s, q, &mut None)
     }
 
     /// [`Self::can_trade_with`] with the active seat's component computed on

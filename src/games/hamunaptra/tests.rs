@@ -2066,16 +2066,8 @@ fn round_cap_endings_are_flagged_truncated() {
         for seed in seeds {
             let mut rng = rng_from_seed(seed);
             let mut s = g.initial_state(&mut rng);
-            while g.turn(&s) != Turn::Terminal {
-                let a = match g.turn(&s) {
-                    Turn::Chance => g.sample_chance(&s, &mut rng),
-                    _ => {
-                        let l = g.legal_actions(&s);
-                        l[below(&mut rng, l.len())]
-                    }
-                };
-                g.apply(&mut s, a);
-            }
+            crate::game::random_playout(&g, &mut s, &mut rng, g.max_game_length());
+            assert_eq!(g.turn(&s), Turn::Terminal, "{spec} seed {seed}");
             assert_eq!(g.truncated(&s), !s.final_round, "{spec} seed {seed}");
             assert_eq!(g.truncated(&s), s.round >= g.max_rounds && !s.final_round);
             if g.truncated(&s) {
