@@ -81,8 +81,9 @@ impl Tally {
 fn walk<G: Game>(game: &G, seed: u64, step: &mut u32) -> Result<(), String> {
     let mut rng = rng_from_seed(seed);
     let mut state = game.initial_state(&mut rng);
+    let mut legal = game.legal_actions(&state);
     loop {
-        let legal = check_state(game, &state)?;
+        check_state(game, &state, &mut legal)?;
         let action = match game.turn(&state) {
             Turn::Terminal => return Ok(()),
             Turn::Chance => {

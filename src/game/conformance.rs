@@ -43,6 +43,9 @@ pub fn check<G: Game>(game: &G, cfg: Config) {
         let mut state = initial.clone();
         let mut log = Vec::new();
         let mut step = 0u32;
+        // Holds the previous step's list when refilled: `legal_actions_into`
+        // must replace it, not append to it.
+        let mut reused = game.legal_actions(&state);
         loop {
             let ctx = format!("{} seed {seed} step {step}", game.spec());
             if let Err(e) = game.check_invariants(&state) {
@@ -50,6 +53,11 @@ pub fn check<G: Game>(game: &G, cfg: Config) {
             }
             let turn = game.turn(&state);
             let legal = game.legal_actions(&state);
+            game.legal_actions_into(&state, &mut reused);
+            assert_eq!(
+                &*reused, &*legal,
+                "{ctx}: legal_actions_into differs from legal_actions"
+            );
             assert!(
                 legal.len() <= game.max_actions(),
                 "{ctx}: {} actions > capacity",
@@ -188,12 +196,16 @@ pub fn check<G: Game>(game: &G, cfg: Config) {
 /// seed and step themselves: the game's own [`Game::check_invariants`], legal
 /// actions non-empty exactly at a player's turn, no duplicates, within
 /// [`Game::max_actions`], chance outcomes distinct with positive probabilities
-/// summing to 1, and well-formed returns at the end. Returns the legal list it
-/// checked, so that a caller stepping on does not compute it twice.
-pub fn check_state<G: Game>(game: &G, state: &G::State) -> Result<G::Actions, String> {
+/// summing to 1, and well-formed returns at the end. Leaves the legal list it
+/// checked in `legal`, so that a caller stepping on does not compute it twice.
+pub fn check_state<G: Game>(
+    game: &G,
+    state: &G::State,
+    legal: &mut G::Actions,
+) -> Result<(), String> {
     game.check_invariants(state)
         .map_err(|e| format!("invariant violated: {e}"))?;
-    let legal = game.legal_actions(state);
+    game.legal_actions_into(state, legal);
     if legal.len() > game.max_actions() {
         return Err(format!(
             "{} legal actions, more than max_actions {}",
@@ -212,7 +224,7 @@ pub fn check_state<G: Game>(game: &G, state: &G::State) -> Result<G::Actions, St
             if legal.is_empty() {
                 return Err(format!("no legal action at player {p}'s turn"));
             }
-            if let Some(dup) = first_duplicate(&legal) {
+            if let Some(dup) = first_duplicate(legal) {
                 return Err(format!("duplicate legal action {dup:?}"));
             }
         }
@@ -253,7 +265,7 @@ pub fn check_state<G: Game>(game: &G, state: &G::State) -> Result<G::Actions, St
             }
         }
     }
-    Ok(legal)
+    Ok(())
 }
 
 /// Plays one game steered by `bytes`, checking every state with
@@ -270,8 +282,9 @@ pub fn play_bytes<G: Game>(game: &G, bytes: &[u8]) -> Result<u32, String> {
     let mut rng = rng_from_seed(seed);
     let mut state = game.initial_state(&mut rng);
     let mut step = 0u32;
+    let mut legal = game.legal_actions(&state);
     loop {
-        let legal = check_state(game, &state).map_err(|e| format!("step {step}: {e}"))?;
+        check_state(game, &state, &mut legal).map_err(|e| format!("step {step}: {e}"))?;
         let choice = match rest.split_first() {
             Some((&b, tail)) => {
                 rest = tail;

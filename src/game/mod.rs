@@ -100,6 +100,13 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// duplicates, a stable order. Empty at chance and terminal states.
     fn legal_actions(&self, state: &Self::State) -> Self::Actions;
 
+    /// [`Game::legal_actions`] written into `out`, replacing what it held. A
+    /// loop that keeps one list skips moving a large fixed-capacity list by
+    /// value each step; games with large lists override this.
+    fn legal_actions_into(&self, state: &Self::State, out: &mut Self::Actions) {
+        *out = self.legal_actions(state);
+    }
+
     /// Applies a legal action or chance outcome. Deterministic. Callers guarantee
     /// legality; implementations may `debug_assert!` it.
     fn apply(&self, state: &mut Self::State, action: Self::Action);

@@ -5,7 +5,10 @@
 
 use super::Hamunaptra;
 use super::board::opp;
-use super::state::{NO_CELL, NONE, Phase, State, cell_of};
+use super::state::{NO_CELL, NONE, Phase, State, W, cell_of};
+
+// A board row fits the occupancy mask of the conservation scan.
+const _: () = assert!(W <= 32);
 
 impl Hamunaptra {
     /// The first broken invariant of `s`, if any.
@@ -70,10 +73,17 @@ impl Hamunaptra {
         let w = (2 * self.h + 1) as usize;
         for y in -self.h..=self.h {
             let row = cell_of(-self.h, y) as usize;
-            for (i, cell) in s.cells[row..row + w].iter().enumerate() {
-                if cell.tile == 0 && cell.enc == 0 {
-                    continue;
-                }
+            let cells = &s.cells[row..row + w];
+            // Occupied cells as a bit mask first: a branch-free pass, then
+            // only the occupied cells (a few dozen of the 500) are visited.
+            let mut occupied = 0u32;
+            for (i, cell) in cells.iter().enumerate() {
+                occupied |= u32::from(cell.tile | cell.enc != 0) << i;
+            }
+            while occupied != 0 {
+                let i = occupied.trailing_zeros() as usize;
+                occupied &= occupied - 1;
+                let cell = &cells[i];
                 let a = (row + i) as u16;
                 if cell.tile != 0 {
                     let open = self.open_of(cell);

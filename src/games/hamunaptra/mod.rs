@@ -552,6 +552,10 @@ impl Game for Hamunaptra {
         // SAFETY: `legal_in_place` writes an `Actions` into `out` first thing.
         unsafe { out.assume_init() }
     }
+    fn legal_actions_into(&self, state: &State, out: &mut Actions) {
+        out.clear();
+        self.legal_into(state, out);
+    }
     fn apply(&self, state: &mut State, action: Action) {
         self.apply_action(state, action);
     }

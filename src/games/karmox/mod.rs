@@ -382,7 +382,13 @@ impl Game for Karmox {
         self.turn_of(s)
     }
     fn legal_actions(&self, s: &State) -> Actions {
-        self.legal(s)
+        let mut out = Actions::new();
+        self.legal_into(s, &mut out);
+        out
+    }
+    fn legal_actions_into(&self, s: &State, out: &mut Actions) {
+        out.clear();
+        self.legal_into(s, out);
     }
     fn apply(&self, s: &mut State, a: Action) {
         self.apply_action(s, a)

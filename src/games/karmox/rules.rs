@@ -2,7 +2,7 @@
 //! phase with the no-repeat rule, items, teleport, portal, prison, end of turn;
 //! plus who acts, the legal actions and the chance outcomes of every node.
 
-use crate::game::Turn;
+use crate::game::{Game, Turn};
 use crate::rng::{GameRng, below};
 
 use super::data::{Effect, Kind, colour_of};
@@ -442,9 +442,8 @@ impl Karmox {
         teammate_prisoner && self.own_on_board(s).any(|c| s.ch[c].pos == front)
     }
 
-    /// The legal actions (empty at chance and terminal nodes).
-    pub fn legal(&self, s: &State) -> Actions {
-        let mut out = Actions::new();
+    /// Appends the legal actions to `out` (none at chance and terminal nodes).
+    pub fn legal_into(&self, s: &State, out: &mut Actions) {
         match s.phase {
             Phase::SetupStat(_) | Phase::LevelUp => {
                 let ch = match s.phase {
@@ -510,7 +509,7 @@ impl Karmox {
                     }
                 }
             }
-            Phase::Action => self.legal_main(s, &mut out),
+            Phase::Action => self.legal_main(s, out),
             Phase::MoveDest(c) => {
                 self.each_destination(s, c as usize, self.allowance(s, c as usize), |d| {
                     out.push(Action::Dest(d))
@@ -563,7 +562,6 @@ impl Karmox {
             | Phase::SkelTest
             | Phase::Over => {}
         }
-        out
     }
 
     /// Sheet counts by kind and slot tiles of every character, in one pass.
@@ -737,7 +735,7 @@ impl Karmox {
     /// Applies a legal action or chance outcome.
     pub fn apply_action(&self, s: &mut State, a: Action) {
         debug_assert!(
-            self.turn_of(s) == Turn::Chance || self.legal(s).contains(&a),
+            self.turn_of(s) == Turn::Chance || self.legal_actions(s).contains(&a),
             "illegal action {a:?} in phase {:?}",
             s.phase
         );
