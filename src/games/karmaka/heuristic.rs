@@ -1,8 +1,10 @@
 //! A cheap evaluation in [-1, 1] following spec §9: ladder lead first, then
-//! how safely each side will climb at its next death, then Future Life quality.
+//! how safely each side will climb at its next death, then Future Life quality,
+//! counting a card on offer for the recipient who would take it (the karmic
+//! cost of an ability play).
 
 use super::Karmaka;
-use super::state::{Phase, State, THRESHOLD, TRANSCENDED};
+use super::state::{NONE, Phase, State, THRESHOLD, TRANSCENDED};
 
 impl Karmaka {
     /// Progress of one seat in rungs: the rung, plus up to 0.8 for the share of
@@ -10,7 +12,8 @@ impl Karmaka {
     /// 0.15 for a Future Life that would score well next life. Once the climb
     /// is secured, a short remaining life (few Hand and Deck cards) and an
     /// off-colour exposed "cover" Deed add a little (spec §9, terms 1 and 4).
-    fn progress(&self, s: &State, p: u8) -> f64 {
+    /// `offered`: a card counted on top of the Future Life.
+    fn progress(&self, s: &State, p: u8, offered: Option<u8>) -> f64 {
         let pu = p as usize;
         let level = s.level[pu];
         if level >= TRANSCENDED {
@@ -20,8 +23,15 @@ impl Karmaka {
         let now = f64::from(self.score_deeds(&s.deeds[pu])) + f64::from(s.rings[pu]);
         let secured = (now / need).min(1.0) * 0.8;
         let next = THRESHOLD.get(level as usize + 1).copied().unwrap_or(7);
-        let future =
-            (f64::from(self.score_deeds(&s.futures[pu])) / f64::from(next)).min(1.0) * 0.15;
+        let future_score = match offered {
+            Some(card) => {
+                let mut pile = s.futures[pu].clone();
+                pile.push(card);
+                self.score_deeds(&pile)
+            }
+            None => self.score_deeds(&s.futures[pu]),
+        };
+        let future = (f64::from(future_score) / f64::from(next)).min(1.0) * 0.15;
         let mut extra = 0.0;
         if now >= need {
             let left = (s.hands[pu].len() + s.decks[pu].len()).min(10) as f64;
@@ -47,13 +57,24 @@ impl Karmaka {
                 -1.0
             };
         }
+        // Karmic cost (spec §9, term 5): the player offered the played card
+        // takes it when it improves their Future Life.
+        let progress = |q: u8| {
+            let now = self.progress(s, q, None);
+            match s.phase {
+                Phase::Offer(to, _) if to == q && s.center != NONE => {
+                    now.max(self.progress(s, q, Some(s.center)))
+                }
+                _ => now,
+            }
+        };
         let mine = (0..self.players)
             .filter(|&q| self.side_of(q) == self.side_of(player))
-            .map(|q| self.progress(s, q))
+            .map(progress)
             .fold(0.0, f64::max);
         let theirs = (0..self.players)
             .filter(|&q| self.side_of(q) != self.side_of(player))
-            .map(|q| self.progress(s, q))
+            .map(progress)
             .fold(0.0, f64::max);
         ((mine - theirs) / 4.0).clamp(-0.99, 0.99)
     }

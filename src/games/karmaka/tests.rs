@@ -1433,6 +1433,33 @@ fn heuristic_prefers_progress() {
     assert!(g.heuristic(&t, 0) < 0.0);
 }
 
+/// Spec §9 term 5: a card that fits the recipient's Future Life costs the
+/// actor more than one the recipient would decline.
+#[test]
+fn heuristic_counts_the_karmic_cost_of_an_offer() {
+    let g = game("karmaka");
+    let offered = |card: u8| {
+        let mut s = table(&g, 0);
+        hand(&mut s, 0, &[card]);
+        future(&mut s, 1, &[9, 12]);
+        hand(&mut s, 1, &[1]);
+        begin(&g, &mut s);
+        act(&g, &mut s, Action::Ability(k(&g, card)));
+        act(&g, &mut s, Action::Target(1));
+        assert_eq!(s.phase, Phase::Offer(1, true));
+        assert_eq!(s.center, card);
+        let mut declined = s.clone();
+        act(&g, &mut declined, Action::Decline);
+        (g.heuristic(&s, 0), g.heuristic(&declined, 0))
+    };
+    // Vengeance (red) offered to a red Future Life; Peek (blue) beside it.
+    let (fits, fits_declined) = offered(15);
+    let (off_colour, off_declined) = offered(19);
+    assert!(fits < fits_declined, "{fits} vs {fits_declined}");
+    assert_eq!(off_colour, off_declined);
+    assert!(fits < off_colour);
+}
+
 #[test]
 fn setup_deals_four_and_two() {
     let g = game("karmaka(players=4,first=2)");
