@@ -1149,49 +1149,8 @@ fn reference_finals(g: &Fox, s: &State, c: Character) -> u32 {
 }
 
 fn check_invariants(g: &Fox, s: &State, ctx: &str) {
-    let starts = s
-        .cells
-        .iter()
-        .filter(|c| matches!(c, Cell::Start(_)))
-        .count();
-    assert_eq!(starts, 3, "{ctx}");
-    let mut ids = 0u32;
-    for c in s.cells {
-        if let Cell::Down(id) | Cell::Up(id, _) = c {
-            assert_eq!(ids & (1 << id), 0, "{ctx}: tile {id} twice");
-            ids |= 1 << id;
-        }
-        if let Cell::Up(_, r) = c {
-            assert!(r < 4, "{ctx}");
-        }
-    }
-    assert_eq!(ids, (1 << TILES) - 1, "{ctx}: tiles lost");
-    assert_eq!(u32::from(s.to_move), s.turn_count % 4, "{ctx}: turn order");
-    assert!(s.turn_count <= g.tile_set().turn_cap, "{ctx}");
-    let p = |c: Character| s.pos[c as usize];
-    match s.phase {
-        Phase::Over(Ending::Rescue) => assert_eq!(p(INDIGO), p(SCARLETT), "{ctx}"),
-        Phase::Over(Ending::Capture) => assert_eq!(p(ZEV), p(INDIGO), "{ctx}"),
-        Phase::Over(Ending::AllRevealed) => assert_eq!(s.face_down(), 0, "{ctx}"),
-        Phase::Over(Ending::Cap) => assert_eq!(s.turn_count, g.tile_set().turn_cap, "{ctx}"),
-        Phase::Reveal { square, .. } => {
-            assert!(matches!(s.cells[square as usize], Cell::Down(_)), "{ctx}")
-        }
-        Phase::Move | Phase::Ability => {
-            // One pawn per square, except Zev and Puffer together.
-            for a in 0..4 {
-                for b in a + 1..4 {
-                    if s.pos[a] == s.pos[b] {
-                        assert_eq!((a as u8, b as u8), (PUFFER, ZEV), "{ctx}: shared square");
-                    }
-                }
-                assert!(
-                    !matches!(s.cells[s.pos[a] as usize], Cell::Down(_)),
-                    "{ctx}: pawn on a face-down tile"
-                );
-            }
-            assert!(s.face_down() > 0, "{ctx}");
-        }
+    if let Err(e) = super::invariants::check(g, s) {
+        panic!("{ctx}: {e}");
     }
 }
 
