@@ -1,6 +1,7 @@
 //! The rules' invariants, checked after every step by the soak, the fuzz
 //! targets and the tests: tiles only where their kind may be, one tile per slot
-//! and one ring per character, statistics within their ranges, characters on
+//! and one ring per character, each character with the seat and side it was
+//! dealt, statistics within their ranges, characters on
 //! free, walkable, unguarded squares or in prison, every mission card in
 //! exactly one place.
 
@@ -31,7 +32,23 @@ impl Karmox {
                 _ => {}
             }
         }
+        if usize::from(s.seat) >= self.n {
+            return Err(format!(
+                "seat {} to move at a {}-seat table",
+                s.seat, self.n
+            ));
+        }
         for (c, ch) in s.ch.iter().enumerate() {
+            // Seat and side are kept on the sheet too; they never change.
+            if ch.in_play && (ch.seat, ch.side) != (self.char_seat[c], self.side_of_char(c)) {
+                return Err(format!(
+                    "character {c} held by seat {} of side {}, dealt to seat {} of side {}",
+                    ch.seat,
+                    ch.side,
+                    self.char_seat[c],
+                    self.side_of_char(c)
+                ));
+            }
             if slots[c] > 1 {
                 return Err(format!("character {c} has two tiles in its slot"));
             }

@@ -1807,6 +1807,24 @@ fn invariants_catch_broken_states() {
             .unwrap_err()
             .contains("out of range")
     );
+    let c = (0..6).find(|&c| s.ch[c].in_play).unwrap();
+    let mut moved = s.clone();
+    moved.ch[c].seat = (moved.ch[c].seat + 1) % 4;
+    assert!(g.check_invariants(&moved).unwrap_err().contains("dealt to"));
+    let mut turned = s.clone();
+    turned.ch[c].side ^= 1;
+    assert!(
+        g.check_invariants(&turned)
+            .unwrap_err()
+            .contains("dealt to")
+    );
+    let mut seat = s.clone();
+    seat.seat = 4;
+    assert!(
+        g.check_invariants(&seat)
+            .unwrap_err()
+            .contains("4-seat table")
+    );
 }
 
 /// A29: the turn cap ends the game in a draw, flagged truncated; a portal
