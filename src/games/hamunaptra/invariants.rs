@@ -5,7 +5,7 @@
 
 use super::Hamunaptra;
 use super::board::opp;
-use super::state::{NO_CELL, NONE, Phase, State, W, cell_of};
+use super::state::{Cell, HMAX, NO_CELL, NONE, Phase, State, W, cell_of};
 
 // A board row fits the occupancy mask of the conservation scan.
 const _: () = assert!(W <= 32);
@@ -70,16 +70,21 @@ impl Hamunaptra {
         // In-bounds rows only: a card off the board would go uncounted and
         // fail the conservation check below. Sides 0 and 1 cover each pair of
         // neighbours once.
-        let w = (2 * self.h + 1) as usize;
+        const FULL: usize = W as usize;
+        let w = 2 * self.h as usize + 1;
+        // The in-bounds columns of a full grid row.
+        let in_bounds = ((1u32 << w) - 1) << (HMAX - self.h);
         for y in -self.h..=self.h {
-            let row = cell_of(-self.h, y) as usize;
-            let cells = &s.cells[row..row + w];
-            // Occupied cells as a bit mask first: a branch-free pass, then
-            // only the occupied cells (a few dozen of the 500) are visited.
+            let row = cell_of(-HMAX, y) as usize;
+            let cells: &[Cell; FULL] = s.cells[row..row + FULL].try_into().expect("a grid row");
+            // Occupied cells as a bit mask first, over a whole grid row of
+            // fixed length (unrolled, branch-free), then only the occupied
+            // cells (a few dozen of the 500) are visited.
             let mut occupied = 0u32;
             for (i, cell) in cells.iter().enumerate() {
                 occupied |= u32::from(cell.tile | cell.enc != 0) << i;
             }
+            occupied &= in_bounds;
             while occupied != 0 {
                 let i = occupied.trailing_zeros() as usize;
                 occupied &= occupied - 1;
