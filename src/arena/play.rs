@@ -7,7 +7,7 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 
 use crate::agents::{Agent, Decision};
-use crate::game::{Game, MAX_PLAYERS, Outcome, Turn, outcomes};
+use crate::game::{ENDING_FAULT, ENDING_LENGTH_CAP, Game, MAX_PLAYERS, Outcome, Turn, outcomes};
 use crate::rng::{GameRng, Stream, stream_rng};
 
 /// What happened to one seat in one game.
@@ -44,6 +44,11 @@ pub struct GameResult {
     pub actions: u32,
     /// Stopped at the game-length cap.
     pub truncated: bool,
+    /// The rule that ended the game ([`Game::ending`]), or the runner's
+    /// [`ENDING_LENGTH_CAP`] or [`ENDING_FAULT`].
+    pub ending: &'static str,
+    /// Rounds played, for games that count rounds ([`Game::rounds`]).
+    pub rounds: Option<u32>,
     /// A fault that forfeited the game (agent panic, illegal action), if any.
     pub error: Option<String>,
     /// Wall time of the whole game in microseconds (not deterministic).
@@ -103,6 +108,8 @@ impl GameResult {
             turns: 0,
             actions: 0,
             truncated: false,
+            ending: ENDING_FAULT,
+            rounds: None,
             error: Some(error),
             wall_us: 0,
         }
@@ -249,6 +256,13 @@ pub fn play_game<G: Game>(
             };
         }
     }
+    let ending = if fault.is_some() {
+        ENDING_FAULT
+    } else if terminal {
+        game.ending(&state)
+    } else {
+        ENDING_LENGTH_CAP
+    };
     let first_player = game.first_player(&state).or(first_decision);
     let seats = (0..n)
         .map(|p| SeatResult {
@@ -284,6 +298,8 @@ pub fn play_game<G: Game>(
         turns,
         actions,
         truncated,
+        ending,
+        rounds: game.rounds(&state),
         error: fault.map(|f| f.1),
         wall_us: start.elapsed().as_micros() as u64,
     }
@@ -308,8 +324,30 @@ mod tests {
                 vec![Box::new(RandomAgent), Box::new(RandomAgent)];
             let r = play_game(&g, &mut agents, seed, None, &mut |_, _, _| {});
             assert!(r.truncated, "seed {seed}");
+            assert_eq!((r.ending, r.rounds), ("cap", Some(2)), "seed {seed}");
             decided += usize::from(r.seats.iter().any(|s| s.outcome == Outcome::Win));
         }
         assert!(decided > 0, "every capped game was turned into a draw");
+    }
+
+    /// The runner's own length limit and a seat's fault are endings too.
+    #[test]
+    fn the_runner_names_its_own_endings() {
+        use crate::agents::faulty::{Fault, FaultyAgent};
+        use crate::games::connect4::Connect4;
+        let g = Connect4;
+        let mut agents: Vec<Box<dyn Agent<Connect4>>> =
+            vec![Box::new(RandomAgent), Box::new(RandomAgent)];
+        for seed in 0..10 {
+            let r = play_game(&g, &mut agents, seed, None, &mut |_, _, _| {});
+            assert!(["line", "full-board"].contains(&r.ending), "{}", r.ending);
+            assert_eq!(r.rounds, None);
+        }
+        let mut agents: Vec<Box<dyn Agent<Connect4>>> = vec![
+            Box::new(RandomAgent),
+            Box::new(FaultyAgent::new(Fault::Panic, 0)),
+        ];
+        let r = play_game(&g, &mut agents, 1, None, &mut |_, _, _| {});
+        assert_eq!(r.ending, super::ENDING_FAULT);
     }
 }

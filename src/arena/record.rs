@@ -47,6 +47,13 @@ pub struct GameRow {
     pub iterations: u64,
     /// Stopped at the length cap.
     pub truncated: bool,
+    /// The rule that ended the game, from the game's small vocabulary
+    /// (`Game::endings`); empty in files written before the column existed.
+    #[serde(default)]
+    pub ending: String,
+    /// Rounds played, for games that count rounds; empty otherwise.
+    #[serde(default)]
+    pub rounds: Option<u32>,
     /// The fault that forfeited the game, or empty.
     pub error: String,
     /// Time this seat spent deciding (µs).
@@ -85,6 +92,8 @@ impl GameRow {
                 branching: (s.branching * 1000.0).round() / 1000.0,
                 iterations: s.iterations,
                 truncated: r.truncated,
+                ending: r.ending.to_string(),
+                rounds: r.rounds,
                 error: r.error.clone().unwrap_or_default(),
                 think_us: s.think_us,
                 wall_us: r.wall_us,

@@ -45,6 +45,12 @@ pub struct ResultLine {
     pub returns: Vec<f64>,
     /// Truncated at the cap.
     pub truncated: bool,
+    /// The rule that ended the game (empty in traces written before it was recorded).
+    #[serde(default)]
+    pub ending: String,
+    /// Rounds played, for games that count rounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rounds: Option<u32>,
 }
 
 /// Writes a trace file.
@@ -77,6 +83,8 @@ pub fn write<G: Game>(
             .collect(),
         returns: result.seats.iter().map(|s| s.ret).collect(),
         truncated: result.truncated,
+        ending: result.ending.to_string(),
+        rounds: result.rounds,
     };
     writeln!(w, "{}", serde_json::to_string(&result)?)?;
     w.flush()

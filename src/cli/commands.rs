@@ -291,11 +291,23 @@ fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String]) -> Result<
                 expected.returns
             );
         }
+        let ending = game.ending(&state);
+        if !expected.ending.is_empty() && expected.ending != ending {
+            bail!(
+                "the re-simulated game ended by {ending}, the trace says {}",
+                expected.ending
+            );
+        }
     }
     println!(
-        "result: {} (returns {:?})",
+        "result: {} (returns {:?}){}",
         expected.outcomes.join(", "),
-        expected.returns
+        expected.returns,
+        if expected.ending.is_empty() {
+            String::new()
+        } else {
+            format!(", ending {}", expected.ending)
+        }
     );
     Ok(())
 }

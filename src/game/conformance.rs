@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use super::{Game, Turn, random_playout};
+use super::{ENDING_CAP, Game, Turn, random_playout};
 use crate::rng::{GameRng, below, rng_from_seed};
 
 /// How much to test.
@@ -116,6 +116,7 @@ pub fn check<G: Game>(game: &G, cfg: Config) {
                             }
                         }
                     }
+                    check_ending(game, &state).unwrap_or_else(|e| panic!("{ctx}: {e}"));
                     break;
                 }
             }
@@ -177,6 +178,7 @@ pub fn check<G: Game>(game: &G, cfg: Config) {
             "replaying the action log gave another state (seed {seed})"
         );
     }
+    check_cap(game, cfg.seed);
     if game.has_hidden_information() {
         assert!(
             hidden_states > 0,
@@ -189,6 +191,59 @@ pub fn check<G: Game>(game: &G, cfg: Config) {
             game.spec()
         );
     }
+}
+
+/// A finished game names its ending from [`Game::endings`], and it is the
+/// game's own cap ([`ENDING_CAP`]) exactly when [`Game::truncated`] says so.
+pub fn check_ending<G: Game>(game: &G, state: &G::State) -> Result<(), String> {
+    let ending = game.ending(state);
+    if !game.endings().contains(&ending) {
+        return Err(format!(
+            "ending {ending:?} is not among the game's endings {:?}",
+            game.endings()
+        ));
+    }
+    let truncated = game.truncated(state);
+    if (ending == ENDING_CAP) != truncated {
+        return Err(format!(
+            "ending {ending:?} but truncated() is {truncated}: a game's own cap, and only it, \
+             is a truncation"
+        ));
+    }
+    Ok(())
+}
+
+/// A game whose own simulation cap is forced down ([`Game::with_cap`]) ends
+/// at that cap, and then reports itself `truncated` with the ending `cap`.
+/// Games without a cap of their own never report a truncation.
+pub fn check_cap<G: Game>(game: &G, seed: u64) {
+    let Some(capped) = game.with_cap(1) else {
+        assert!(
+            !game.endings().contains(&ENDING_CAP),
+            "{}: lists a `cap` ending but has no `with_cap`",
+            game.spec()
+        );
+        return;
+    };
+    let mut reached = 0;
+    for g in 0..20u64 {
+        let mut rng = rng_from_seed(seed.wrapping_add(1_000_003 * (g + 1)));
+        let mut state = capped.initial_state(&mut rng);
+        random_playout(&capped, &mut state, &mut rng, capped.max_game_length());
+        let ctx = format!("{} with its cap at 1, game {g}", game.spec());
+        assert_eq!(
+            capped.turn(&state),
+            Turn::Terminal,
+            "{ctx}: did not end within max_game_length"
+        );
+        check_ending(&capped, &state).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+        reached += u32::from(capped.truncated(&state));
+    }
+    assert!(
+        reached > 0,
+        "{}: no game forced to a cap of 1 reported truncated",
+        game.spec()
+    );
 }
 
 /// The properties every reachable state must have, reported as an error
@@ -263,6 +318,7 @@ pub fn check_state<G: Game>(
             if let Some(v) = r.iter().find(|v| !v.is_finite()) {
                 return Err(format!("return {v} is not finite"));
             }
+            check_ending(game, state)?;
         }
     }
     Ok(())

@@ -31,6 +31,16 @@ pub type PlayerId = u8;
 /// The largest player count of any supported game (Karmox la Fuga allows 6).
 pub const MAX_PLAYERS: usize = 6;
 
+/// The default [`Game::ending`] of games with a single way to end.
+pub const ENDING_END: &str = "end";
+/// The ending the runner records when it stops a game at
+/// [`Game::max_game_length`] (see [`Game::ending`] for the game's own cap).
+pub const ENDING_LENGTH_CAP: &str = "length-cap";
+/// The ending recorded when a seat's fault forfeits the game.
+pub const ENDING_FAULT: &str = "fault";
+/// The ending of every game stopped by a simulation cap of its own.
+pub const ENDING_CAP: &str = "cap";
+
 /// One value per player.
 pub type Returns = ArrayVec<f64, MAX_PLAYERS>;
 
@@ -142,6 +152,30 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// the game `truncated` so that reports do not count it as decisive.
     fn truncated(&self, _state: &Self::State) -> bool {
         false
+    }
+
+    /// The rule that ended a finished game, one word of [`Game::endings`]
+    /// (Fox: `capture`, `rescue`…; every game with a cap of its own: `cap`,
+    /// exactly when [`Game::truncated`]). Read at a terminal state only.
+    fn ending(&self, _state: &Self::State) -> &'static str {
+        ENDING_END
+    }
+
+    /// Every word [`Game::ending`] can return, in the order reports list them.
+    fn endings(&self) -> &'static [&'static str] {
+        &[ENDING_END]
+    }
+
+    /// Rounds played so far, for games that count rounds.
+    fn rounds(&self, _state: &Self::State) -> Option<u32> {
+        None
+    }
+
+    /// This game with its own simulation cap (turns, rounds or plies, as the
+    /// game counts them) set to `cap`, so that tests can force a game to its
+    /// cap; `None` for games without a cap of their own.
+    fn with_cap(&self, _cap: u32) -> Option<Self> {
+        None
     }
 
     /// The seat that played first, read at the end of a game, for games whose

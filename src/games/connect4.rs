@@ -128,6 +128,16 @@ impl Game for Connect4 {
             None => [0.0, 0.0].into_iter().collect(),
         }
     }
+    fn ending(&self, state: &State) -> &'static str {
+        if state.winner.is_some() {
+            "line"
+        } else {
+            "full-board"
+        }
+    }
+    fn endings(&self) -> &'static [&'static str] {
+        &["line", "full-board"]
+    }
     fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
         if let Some(w) = state.winner {
             return if w == player { 1.0 } else { -1.0 };

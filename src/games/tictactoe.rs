@@ -107,6 +107,16 @@ impl Game for TicTacToe {
             None => [0.0, 0.0].into_iter().collect(),
         }
     }
+    fn ending(&self, state: &State) -> &'static str {
+        if Self::winner(state).is_some() {
+            "line"
+        } else {
+            "full-board"
+        }
+    }
+    fn endings(&self) -> &'static [&'static str] {
+        &["line", "full-board"]
+    }
     fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
         if self.turn(state) == Turn::Terminal {
             return self.returns(state)[player as usize];

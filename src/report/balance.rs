@@ -14,7 +14,7 @@ use crate::arena::play::FIRST_PLAYER;
 use crate::arena::record::{GameRow, MetricRow, Tally};
 use crate::game::Outcome;
 use crate::stats::ratings::{RatingOptions, Ratings, rate_rows};
-use crate::stats::{holm, mean, median, p90, proportion_p_value};
+use crate::stats::{Z95, holm, mean, median, p90, proportion_p_value, wilson};
 
 /// Family-wise error rate of the flags.
 pub const ALPHA: f64 = 0.05;
@@ -81,6 +81,11 @@ pub struct Balance {
     pub truncated: u64,
     /// Games ended by a fault.
     pub faulted: u64,
+    /// Games per ending (the rule that ended them, `games.csv`'s `ending`),
+    /// most frequent first; empty for files written before the column.
+    pub endings: Vec<(String, u64)>,
+    /// Rounds per game, for games that count rounds.
+    pub rounds: Option<Lengths>,
     /// Turns per game.
     pub turns: Lengths,
     /// Actions per game.
@@ -201,6 +206,16 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
         .values()
         .filter(|g| !g[0].truncated && g.iter().any(|r| r.outcome == Outcome::Win))
         .count() as u64;
+    let mut endings: BTreeMap<String, u64> = BTreeMap::new();
+    for g in games.values().filter(|g| !g[0].ending.is_empty()) {
+        *endings.entry(g[0].ending.clone()).or_default() += 1;
+    }
+    let mut endings: Vec<(String, u64)> = endings.into_iter().collect();
+    endings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let rounds: Vec<f64> = games
+        .values()
+        .filter_map(|g| g[0].rounds.map(f64::from))
+        .collect();
     let turns: Vec<f64> = games.values().map(|g| f64::from(g[0].turns)).collect();
     let actions: Vec<f64> = games.values().map(|g| f64::from(g[0].actions)).collect();
     Balance {
@@ -214,6 +229,8 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
         drawn: games.len() as u64 - decisive,
         truncated,
         faulted,
+        endings,
+        rounds: (!rounds.is_empty()).then(|| Lengths::of(&rounds)),
         turns: Lengths::of(&turns),
         actions: Lengths::of(&actions),
         ratings: rate_rows(rows, ratings),
@@ -282,6 +299,40 @@ fn share(k: u64, n: u64) -> String {
     }
 }
 
+/// How the games ended, with 95 % Wilson intervals: first in every report,
+/// because games cut short by a cap say little about balance.
+fn endings_table(out: &mut String, b: &Balance) {
+    if b.endings.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "## Endings\n");
+    let _ = writeln!(out, "| ending | games | share | 95 % interval |");
+    let _ = writeln!(out, "|---|---:|---:|---|");
+    let n: u64 = b.endings.iter().map(|e| e.1).sum();
+    for (name, k) in &b.endings {
+        let (lo, hi) = wilson(*k as f64, n as f64, Z95);
+        let _ = writeln!(
+            out,
+            "| {name} | {k} | {:.3} | [{lo:.3}, {hi:.3}] |",
+            *k as f64 / n as f64
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n`cap` is the game's own simulation cap (a round or turn limit the rulebook does not \
+         have), `length-cap` the runner's action limit, `fault` a forfeit: such games are \
+         drawn or cut short and say little about balance."
+    );
+    if let Some(r) = &b.rounds {
+        let _ = writeln!(
+            out,
+            "\nRounds per game: mean {:.1}, median {:.1}, p90 {:.0}.",
+            r.mean, r.median, r.p90
+        );
+    }
+    out.push('\n');
+}
+
 /// The report as Markdown.
 pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
     let mut out = String::new();
@@ -305,6 +356,7 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
          **unbalanced** marks a family-wise significant difference at {ALPHA}.\n",
         b.game, b.games, b.seats, b.fair
     );
+    endings_table(&mut out, b);
     let _ = writeln!(out, "## Win rate by seat\n");
     group_table(&mut out, "seat", &b.by_seat);
     if let Some(g) = &b.first_mover {
@@ -501,6 +553,8 @@ pub(crate) mod tests {
                     branching: 0.0,
                     iterations: 0,
                     truncated: draws > 0 && g == seat0_wins,
+                    ending: String::new(),
+                    rounds: None,
                     error: String::new(),
                     think_us: 7,
                     wall_us: 9,

@@ -233,6 +233,8 @@ mod tests {
             branching: 0.0,
             iterations: 0,
             truncated: false,
+            ending: String::new(),
+            rounds: None,
             error: String::new(),
             think_us: 0,
             wall_us: 0,

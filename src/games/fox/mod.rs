@@ -14,6 +14,7 @@ mod heuristic;
 mod invariants;
 pub mod movement;
 mod render;
+mod scenario;
 pub mod state;
 #[cfg(test)]
 mod tests;
@@ -138,6 +139,16 @@ impl Fox {
 
     fn turn_cap(&self) -> u32 {
         self.tiles.turn_cap
+    }
+
+    /// The ending word of a finished game ([`Game::ending`]).
+    fn ending_word(e: Ending) -> &'static str {
+        match e {
+            Ending::Capture => "capture",
+            Ending::Rescue => "rescue",
+            Ending::AllRevealed => "all-revealed",
+            Ending::Cap => crate::game::ENDING_CAP,
+        }
     }
 
     /// After the movement of the character to move: ability phase or end of turn.
@@ -519,6 +530,24 @@ impl Game for Fox {
             .collect()
     }
 
+    /// Ended by the turn cap of the tile set's data (`turn_cap`), not a rule.
+    fn truncated(&self, s: &State) -> bool {
+        s.phase == Phase::Over(Ending::Cap)
+    }
+    fn ending(&self, s: &State) -> &'static str {
+        match s.phase {
+            Phase::Over(e) => Self::ending_word(e),
+            _ => crate::game::ENDING_END,
+        }
+    }
+    fn endings(&self) -> &'static [&'static str] {
+        &["capture", "rescue", "all-revealed", crate::game::ENDING_CAP]
+    }
+    fn with_cap(&self, cap: u32) -> Option<Self> {
+        let mut g = self.clone();
+        g.tiles.turn_cap = cap.max(1);
+        Some(g)
+    }
     fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
         let foxes = self.fox_value(s);
         if self.side(player) == FOXES {

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::board::{adjacent, parse_dir, parse_square, square_name};
-use super::state::{GUARDIANS, PAWN_CODES};
+use super::state::GUARDIANS;
 use super::*;
 use crate::game::conformance;
 use crate::rng::rng_from_seed;
@@ -23,74 +23,10 @@ fn mask_of(arrows: &str) -> u8 {
     })
 }
 
-/// Builds a state from a grid in the notation of spec §8 (rows 5 to 1, columns
-/// a to e). Face-up and `#X` cells take the first free physical tile of their
-/// type; `##` cells take the remaining tiles in identity order.
+/// The position of a grid in the notation of spec §8 (see `Fox::scenario`).
 fn board(g: &Fox, grid: &str, to_move: Character) -> State {
-    let masks = g.tile_set().masks;
-    let mut used = [false; TILES];
-    let mut take = |mask: u8| -> u8 {
-        let id = (0..TILES)
-            .find(|&i| !used[i] && masks[i] == mask)
-            .unwrap_or_else(|| panic!("no tile of type {mask:#x} left"));
-        used[id] = true;
-        id as u8
-    };
-    let mut cells = [None; SQUARES];
-    let mut pos = [u8::MAX; 4];
-    let mut rows = 0;
-    for line in grid.lines() {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let Some(row) = tokens.first().and_then(|t| t.parse::<u8>().ok()) else {
-            continue;
-        };
-        assert_eq!(tokens.len(), 6, "row {row} needs 5 cells: {line}");
-        rows += 1;
-        for (x, token) in tokens[1..].iter().enumerate() {
-            let q = (row - 1) * 5 + x as u8;
-            let (tile, pawns) = token.split_once('@').unwrap_or((token, ""));
-            for code in pawns.as_bytes().chunks(2) {
-                let code = std::str::from_utf8(code).unwrap();
-                let c = PAWN_CODES.iter().position(|p| *p == code).unwrap();
-                pos[c] = q;
-            }
-            cells[q as usize] = match tile {
-                "##" => None,
-                "*I" => Some(Cell::Start(0)),
-                "*S" => Some(Cell::Start(1)),
-                "*G" => Some(Cell::Start(2)),
-                t if t.starts_with('#') => Some(Cell::Down(take(mask_of(&t[1..])))),
-                t => {
-                    let (arrows, r) = match t.split_once('~') {
-                        Some((a, r)) => (a, r.parse::<u8>().unwrap()),
-                        None => (t, 0),
-                    };
-                    let canonical = mask_of(arrows).rotate_right(2 * u32::from(r));
-                    Some(Cell::Up(take(canonical), r))
-                }
-            };
-        }
-    }
-    assert_eq!(rows, 5, "grid needs 5 rows");
-    assert!(
-        pos.iter().all(|&p| p != u8::MAX),
-        "every pawn must be placed"
-    );
-    let mut rest = (0..TILES as u8).filter(|&i| !used[i as usize]);
-    let cells = cells.map(|c| c.unwrap_or_else(|| Cell::Down(rest.next().expect("too many ##"))));
-    assert_eq!(
-        rest.next(),
-        None,
-        "board must hold exactly 22 directional tiles"
-    );
-    State {
-        cells,
-        pos,
-        to_move,
-        turn_count: 0,
-        phase: Phase::Move,
-        tally: Tally::default(),
-    }
+    g.scenario(grid, to_move)
+        .unwrap_or_else(|e| panic!("bad scenario: {e}"))
 }
 
 /// The distinct final squares of the mover's movement, as sorted names.
@@ -571,10 +507,10 @@ const F15: &str = "
 #[test]
 fn f15_no_legal_step_stay_put_ability_still_allowed() {
     let g = fox();
+    // The scenario starts Scarlett's turn as the rules do.
     let mut s = board(&g, F15, SCARLETT);
     assert_eq!(g.movement().reach(&s, SCARLETT), 0);
     let down = s.face_down();
-    g.begin_turn(&mut s);
     assert_eq!((s.to_move, s.phase), (SCARLETT, Phase::Ability));
     assert_eq!(s.pos[SCARLETT as usize], sq("e3"));
     assert_eq!(s.face_down(), down);
@@ -589,9 +525,8 @@ fn f15_no_legal_step_stay_put_ability_still_allowed() {
     assert_eq!(s.to_move, ZEV);
     // Without abilities after staying put (A16) her turn is skipped.
     let alt = Fox::with("stay_ability=false").unwrap();
-    let mut s = board(&alt, F15, SCARLETT);
-    alt.begin_turn(&mut s);
-    assert_eq!((s.to_move, s.turn_count), (ZEV, 1));
+    let s = board(&alt, F15, SCARLETT);
+    assert_eq!((s.to_move, s.turn_count), (ZEV, u32::from(SCARLETT) + 1));
 }
 
 const F16: &str = "

@@ -567,6 +567,32 @@ impl Game for Hamunaptra {
             && !(self.rule3 && state.pile_was_empty && !state.placed_round)
     }
     /// The first-player roll's winner.
+    /// `exit` when a character stands on an exit at the end (spec §6.1),
+    /// `deck` when the draw pile ran out (§6.2, optional rule 3), `cap`.
+    fn ending(&self, state: &State) -> &'static str {
+        if self.truncated(state) {
+            crate::game::ENDING_CAP
+        } else if state.chars.iter().any(|c| {
+            c.alive
+                && c.owner != state::NONE
+                && state.cells.get(c.cell as usize).is_some_and(|x| x.exit)
+        }) {
+            "exit"
+        } else {
+            "deck"
+        }
+    }
+    fn endings(&self) -> &'static [&'static str] {
+        &["exit", "deck", crate::game::ENDING_CAP]
+    }
+    fn rounds(&self, state: &State) -> Option<u32> {
+        Some(u32::from(state.round))
+    }
+    fn with_cap(&self, cap: u32) -> Option<Self> {
+        let mut g = self.clone();
+        g.max_rounds = cap.clamp(1, u32::from(u16::MAX)) as u16;
+        Some(g)
+    }
     fn first_player(&self, state: &State) -> Option<PlayerId> {
         (state.phase != Phase::FirstRoll).then_some(state.first)
     }

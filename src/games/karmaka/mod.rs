@@ -474,6 +474,26 @@ impl Game for Karmaka {
             .collect()
     }
 
+    /// Ended by the `max_plies` cap, which the rulebook does not have.
+    fn truncated(&self, state: &State) -> bool {
+        state.phase == Phase::Over && state.winner == state::NONE
+    }
+    fn ending(&self, state: &State) -> &'static str {
+        if self.truncated(state) {
+            crate::game::ENDING_CAP
+        } else {
+            "transcendence"
+        }
+    }
+    fn endings(&self) -> &'static [&'static str] {
+        &["transcendence", crate::game::ENDING_CAP]
+    }
+    fn with_cap(&self, cap: u32) -> Option<Self> {
+        let mut g = self.clone();
+        g.max_plies = cap.max(1);
+        Some(g)
+    }
+
     /// The rung reached (4 = Transcendence).
     fn score(&self, state: &State, player: PlayerId) -> f64 {
         f64::from(state.level[player as usize])

@@ -397,6 +397,24 @@ impl Game for Karmox {
     fn truncated(&self, s: &State) -> bool {
         s.phase == state::Phase::Over && s.result == state::DRAW
     }
+    fn ending(&self, s: &State) -> &'static str {
+        if self.truncated(s) {
+            crate::game::ENDING_CAP
+        } else {
+            "portal"
+        }
+    }
+    fn endings(&self) -> &'static [&'static str] {
+        &["portal", crate::game::ENDING_CAP]
+    }
+    fn rounds(&self, s: &State) -> Option<u32> {
+        Some(u32::from(s.round))
+    }
+    fn with_cap(&self, cap: u32) -> Option<Self> {
+        let mut g = self.clone();
+        g.max_rounds = cap.clamp(1, u32::from(u16::MAX)) as u16;
+        Some(g)
+    }
     /// The roll-off's winner (setup decisions come before it).
     fn first_player(&self, s: &State) -> Option<PlayerId> {
         (!s.setup).then_some(s.first)
