@@ -256,6 +256,14 @@ pub fn run(
 ) -> Result<Vec<CellResult>, arena::RunError> {
     let cells = exp.cells()?;
     let threads = opts.threads.unwrap_or(exp.threads);
+    if threads > crate::cli::max_threads() {
+        return Err(SpecError::Invalid(format!(
+            "threads = {threads} in {}: at most {} (4 per core), or 0 for one per core",
+            file.display(),
+            crate::cli::max_threads()
+        ))
+        .into());
+    }
     let io = |p: &Path, e: std::io::Error| arena::RunError::Output {
         path: p.display().to_string(),
         why: e.to_string(),

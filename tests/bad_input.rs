@@ -600,3 +600,82 @@ fn outputs_that_cannot_be_written() {
     check(cases);
     assert_eq!(std::fs::read(&file).unwrap(), b"x");
 }
+
+#[test]
+fn counts_and_thread_limits_out_of_range() {
+    let base = run_game("tictactoe");
+    let with = |flag: &str, value: &str| {
+        let mut a = base.clone();
+        let at = a.iter().position(|x| x == flag);
+        match at {
+            Some(i) => a[i + 1] = value.to_string(),
+            None => a.extend([flag.to_string(), value.to_string()]),
+        }
+        a
+    };
+    let mut cases = Vec::new();
+    for games in [
+        "0",
+        "18446744073709551614",
+        "18446744073709551615",
+        "100000000000000",
+    ] {
+        cases.push(case(&owned(&with("--games", games)), "number of games"));
+    }
+    cases.push(case(&owned(&with("--threads", "100000")), "thread count"));
+    cases.push(case(
+        &["soak", "--games", "18446744073709551615"],
+        "number of games",
+    ));
+    let sprt = |extra: &[&str]| {
+        let mut a = vec!["sprt", "--game", "tictactoe", "--agents", "random,random"];
+        a.extend_from_slice(extra);
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    cases.push(case(
+        &owned(&sprt(&["--max-games", "10", "--elo0", "0", "--elo1", "5"])),
+        "--max-games",
+    ));
+    cases.push(case(
+        &owned(&sprt(&["--max-games", "0", "--elo0", "0", "--elo1", "5"])),
+        "--max-games",
+    ));
+    cases.push(case(
+        &owned(&sprt(&["--elo0=-inf", "--elo1", "5"])),
+        "finite",
+    ));
+    cases.push(case(
+        &owned(&sprt(&["--elo0=NaN", "--elo1", "5"])),
+        "finite",
+    ));
+    check(cases);
+}
+
+#[test]
+fn standard_output_that_fails() {
+    // A full device: one line, exit 2, no panic.
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
+            .arg("agents")
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("standard output"), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    // A pipe closed by the reader: a quiet exit 0.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(["soak", "--games", "200"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.trim().is_empty(), "{stderr}");
+}

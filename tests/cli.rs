@@ -231,7 +231,7 @@ fn bad_input_is_a_clear_error() {
                 "--games",
                 "0",
             ],
-            "at least 1",
+            "number of games from 1",
         ),
         (
             vec![

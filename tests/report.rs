@@ -151,22 +151,22 @@ fn sprt_waits_for_ten_pairs_and_reports_no_decision_at_the_cap() {
     let out = boardlab(&[
         "sprt",
         "--game",
-        "tictactoe",
+        "connect4",
         "--agents",
-        "random,random",
+        "mcts(iterations=4),mcts(iterations=3)",
         "--elo1",
         "50",
         "--batch",
         "1",
         "--max-games",
-        "12",
+        "22",
         "--threads",
         "1",
     ]);
     assert_eq!(out.status.code(), Some(1), "no decision: exit 1");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(text.lines().filter(|l| l.starts_with("games ")).count(), 6);
-    assert!(text.contains("no decision after 12 games"), "{text}");
+    assert_eq!(text.lines().filter(|l| l.starts_with("games ")).count(), 11);
+    assert!(text.contains("no decision after 22 games"), "{text}");
 }
 
 /// Karmaka and Karmox draw their first player (Karmox after setup decisions

@@ -118,7 +118,7 @@ pub struct SprtArgs {
     #[arg(long, default_value_t = 20)]
     pub batch: u64,
     /// Worker threads (0: one per core); the results do not depend on it.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
 }
 
@@ -131,7 +131,7 @@ pub struct ExperimentArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Worker threads, overriding the file's setting.
-    #[arg(long)]
+    #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// Continue an interrupted experiment: finished games of every cell are kept.
     #[arg(long, conflicts_with = "force")]
@@ -158,6 +158,37 @@ pub struct MergeArgs {
     pub force: bool,
 }
 
+/// The most worker threads any command starts: beyond a few per core they
+/// only cost memory and, past the system's limit, fail to start.
+pub fn max_threads() -> usize {
+    4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A `--threads` value: 0 (one per core) up to [`max_threads`].
+fn parse_threads(text: &str) -> Result<usize, String> {
+    let max = max_threads();
+    match text.trim().parse::<usize>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a thread count from 0 (one per core) to {max} (4 per core)"
+        )),
+    }
+}
+
+/// The largest `--games` of one run: far beyond any study, and small enough
+/// that rounding up to a multiple of the seats never overflows.
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+
+/// A game count from 1 to [`MAX_GAMES`].
+fn parse_games(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n @ 1..=MAX_GAMES) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of games from 1 to {MAX_GAMES}"
+        )),
+    }
+}
+
 fn parse_shard(text: &str) -> Result<(u64, u64), String> {
     let bad = || format!("'{text}' is not K/N with 1 <= K <= N, e.g. 2/8");
     let (k, n) = text.split_once('/').ok_or_else(bad)?;
@@ -181,13 +212,13 @@ pub struct RunArgs {
     #[arg(long)]
     pub agents: String,
     /// Number of games (rounded up to a multiple of the number of seats, so every agent sits in every seat equally often).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = parse_games)]
     pub games: u64,
     /// Master seed; the same seed gives the same games whatever the thread count.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Directory for games.csv, summary.csv and seats.csv.
     #[arg(long)]
@@ -243,7 +274,7 @@ pub struct SoakArgs {
     #[arg(long)]
     pub game: Vec<String>,
     /// Random games per spec.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = parse_games)]
     pub games: u64,
     /// Master seed; each game's seed derives from it and the game's index.
     #[arg(long, default_value_t = 1)]
@@ -252,7 +283,7 @@ pub struct SoakArgs {
     #[arg(long, default_value_t = 0)]
     pub start: u64,
     /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
     /// Print one JSON object instead of a table.
     #[arg(long)]

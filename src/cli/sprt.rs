@@ -24,6 +24,21 @@ pub(super) fn sprt(a: SprtArgs) -> Result<ExitCode> {
     if !(a.alpha > 0.0 && a.alpha < 0.5 && a.beta > 0.0 && a.beta < 0.5) {
         bail!("--alpha and --beta must lie strictly between 0 and 0.5");
     }
+    if !a.elo0.is_finite() || !a.elo1.is_finite() {
+        bail!(
+            "--elo0 ({}) and --elo1 ({}) must be finite Elo differences",
+            a.elo0,
+            a.elo1
+        );
+    }
+    if a.max_games < 2 * MIN_PAIRS || a.max_games > crate::cli::MAX_GAMES {
+        bail!(
+            "--max-games must be from {} (the test decides only after {MIN_PAIRS} game pairs) to {}; {} given",
+            2 * MIN_PAIRS,
+            crate::cli::MAX_GAMES,
+            a.max_games
+        );
+    }
     if a.elo1 <= a.elo0 {
         bail!(
             "--elo1 ({}) must be greater than --elo0 ({})",
