@@ -8,6 +8,7 @@ pub mod determinize;
 pub mod heuristic;
 pub mod render;
 pub mod rules;
+pub mod scenario;
 pub mod state;
 
 #[cfg(test)]
@@ -25,6 +26,7 @@ use crate::spec::Params;
 
 use cards::{CardSet, NCARDS};
 pub use rules::{Actions, MAX_ACTIONS};
+pub use scenario::Scenario;
 pub use state::{Action, Phase, State};
 use state::{MAXP, NONE, Pile, TRANSCENDED, bit};
 
@@ -472,6 +474,12 @@ impl Game for Karmaka {
                 }
             })
             .collect()
+    }
+
+    /// A game ended by the ply cap or the hard step cap (no one transcended)
+    /// is a simulation cut, not a result of the rules.
+    fn truncated(&self, state: &State) -> bool {
+        state.phase == Phase::Over && state.winner == NONE
     }
 
     /// The rung reached (4 = Transcendence).
