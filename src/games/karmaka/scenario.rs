@@ -31,8 +31,9 @@ use crate::game::Game;
 ///     .rings(0, 1)
 ///     .build()
 ///     .unwrap();
-/// // Seat 1 drew its Deck card at the start of its turn.
-/// assert_eq!(&s.hands[1][..], &[ven, pan]);
+/// // Seat 1 drew its Deck card at the start of its turn (a Hand is kept sorted).
+/// assert_eq!(&s.hands[1][..], &[pan, ven]);
+/// assert!(s.decks[1].is_empty());
 /// assert_eq!((s.phase, g.turn(&s)), (Phase::Main, Turn::Player(1)));
 /// // A card placed twice is an error, not a broken state.
 /// assert!(Scenario::new(&g).hand(0, &[ven]).ruins(&[ven]).build().is_err());
