@@ -7,13 +7,14 @@
 //! unknown cards are collected in id order, shuffled, and dealt into the
 //! unknown slots. Who else knows each unknown slot (a rival who peeked at a
 //! Hand, a Destiny player who knows a dealt Deck card) is public and part of
-//! the key, and the resampled cards inherit it.
+//! the key, and the resampled cards inherit it. The play counters of the
+//! tally keep the card type of a face-down play only for those who saw it.
 
 use arrayvec::ArrayVec;
 
 use super::Karmaka;
 use super::cards::NCARDS;
-use super::state::{NONE, Pile, State, bit};
+use super::state::{NONE, Pile, State, Tally, bit};
 use crate::rng::{GameRng, shuffle};
 
 /// Everything an observer knows: the masked state.
@@ -96,7 +97,23 @@ impl Karmaka {
                 *c = 0;
             }
         }
+        self.strip_tally(&mut v.tally, o);
         (v, masks)
+    }
+
+    /// Clears the per-type counts of face-down plays (modes C and D) that
+    /// `o` did not see: the player saw its own, the receiving ally a mode D
+    /// card, nobody else the type. The true state keeps them for `metrics`.
+    fn strip_tally(&self, t: &mut Tally, o: u8) {
+        for p in 0..self.players {
+            let counts = &mut t.played[p as usize];
+            if p != o {
+                counts.iter_mut().for_each(|c| c[2] = 0);
+            }
+            if p != o && self.ally(p) != Some(o) {
+                counts.iter_mut().for_each(|c| c[3] = 0);
+            }
+        }
     }
 
     /// A full state consistent with `o`'s view, hidden cards resampled

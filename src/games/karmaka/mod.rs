@@ -8,6 +8,7 @@ pub mod determinize;
 pub mod heuristic;
 pub mod render;
 pub mod rules;
+pub mod scenario;
 pub mod state;
 
 #[cfg(test)]
@@ -25,6 +26,7 @@ use crate::spec::Params;
 
 use cards::{CardSet, NCARDS};
 pub use rules::{Actions, MAX_ACTIONS};
+pub use scenario::Scenario;
 pub use state::{Action, Phase, State};
 use state::{MAXP, NONE, Pile, TRANSCENDED, bit};
 

@@ -222,13 +222,46 @@ impl Karmaka {
         counts
     }
 
-    /// Removes the lowest-id card of type `t` from a pile.
-    pub(super) fn take_kind<const N: usize>(&self, pile: &mut ArrayVec<u8, N>, t: u8) -> u8 {
-        let i = pile
-            .iter()
-            .position(|&c| self.kind(c) == t)
-            .expect("a card of the chosen type is in the pile");
-        pile.remove(i)
+    /// Removes a card of type `t` from a pile and keeps what each observer
+    /// knows a function of what it saw (spec §5.2). Copies of a type are
+    /// interchangeable, so the identity of the moved copy must not depend on
+    /// who knew which copy: the copy known to the most observers moves (the
+    /// lowest id among equals), and every observer who knew `k` copies there
+    /// but not the moved one still knows `k - 1` of them (it saw a copy of
+    /// this type leave, not which). The caller sets the moved card's
+    /// knowledge for its destination.
+    pub(super) fn take_kind<const N: usize>(
+        &self,
+        pile: &mut ArrayVec<u8, N>,
+        known: &mut [u8; NCARDS],
+        t: u8,
+    ) -> u8 {
+        let mut best: Option<(usize, u32, u8)> = None;
+        let mut knew = 0u8;
+        for (i, &c) in pile.iter().enumerate() {
+            if self.kind(c) != t {
+                continue;
+            }
+            let m = known[c as usize];
+            knew |= m;
+            let n = m.count_ones();
+            if best.is_none_or(|(_, bn, bc)| n > bn || (n == bn && c < bc)) {
+                best = Some((i, n, c));
+            }
+        }
+        let (i, _, _) = best.expect("a card of the chosen type is in the pile");
+        let c = pile.remove(i);
+        let lost = knew & !known[c as usize];
+        for o in (0..8u8).filter(|&o| lost & bit(o) != 0) {
+            if let Some(&r) = pile
+                .iter()
+                .rev()
+                .find(|&&r| self.kind(r) == t && known[r as usize] & bit(o) != 0)
+            {
+                known[r as usize] &= !bit(o);
+            }
+        }
+        c
     }
 
     pub(super) fn ruin(s: &mut State, c: u8) {
@@ -259,13 +292,13 @@ impl Karmaka {
         match (s.phase, action) {
             (Phase::Main | Phase::Bonus, Action::Pass | Action::Stop) => self.end_turn(s),
             (Phase::Main | Phase::Bonus, Action::Points(t)) => {
-                let c = self.take_kind(&mut s.hands[au], t);
+                let c = self.take_kind(&mut s.hands[au], &mut s.known, t);
                 s.known[c as usize] = ALL;
                 s.deeds[au].push(c);
                 self.end_turn(s);
             }
             (Phase::Main | Phase::Bonus, Action::Future(t)) => {
-                let c = self.take_kind(&mut s.hands[au], t);
+                let c = self.take_kind(&mut s.hands[au], &mut s.known, t);
                 s.known[c as usize] = bit(a);
                 Self::blur_hand(s, a, bit(a));
                 s.futures[au].push(c);
@@ -273,14 +306,14 @@ impl Karmaka {
             }
             (Phase::Main | Phase::Bonus, Action::AllyFuture(t)) => {
                 let ally = self.ally(a).expect("mode D needs an ally");
-                let c = self.take_kind(&mut s.hands[au], t);
+                let c = self.take_kind(&mut s.hands[au], &mut s.known, t);
                 s.known[c as usize] = bit(a) | bit(ally);
                 Self::blur_hand(s, a, bit(a) | bit(ally));
                 s.futures[ally as usize].push(c);
                 self.end_turn(s);
             }
             (Phase::Main | Phase::Bonus, Action::Ability(t)) => {
-                let c = self.take_kind(&mut s.hands[au], t);
+                let c = self.take_kind(&mut s.hands[au], &mut s.known, t);
                 s.known[c as usize] = ALL;
                 s.center = c;
                 s.chain = 0;
@@ -294,13 +327,13 @@ impl Karmaka {
                 self.start_ability(s, t);
             }
             (Phase::DenialPick, Action::Pick(t)) => {
-                let c = self.take_kind(&mut s.hands[au], t);
+                let c = self.take_kind(&mut s.hands[au], &mut s.known, t);
                 Self::ruin(s, c);
                 self.start_ability(s, t);
             }
             (Phase::EmbodyPick, Action::Pick(t)) => self.start_ability(s, t),
             (Phase::DwindlePick(v), Action::Pick(t)) => {
-                let c = self.take_kind(&mut s.hands[v as usize], t);
+                let c = self.take_kind(&mut s.hands[v as usize], &mut s.known, t);
                 Self::ruin(s, c);
                 self.finish(s, v, true);
             }
@@ -310,7 +343,7 @@ impl Karmaka {
                 self.finish(s, v, true);
             }
             (Phase::RouletteRuin(k), Action::Pick(t)) => {
-                let c = self.take_kind(&mut s.hands[au], t);
+                let c = self.take_kind(&mut s.hands[au], &mut s.known, t);
                 Self::ruin(s, c);
                 let k = k + 1;
                 s.phase = if k == 2 || s.hands[au].is_empty() {
@@ -330,7 +363,7 @@ impl Karmaka {
                 self.finish(s, NONE, true);
             }
             (Phase::DestinyPlace(n), Action::Pick(t)) => {
-                let c = self.take_kind(&mut s.aside, t);
+                let c = self.take_kind(&mut s.aside, &mut s.known, t);
                 s.known[c as usize] = bit(a);
                 s.futures[au].push(c);
                 if n + 1 == 2 || s.aside.is_empty() {
@@ -341,13 +374,13 @@ impl Karmaka {
             }
             (Phase::DestinyPlace(_), Action::Stop) => self.destiny_return(s),
             (Phase::DestinyReturn, Action::Pick(t)) => {
-                let c = self.take_kind(&mut s.aside, t);
+                let c = self.take_kind(&mut s.aside, &mut s.known, t);
                 s.known[c as usize] = bit(a);
                 s.well_top.push(c);
                 self.destiny_return(s);
             }
             (Phase::SwindleTake(v), Action::Pick(t)) => {
-                let c = self.take_kind(&mut s.aside, t);
+                let c = self.take_kind(&mut s.aside, &mut s.known, t);
                 let keep = bit(a) | bit(v);
                 s.known[c as usize] = keep;
                 insert_sorted(&mut s.hands[au], c);
@@ -368,7 +401,7 @@ impl Karmaka {
                 self.finish(s, NONE, true);
             }
             (Phase::SowPlace(left), Action::Pick(t)) => {
-                let c = self.take_kind(&mut s.hands[au], t);
+                let c = self.take_kind(&mut s.hands[au], &mut s.known, t);
                 s.known[c as usize] = bit(a);
                 Self::blur_hand(s, a, bit(a));
                 s.futures[au].push(c);
@@ -379,7 +412,7 @@ impl Karmaka {
                 }
             }
             (Phase::JubileePick(left), Action::Pick(t)) => {
-                let c = self.take_kind(&mut s.hands[au], t);
+                let c = self.take_kind(&mut s.hands[au], &mut s.known, t);
                 s.known[c as usize] = ALL;
                 s.deeds[au].push(c);
                 if left <= 1 || s.hands[au].is_empty() {
@@ -409,12 +442,12 @@ impl Karmaka {
                 }
             }
             (Phase::Drawing(dest, left, then), Action::Chance(t)) => {
-                let c = self.take_kind(&mut s.well, t);
+                let c = self.take_kind(&mut s.well, &mut s.known, t);
                 self.place(s, c, dest);
                 s.phase = Phase::Drawing(dest, left - 1, then);
             }
             (Phase::SpiteChance(v, left), Action::Chance(t)) => {
-                let c = self.take_kind(&mut s.hands[v as usize], t);
+                let c = self.take_kind(&mut s.hands[v as usize], &mut s.known, t);
                 Self::ruin(s, c);
                 if left <= 1 || s.hands[v as usize].is_empty() {
                     self.finish(s, v, true);
@@ -423,8 +456,12 @@ impl Karmaka {
                 }
             }
             (Phase::SwindleChance(v, left), Action::Chance(t)) => {
-                let c = self.take_kind(&mut s.hands[v as usize], t);
-                s.known[c as usize] |= bit(a);
+                // Only the actor and the victim see the shown cards; third
+                // parties cannot tell which cards left the Hand.
+                let keep = bit(a) | bit(v);
+                let c = self.take_kind(&mut s.hands[v as usize], &mut s.known, t);
+                s.known[c as usize] = keep;
+                Self::blur_hand(s, v, keep);
                 s.aside.push(c);
                 s.phase = if left <= 1 {
                     Phase::SwindleTake(v)

@@ -147,16 +147,19 @@ pub struct State {
     pub plies: u32,
     /// Actions applied so far (a hard stop for the game length).
     pub steps: u32,
-    /// Public history counted for reports (see `Game::metrics`).
+    /// History counted for reports (see `Game::metrics` and [`Tally`]).
     pub tally: Tally,
 }
 
 /// Play modes as counted in [`Tally::played`], in this order.
 pub const MODES: [&str; 4] = ["points", "ability", "future", "ally_future"];
 
-/// Per-seat counters of the game so far. Every counted event is public (the
-/// mode of a play is seen even when the card is not), so they are part of
-/// the info key and kept by determinization. Counts saturate.
+/// Per-seat counters of the game so far, for research metrics read from the
+/// true state. Every counted event is public except the card type of a play
+/// face down (modes C and D): an observer's view keeps those counts only for
+/// the player and, in mode D, the receiving ally (see `Karmaka::view`), so
+/// they never enter another seat's info key or determinization. Counts
+/// saturate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Tally {
     /// Main and bonus plays by seat, card type and mode (index in [`MODES`]).
@@ -179,7 +182,7 @@ pub struct Tally {
 
 /// One atomic decision or chance outcome. Cards in a Hand, aside or Deeds
 /// are named by type: copies of one type are interchangeable, and this keeps
-/// the lists short (the lowest id of that type is moved).
+/// the lists short (which copy moves: `Karmaka::take_kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// Play a card of this type to your Deeds.

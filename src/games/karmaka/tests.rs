@@ -191,15 +191,16 @@ fn begin(g: &Karmaka, s: &mut State) {
 #[test]
 fn k01_ring_climb_and_rebirth_with_short_future() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    s.level[0] = 2;
-    s.rings[0] = 2;
-    future(&mut s, 0, &[22, 50, 58]);
-    deeds(&mut s, 0, &[15, 28, 6]);
-    ruins(&mut s, &[0]);
-    well_top(&mut s, &[47, 19, 38]);
-    hand(&mut s, 1, &[1]);
-    begin(&g, &mut s);
+    let s = Scenario::new(&g)
+        .level(0, 2)
+        .rings(0, 2)
+        .future(0, &[22, 50, 58])
+        .deeds(0, &[15, 28, 6])
+        .ruins(&[0])
+        .well_top(&[47, 19, 38])
+        .hand(1, &[1])
+        .build()
+        .unwrap();
     assert_eq!(s.level[0], 3);
     assert_eq!(s.rings[0], 1);
     assert_eq!(&s.ruins[..], &[0, 15, 28, 6]);
@@ -236,14 +237,15 @@ fn k02_failure_gains_ring_and_big_future_leaves_deck_empty() {
 #[test]
 fn k03_targeted_karmic_cost_in_multiplayer() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[15, 38]);
-    deck(&mut s, 0, &[19]);
-    deeds(&mut s, 2, &[47, 55]);
-    ruins(&mut s, &[6]);
-    hand(&mut s, 1, &[1]);
-    hand(&mut s, 2, &[2]);
-    begin(&g, &mut s);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[15, 38])
+        .deck(0, &[19])
+        .deeds(2, &[47, 55])
+        .ruins(&[6])
+        .hand(1, &[1])
+        .hand(2, &[2])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "VEN")));
     act(&g, &mut s, Action::Target(2));
     assert_eq!(&s.ruins[..], &[6, 55]);
@@ -263,11 +265,12 @@ fn k03_targeted_karmic_cost_in_multiplayer() {
 #[test]
 fn k04_self_only_card_offered_round_robin() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[53, 3]);
-    deck(&mut s, 0, &[48]);
-    well_top(&mut s, &[44, 7, 20]);
-    begin(&g, &mut s);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[53, 3])
+        .deck(0, &[48])
+        .well_top(&[44, 7, 20])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "VOY")));
     assert_eq!(sorted(&s.hands[0]), vec![3, 7, 20, 44, 48]);
     assert_eq!(s.phase, Phase::Offer(1, false));
@@ -287,12 +290,13 @@ fn k04_self_only_card_offered_round_robin() {
 #[test]
 fn k05_peek_chain_offer_before_next_play() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[19, 16, 51]);
-    deck(&mut s, 0, &[3, 22]);
-    hand(&mut s, 1, &[55, 36]);
-    deeds(&mut s, 1, &[44, 34]);
-    begin(&g, &mut s);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[19, 16, 51])
+        .deck(0, &[3, 22])
+        .hand(1, &[55, 36])
+        .deeds(1, &[44, 34])
+        .build()
+        .unwrap();
     assert!(s.hands[0].contains(&22));
     act(&g, &mut s, Action::Ability(ty(&g, "PEE")));
     act(&g, &mut s, Action::Target(1));
@@ -1696,4 +1700,214 @@ fn invariants_catch_broken_states() {
     let mut high = s.clone();
     high.level[1] = 9;
     assert!(g.check_invariants(&high).unwrap_err().contains("top rung"));
+}
+
+// ---------------------------------------------------------------- hidden information
+
+/// The type of a card played face down stays out of the keys of the seats
+/// that did not see it; the player (and the ally of a mode D play) keep it,
+/// and the research metrics still count it.
+#[test]
+fn face_down_plays_keep_their_type_out_of_other_keys() {
+    let g = game("karmaka");
+    let play = |code: &str| {
+        let mut s = Scenario::new(&g)
+            .hand(0, &[6, 9])
+            .hand(1, &[0])
+            .deck(1, &[1])
+            .build()
+            .unwrap();
+        act(&g, &mut s, Action::Future(ty(&g, code)));
+        s
+    };
+    let (a, b) = (play("CRI"), play("HEL"));
+    assert_eq!(g.info_key(&a, 1), g.info_key(&b, 1));
+    assert_ne!(g.info_key(&a, 0), g.info_key(&b, 0));
+    assert!(g.metrics(&a, 0).contains(&("played_cri_future", 1.0)));
+    for seed in 0..5 {
+        let d = g.determinize(&a, 1, &mut rng_from_seed(seed));
+        assert_eq!(d.tally.played[0][ty(&g, "CRI") as usize][2], 0);
+    }
+    // Mode D: the ally saw the card, the rivals did not.
+    let g4 = game("karmaka(players=4,teams=true)");
+    let play = |code: &str| {
+        let mut s = Scenario::new(&g4)
+            .hand(0, &[6, 9])
+            .hand(1, &[0])
+            .build()
+            .unwrap();
+        act(&g4, &mut s, Action::AllyFuture(ty(&g4, code)));
+        s
+    };
+    let (a, b) = (play("CRI"), play("HEL"));
+    assert_eq!(g4.info_key(&a, 1), g4.info_key(&b, 1));
+    assert_eq!(g4.info_key(&a, 3), g4.info_key(&b, 3));
+    assert_ne!(g4.info_key(&a, 2), g4.info_key(&b, 2));
+}
+
+/// Playing "a card of type X" moves a copy chosen so that an observer who
+/// knew where one copy was learns nothing from which copy moved.
+#[test]
+fn the_copy_that_moves_is_knowledge_neutral() {
+    // P1 knows CRI#7 in P0's Hand; the other Hand card is CRI#6 or HEL#9.
+    let g = game("karmaka");
+    let world = |other: u8| {
+        let mut s = Scenario::new(&g)
+            .hand(0, &[other, 7])
+            .reveal(7, 1)
+            .hand(1, &[0])
+            .deck(1, &[1])
+            .build()
+            .unwrap();
+        act(&g, &mut s, Action::Points(ty(&g, "CRI")));
+        s
+    };
+    let (a, b) = (world(6), world(9));
+    assert_eq!(g.info_key(&a, 1), g.info_key(&b, 1));
+    assert!(
+        a.hands[0]
+            .iter()
+            .all(|&c| a.known[c as usize] & bit(1) == 0)
+    );
+}
+
+/// Two observers who each knew a different copy: after one copy is played,
+/// neither can tell which one is left; one who knew both still knows one.
+#[test]
+fn observers_of_different_copies_both_lose_track() {
+    let g3 = game("karmaka(players=3)");
+    let mut s = Scenario::new(&g3)
+        .hand(0, &[6, 7, 15])
+        .reveal(6, 1)
+        .reveal(7, 2)
+        .hand(1, &[0])
+        .build()
+        .unwrap();
+    act(&g3, &mut s, Action::Points(ty(&g3, "CRI")));
+    for o in [1, 2] {
+        assert!(
+            s.hands[0]
+                .iter()
+                .all(|&c| s.known[c as usize] & bit(o) == 0),
+            "seat {o} still knows a card of P0's Hand"
+        );
+    }
+    // A seat that knew both copies still knows the one left.
+    let mut s = Scenario::new(&g3)
+        .hand(0, &[6, 7, 15])
+        .reveal(6, 1)
+        .reveal(7, 1)
+        .hand(1, &[0])
+        .build()
+        .unwrap();
+    act(&g3, &mut s, Action::Points(ty(&g3, "CRI")));
+    let known = |s: &State| {
+        s.hands[0]
+            .iter()
+            .filter(|&&c| s.known[c as usize] & bit(1) != 0 && k(&g3, c) == ty(&g3, "CRI"))
+            .count()
+    };
+    assert_eq!(known(&s), 1);
+}
+
+/// Spite's random pick (a chance outcome by type) follows the same rule.
+#[test]
+fn spite_pick_is_knowledge_neutral() {
+    let g3 = game("karmaka(players=3)");
+    let mut s = Scenario::new(&g3)
+        .hand(1, &[6, 7, 15])
+        .reveal(7, 2)
+        .hand(0, &[17])
+        .build()
+        .unwrap();
+    act(&g3, &mut s, Action::Ability(ty(&g3, "SPI")));
+    act(&g3, &mut s, Action::Target(1));
+    chance(&g3, &mut s, 6);
+    assert_eq!(s.phase, Phase::SpiteChance(1, 1));
+    assert!(
+        s.hands[1]
+            .iter()
+            .all(|&c| s.known[c as usize] & bit(2) == 0)
+    );
+}
+
+/// Swindle shows its cards to the actor and the victim only: a third party
+/// who knew one of them learns nothing about where it went.
+#[test]
+fn swindle_shows_cards_to_actor_and_victim_only() {
+    let g = game("karmaka(players=3)");
+    let mut s = Scenario::new(&g)
+        .hand(1, &[2, 8, 56, 30, 41])
+        .reveal(30, 2)
+        .hand(0, &[36])
+        .build()
+        .unwrap();
+    act(&g, &mut s, Action::Ability(ty(&g, "SWI")));
+    act(&g, &mut s, Action::Target(1));
+    chance(&g, &mut s, 30);
+    chance(&g, &mut s, 8);
+    chance(&g, &mut s, 41);
+    assert_eq!(s.phase, Phase::SwindleTake(1));
+    for &c in &s.aside {
+        assert_eq!(s.known[c as usize], bit(0) | bit(1), "card {c}");
+    }
+    assert!(g.view(&s, 2).aside.iter().all(|&c| c == NONE));
+    assert!(
+        s.hands[1]
+            .iter()
+            .all(|&c| s.known[c as usize] & bit(2) == 0)
+    );
+}
+
+/// A game stopped by the ply cap is flagged truncated; a won game is not.
+#[test]
+fn the_ply_cap_is_a_truncation() {
+    let g = game("karmaka(max_plies=10)");
+    let mut rng = rng_from_seed(3);
+    let mut s = g.initial_state(&mut rng);
+    crate::game::random_playout(&g, &mut s, &mut rng, g.max_game_length());
+    assert_eq!(g.turn(&s), Turn::Terminal);
+    assert_eq!((s.winner, s.plies), (NONE, 10));
+    assert!(g.truncated(&s));
+    let won = Scenario::new(&g)
+        .level(0, 3)
+        .deeds(0, &[15, 16, 17])
+        .hand(1, &[0])
+        .build()
+        .unwrap();
+    assert_eq!((won.winner, g.turn(&won)), (0, Turn::Terminal));
+    assert!(!g.truncated(&won));
+}
+
+/// The builder refuses positions that break the rules' invariants.
+#[test]
+fn scenario_builder_rejects_bad_positions() {
+    let g = game("karmaka(players=3)");
+    for (b, want) in [
+        (Scenario::new(&g).hand(3, &[0]), "seat 3"),
+        (Scenario::new(&g).active(5), "seat 5"),
+        (Scenario::new(&g).hand(0, &[64]), "card 64"),
+        (
+            Scenario::new(&g).hand(0, &[5]).deck(1, &[5]),
+            "placed twice",
+        ),
+        (Scenario::new(&g).level(1, 4), "rung 4"),
+        (Scenario::new(&g).well_top(&[1, 2, 3, 4]), "Well top"),
+        (Scenario::new(&g).reveal(9, 1), "not placed"),
+    ] {
+        let e = b.build().unwrap_err();
+        assert!(e.contains(want), "{e}");
+    }
+    let s = Scenario::new(&g)
+        .hand(0, &[1])
+        .future(2, &[40])
+        .reveal(40, 1)
+        .build()
+        .unwrap();
+    assert!(g.check_invariants(&s).is_ok());
+    assert_eq!(s.well.len(), 62);
+    assert_eq!(s.known[40], bit(1) | bit(2));
+    assert_eq!(g.card("VEN", 1), Some(16));
+    assert_eq!(g.card("VEN", 2), None);
+    assert_eq!(g.card("XYZ", 0), None);
 }
