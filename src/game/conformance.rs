@@ -431,6 +431,94 @@ fn check_determinize<G: Game>(
     (checks, changed)
 }
 
+/// Narration leaks nothing: [`Game::action_label_for`] of an action for a
+/// seat must be a function of that seat's info keys before and after it. Plays
+/// `games` random games; every step's label is filed under a hash of (seat,
+/// key before, key after), and at every third step each seat also sees every
+/// outcome or legal action of a determinization for it, which shares the key
+/// before and so collides with the true step wherever the seat cannot tell
+/// them apart. Panics naming both labels when one key pair gets two.
+/// Returns the number of key pairs that were met more than once (so a test can
+/// tell the check compared something).
+pub fn check_observer_labels<G: Game>(game: &G, games: u32, seed: u64) -> u64 {
+    use std::collections::HashMap;
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut filed: HashMap<u64, (String, String)> = HashMap::new();
+    let mut repeats = 0u64;
+    let mut file = |key: u64, label: String, ctx: &dyn Fn() -> String| match filed.get(&key) {
+        Some((l, first)) => {
+            assert!(
+                *l == label,
+                "{}: two labels for one observer view: {l:?} ({first}) and {label:?} ({})",
+                game.spec(),
+                ctx()
+            );
+            repeats += 1;
+        }
+        None => {
+            filed.insert(key, (label, ctx()));
+        }
+    };
+    let pair = |p: u8, before: &G::InfoKey, after: &G::State| {
+        let mut h = DefaultHasher::new();
+        p.hash(&mut h);
+        before.hash(&mut h);
+        game.info_key(after, p).hash(&mut h);
+        h.finish()
+    };
+    for g in 0..games {
+        let seed = seed.wrapping_add(u64::from(g));
+        let mut rng = rng_from_seed(seed);
+        let mut state = game.initial_state(&mut rng);
+        for step in 0..game.max_game_length() {
+            let turn = game.turn(&state);
+            let action = match turn {
+                Turn::Terminal => break,
+                Turn::Chance => game.sample_chance(&state, &mut rng),
+                Turn::Player(_) => {
+                    let legal = game.legal_actions(&state);
+                    legal[below(&mut rng, legal.len())]
+                }
+            };
+            let mut next = state.clone();
+            game.apply(&mut next, action);
+            for p in 0..game.num_players() as u8 {
+                let before = game.info_key(&state, p);
+                let ctx = || format!("seed {seed} step {step}, seat {p}, true {action:?}");
+                file(
+                    pair(p, &before, &next),
+                    game.action_label_for(&state, action, p),
+                    &ctx,
+                );
+                if !step.is_multiple_of(3) {
+                    continue;
+                }
+                let other = game.determinize(&state, p, &mut rng);
+                let options: Vec<G::Action> = match turn {
+                    Turn::Chance => game
+                        .chance_outcomes(&other)
+                        .into_iter()
+                        .map(|o| o.0)
+                        .collect(),
+                    _ => game.legal_actions(&other).to_vec(),
+                };
+                for a in options {
+                    let mut after = other.clone();
+                    game.apply(&mut after, a);
+                    let ctx = || format!("seed {seed} step {step}, seat {p}, determinized {a:?}");
+                    file(
+                        pair(p, &before, &after),
+                        game.action_label_for(&other, a, p),
+                        &ctx,
+                    );
+                }
+            }
+            state = next;
+        }
+    }
+    repeats
+}
+
 /// Plays `games` random games and returns the mean number of actions, a quick
 /// smoke check usable from benches.
 pub fn mean_length<G: Game>(game: &G, games: u32, seed: u64) -> f64 {
