@@ -16,8 +16,8 @@ fn conforms(name: &str) {
         with_game!(&game, g => check(g, Config { playouts: 60, ..Config::default() }));
         with_game!(&game, g => {
             if g.has_hidden_information() {
-                let repeats = check_observer_labels(g, 4, 1);
-                assert!(repeats > 0, "{spec}: no two steps looked alike to a seat");
+                let compared = check_observer_labels(g, 3, 1);
+                assert!(compared > 0, "{spec}: no labels compared");
             }
         });
     }

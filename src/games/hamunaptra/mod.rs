@@ -627,7 +627,11 @@ impl Game for Hamunaptra {
                 format!("offer a card to seat {to}")
             }
             Action::Give(_) if !trader => "offer a card".into(),
-            Action::Accept(_) if !trader => "accept, giving a card".into(),
+            // Hand sizes can come out alike either way, so to others an
+            // answer to a trade shows only that it was answered.
+            Action::Accept(_) | Action::Agree | Action::Reject if !trader => {
+                "answer the trade".into()
+            }
             Action::Discard(_) if observer != self.discarder(s) => {
                 "discard a card (hand limit)".into()
             }

@@ -490,9 +490,10 @@ impl Game for Karmaka {
     fn action_label(&self, state: &State, action: Action) -> String {
         self.label(state, action)
     }
-    /// The full label unless the action moves a card that the observer can
-    /// see neither before nor after it (Deeds, Ruins and the card in the
-    /// centre are face up; elsewhere a card is seen by the seats in `known`).
+    /// The full label unless the action moves a card between two face-down
+    /// places that the observer does not know it in afterwards (Deeds, Ruins
+    /// and the card in the centre are face up; elsewhere `known` says who
+    /// knows a card's place).
     fn action_label_for(&self, state: &State, action: Action, observer: PlayerId) -> String {
         fn places(s: &State) -> [u8; NCARDS] {
             let mut at = [u8::MAX; NCARDS];
@@ -521,18 +522,22 @@ impl Game for Karmaka {
         let mut after = state.clone();
         self.apply(&mut after, action);
         let (from, to) = (places(state), places(&after));
-        let seen = |s: &State, place: u8, c: usize| {
-            (30..=40).contains(&place) || place == 44 || s.known[c] & bit(observer) != 0
-        };
-        let unseen = (0..NCARDS)
-            .any(|c| from[c] != to[c] && !seen(state, from[c], c) && !seen(&after, to[c], c));
+        let face_up = |place: u8| (30..=40).contains(&place) || place == 44;
+        // Knowing a card before is not enough: copies of a type are alike, so
+        // which one moved shows only in what the observer knows afterwards.
+        let unseen = (0..NCARDS).any(|c| {
+            from[c] != to[c]
+                && !face_up(from[c])
+                && !face_up(to[c])
+                && after.known[c] & bit(observer) == 0
+        });
         if !unseen {
             return self.label(state, action);
         }
         match action {
             Action::Future(_) => "put a card face down on their Future Life".into(),
             Action::AllyFuture(_) => "put a card face down on their ally's Future Life".into(),
-            Action::Position(i) => format!("take Future Life card {}", i + 1),
+            Action::Position(_) => "take a Future Life card".into(),
             Action::Chance(_) => match state.phase {
                 state::Phase::Drawing(..) => "a card is taken from the Well".into(),
                 state::Phase::SwindleChance(v, _) => format!("a card of P{v}'s Hand is shown"),
