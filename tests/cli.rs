@@ -453,3 +453,33 @@ fn play_narration_hides_a_rivals_missions() {
         assert!(!text.contains(id), "rival's secret mission {id} shown");
     }
 }
+
+/// Two human seats at one terminal: a draw one of them may not see is told to
+/// each in its own words.
+#[test]
+fn play_narration_speaks_to_each_human_seat() {
+    let out = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args([
+            "play",
+            "--game",
+            "karmox(max_rounds=1)",
+            "--agents",
+            "human,human",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        text.contains("chance (as seat 1 sees it): side 0 draws a mission")
+            && text.contains("chance (as seat 0 sees it): draw mission M"),
+        "{text}"
+    );
+    // Each human's moves are narrated to the other.
+    assert!(
+        text.contains("seat 0 (human): ability point to")
+            && text.contains("seat 1 (human): ability point to"),
+        "{text}"
+    );
+}

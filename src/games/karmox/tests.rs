@@ -1384,12 +1384,21 @@ fn soak_invariants_in_every_configuration() {
     ] {
         let g = game(spec);
         let mut rng = rng_from_seed(11);
-        let (mut wins, mut combats) = (0, 0);
+        let (mut wins, mut combats, mut pair_choices) = (0, 0, 0);
         for n in 0..games {
             let mut s = g.initial_state(&mut rng);
             // Every third game starts with 10 XP per side so the portal is reachable.
             if n % 3 == 2 {
                 s.xp = [10; 6];
+            }
+            // Every other third game gives a character three potions and
+            // three tomes, so that the choice of halves comes up.
+            if n % 3 == 1 {
+                let c = (0..6).find(|&c| s.ch[c].in_play).unwrap();
+                for id in ["T07", "T09", "T11", "T15", "T16", "T18"] {
+                    s.tiles[tid(&g, id)] = Loc::Sheet(c as u8);
+                }
+                s.ch[c].life = 3;
             }
             let mut step = 0;
             loop {
@@ -1415,6 +1424,9 @@ fn soak_invariants_in_every_configuration() {
                     combats += 1;
                 }
                 g.apply(&mut s, a);
+                if matches!(s.phase, Phase::PlayPair { first: None, .. }) {
+                    pair_choices += 1;
+                }
                 step += 1;
                 check_invariants(
                     &g,
@@ -1437,8 +1449,11 @@ fn soak_invariants_in_every_configuration() {
             }
         }
         assert!(combats > 0, "{spec}: no combat in the soak");
+        assert!(pair_choices > 0, "{spec}: no choice of halves in the soak");
         assert!(wins > 0, "{spec}: no portal win in the soak");
-        println!("{spec}: {games} games, {wins} portal wins, {combats} combat rolls");
+        println!(
+            "{spec}: {games} games, {wins} portal wins, {combats} combat rolls, {pair_choices} pair choices"
+        );
     }
 }
 
