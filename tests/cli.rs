@@ -374,3 +374,112 @@ fn play_with_a_human_at_the_terminal() {
         "{text}"
     );
 }
+
+/// `play` narrates from the human seat's point of view: every mission draw is
+/// announced, but the rival's secret Karmox missions are never named.
+#[test]
+fn play_narration_hides_a_rivals_missions() {
+    use boardlab::agents::registry::AgentSpec;
+    use boardlab::agents::{Agent, Decision};
+    use boardlab::game::Game;
+    use boardlab::games::karmox::Karmox;
+    use boardlab::games::karmox::state::{Action, Phase, State};
+    use std::io::Write;
+
+    /// The human seat once its scripted input ends: the first legal action.
+    struct First;
+    impl<G: Game> Agent<G> for First {
+        fn act(&mut self, d: Decision<'_, G>) -> G::Action {
+            d.legal[0]
+        }
+    }
+    let seed = 5;
+    let g = Karmox::parse("max_rounds=3").unwrap();
+    // The same game in process, to learn which of the rival's cards stay secret.
+    let mut agents: Vec<Box<dyn Agent<Karmox>>> = vec![
+        Box::new(First),
+        AgentSpec::parse("random").unwrap().build().unwrap(),
+    ];
+    let (mut rival, mut public) = (Vec::new(), Vec::new());
+    let mut watch = |s: &State, _: Option<u8>, a: Action| {
+        if let (Phase::Drawing, Action::Draw(c), 1) = (s.phase, a, s.draw_side) {
+            rival.push(c);
+        }
+        public.extend(s.deck_known.iter().copied());
+    };
+    boardlab::arena::play::play_game(
+        &g,
+        &mut agents,
+        boardlab::rng::game_seed(seed, 0),
+        None,
+        &mut watch,
+    );
+    let secret: Vec<&str> = rival
+        .iter()
+        .filter(|c| !public.contains(c))
+        .map(|&c| g.c.missions[c as usize].id.as_str())
+        .collect();
+    assert!(!secret.is_empty(), "the rival keeps some cards secret");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args([
+            "play",
+            "--game",
+            "karmox(max_rounds=3)",
+            "--agents",
+            "human,random",
+            "--seed",
+            &seed.to_string(),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .as_mut()
+        .unwrap()
+        .write_all("1\n".repeat(30).as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("chance: side 1 draws a mission"), "{text}");
+    assert!(
+        text.contains("chance: draw mission M"),
+        "own draws are named"
+    );
+    for id in secret {
+        assert!(!text.contains(id), "rival's secret mission {id} shown");
+    }
+}
+
+/// Two human seats at one terminal: a draw one of them may not see is told to
+/// each in its own words.
+#[test]
+fn play_narration_speaks_to_each_human_seat() {
+    let out = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args([
+            "play",
+            "--game",
+            "karmox(max_rounds=1)",
+            "--agents",
+            "human,human",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(
+        text.contains("chance (as seat 1 sees it): side 0 draws a mission")
+            && text.contains("chance (as seat 0 sees it): draw mission M"),
+        "{text}"
+    );
+    // Each human's moves are narrated to the other.
+    assert!(
+        text.contains("seat 0 (human): ability point to")
+            && text.contains("seat 1 (human): ability point to"),
+        "{text}"
+    );
+}

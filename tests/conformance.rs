@@ -1,7 +1,8 @@
 //! Every registered game, in every variant listed in its `test_specs`, passes
 //! the generic conformance suite. One test per game so they run in parallel.
 
-use boardlab::game::conformance::{Config, check};
+use boardlab::game::Game;
+use boardlab::game::conformance::{Config, check, check_observer_labels};
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::with_game;
 
@@ -13,6 +14,12 @@ fn conforms(name: &str) {
     for spec in info.test_specs {
         let game = AnyGame::parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
         with_game!(&game, g => check(g, Config { playouts: 60, ..Config::default() }));
+        with_game!(&game, g => {
+            if g.has_hidden_information() {
+                let compared = check_observer_labels(g, 3, 1);
+                assert!(compared > 0, "{spec}: no labels compared");
+            }
+        });
     }
 }
 

@@ -181,14 +181,36 @@ fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seed: u64) -> Result<()> {
     let humans: Vec<usize> = (0..specs.len())
         .filter(|&i| specs[i].spec.name == "human")
         .collect();
-    let mut narrate = |state: &G::State, player: Option<u8>, action: G::Action| match player {
-        Some(p) if !humans.contains(&(p as usize)) => println!(
-            "seat {p} ({}): {}",
-            specs[p as usize].label,
-            game.action_label(state, action)
-        ),
-        Some(_) => {}
-        None => println!("chance: {}", game.action_label(state, action)),
+    // Narration is for the human seats: each sees an action as its own seat
+    // does (`action_label_for`), never its own decisions again. Humans at one
+    // terminal who see an action differently get one line each, as each
+    // human's turn already shows that seat's private view on the same screen.
+    // With no human seat, the watcher sees everything.
+    let mut narrate = |state: &G::State, player: Option<u8>, action: G::Action| {
+        let who = match player {
+            Some(p) => format!("seat {p} ({})", specs[p as usize].label),
+            None => "chance".to_string(),
+        };
+        if humans.is_empty() {
+            println!("{who}: {}", game.action_label(state, action));
+            return;
+        }
+        let seen: Vec<(usize, String)> = humans
+            .iter()
+            .filter(|&&h| player != Some(h as u8))
+            .map(|&h| (h, game.action_label_for(state, action, h as u8)))
+            .collect();
+        match seen.first() {
+            None => {}
+            Some((_, first)) if seen.iter().all(|(_, l)| l == first) => {
+                println!("{who}: {first}")
+            }
+            Some(_) => {
+                for (h, label) in &seen {
+                    println!("{who} (as seat {h} sees it): {label}");
+                }
+            }
+        }
     };
     let result = play::play_game(
         game,

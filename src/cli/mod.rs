@@ -38,6 +38,9 @@ pub enum Command {
     Run(RunArgs),
     /// Play one game interactively (use `human` for your seat).
     ///
+    /// The other seats' moves and chance outcomes are narrated as each human
+    /// seat sees them: a rival's secret draw is announced, not named.
+    ///
     /// Example: boardlab play --game tictactoe --agents human,random
     Play(PlayArgs),
     /// Re-simulate a trace file written by `run --trace` and print it turn by turn.

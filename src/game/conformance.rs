@@ -487,6 +487,120 @@ fn check_determinize<G: Game>(
     (checks, changed)
 }
 
+/// Narration leaks nothing: [`Game::action_label_for`] for a seat names only
+/// what that seat can tell. Plays `games` random games; at every third step,
+/// for every seat `h` and every option (legal action or chance outcome) there:
+///
+/// * two options that leave `h` with one info key get one label for `h`,
+///   unless every seat is left with one key by both (then the difference is
+///   public, like the faces of a tied and rerolled combat, and the state just
+///   does not keep it);
+/// * the same option applied to a determinization for `h` (a true state `h`
+///   cannot tell from this one) gets the same label for `h` when it leaves `h`
+///   with the same key.
+///
+/// Panics naming both labels. Returns how many label pairs were compared, so
+/// a test can tell the check compared something.
+pub fn check_observer_labels<G: Game>(game: &G, games: u32, seed: u64) -> u64 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let hash = |x: &dyn Fn(&mut DefaultHasher)| {
+        let mut h = DefaultHasher::new();
+        x(&mut h);
+        h.finish()
+    };
+    let options = |s: &G::State| -> Vec<G::Action> {
+        match game.turn(s) {
+            Turn::Chance => game.chance_outcomes(s).into_iter().map(|o| o.0).collect(),
+            _ => game.legal_actions(s).to_vec(),
+        }
+    };
+    let n = game.num_players() as u8;
+    let mut compared = 0u64;
+    for g in 0..games {
+        let seed = seed.wrapping_add(u64::from(g));
+        let mut rng = rng_from_seed(seed);
+        let mut state = game.initial_state(&mut rng);
+        for step in 0..game.max_game_length() {
+            let turn = game.turn(&state);
+            if turn == Turn::Terminal {
+                break;
+            }
+            if step.is_multiple_of(3) {
+                let ctx = |a: &G::Action, b: &G::Action| {
+                    format!("{} seed {seed} step {step}: {a:?} and {b:?}", game.spec())
+                };
+                // Per option: each seat's key after it, and all of them together.
+                let opts = options(&state);
+                let afters: Vec<(G::State, Vec<u64>, u64)> = opts
+                    .iter()
+                    .map(|&a| {
+                        let mut t = state.clone();
+                        game.apply(&mut t, a);
+                        let keys: Vec<u64> = (0..n)
+                            .map(|p| hash(&|h| game.info_key(&t, p).hash(h)))
+                            .collect();
+                        let all = hash(&|h| keys.hash(h));
+                        (t, keys, all)
+                    })
+                    .collect();
+                for h in 0..n {
+                    let mut by_key: std::collections::HashMap<u64, (usize, String)> =
+                        std::collections::HashMap::new();
+                    for (i, &a) in opts.iter().enumerate() {
+                        let label = game.action_label_for(&state, a, h);
+                        let key = afters[i].1[h as usize];
+                        match by_key.get(&key) {
+                            Some((j, first)) if afters[*j].2 != afters[i].2 => {
+                                assert_eq!(
+                                    *first,
+                                    label,
+                                    "seat {h} cannot tell these apart: {}",
+                                    ctx(&opts[*j], &a)
+                                );
+                                compared += 1;
+                            }
+                            Some(_) => {}
+                            None => {
+                                by_key.insert(key, (i, label));
+                            }
+                        }
+                    }
+                    let other = game.determinize(&state, h, &mut rng);
+                    if other == state {
+                        continue;
+                    }
+                    let there = options(&other);
+                    for (i, &a) in opts.iter().enumerate() {
+                        if !there.contains(&a) {
+                            continue;
+                        }
+                        let mut t = other.clone();
+                        game.apply(&mut t, a);
+                        if hash(&|x| game.info_key(&t, h).hash(x)) == afters[i].1[h as usize] {
+                            assert_eq!(
+                                game.action_label_for(&state, a, h),
+                                game.action_label_for(&other, a, h),
+                                "seat {h} cannot tell the true state from a determinization: {}",
+                                ctx(&a, &a)
+                            );
+                            compared += 1;
+                        }
+                    }
+                }
+            }
+            let action = match turn {
+                Turn::Chance => game.sample_chance(&state, &mut rng),
+                _ => {
+                    let legal = game.legal_actions(&state);
+                    legal[below(&mut rng, legal.len())]
+                }
+            };
+            game.apply(&mut state, action);
+        }
+    }
+    compared
+}
+
 /// Plays `games` random games and returns the mean number of actions, a quick
 /// smoke check usable from benches.
 pub fn mean_length<G: Game>(game: &G, games: u32, seed: u64) -> f64 {

@@ -211,6 +211,31 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// Short human label of an action in a state (before applying it).
     fn action_label(&self, state: &Self::State, action: Self::Action) -> String;
 
+    /// [`Game::action_label`] as `observer` sees it: it names nothing that the
+    /// observer will not know once the action is applied (a rival's secret
+    /// draw, a card played face down), so narration can be shown to that seat.
+    /// It must be a function of the observer's info keys before and after the
+    /// action; the conformance suite checks that.
+    ///
+    /// Default: the full label in perfect-information games. Hidden-information
+    /// games should override it; their default names only who acts, which
+    /// leaks nothing but tells little.
+    fn action_label_for(
+        &self,
+        state: &Self::State,
+        action: Self::Action,
+        observer: PlayerId,
+    ) -> String {
+        let _ = observer;
+        if !self.has_hidden_information() {
+            return self.action_label(state, action);
+        }
+        match self.turn(state) {
+            Turn::Player(p) => format!("seat {p} decides"),
+            _ => "a chance event".to_string(),
+        }
+    }
+
     /// The game's own consistency rules for a state (card conservation, piece
     /// counts, a single owner per component…); `Err` names the broken rule.
     ///

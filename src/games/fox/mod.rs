@@ -565,6 +565,11 @@ impl Game for Fox {
         self.label(s, action)
     }
 
+    /// Every seat sees the same: a flipped tile is face up for all.
+    fn action_label_for(&self, s: &State, action: Action, _observer: PlayerId) -> String {
+        self.label(s, action)
+    }
+
     fn check_invariants(&self, s: &State) -> Result<(), String> {
         invariants::check(self, s)
     }

@@ -639,4 +639,29 @@ impl Game for Hamunaptra {
     fn action_label(&self, state: &State, action: Action) -> String {
         self.label(state, action)
     }
+    /// Hands, face-down equipment, discards and trade cards are seen only by
+    /// their holder and trade partner (as in `info_key`); others see the kind
+    /// of move without the card.
+    fn action_label_for(&self, state: &State, action: Action, observer: PlayerId) -> String {
+        let s = state;
+        let trader = observer == s.seat || observer == s.trade_to;
+        match action {
+            Action::Draw(_) if observer != s.seat => "draw a card".to_string(),
+            Action::Lose(_) if observer != s.seat => "penalty: a card back into the pile".into(),
+            Action::PlayEquip(_) if observer != s.seat => "play equipment face down".into(),
+            Action::Propose { to, .. } if observer != s.seat && observer != to => {
+                format!("offer a card to seat {to}")
+            }
+            Action::Give(_) if !trader => "offer a card".into(),
+            // Hand sizes can come out alike either way, so to others an
+            // answer to a trade shows only that it was answered.
+            Action::Accept(_) | Action::Agree | Action::Reject if !trader => {
+                "answer the trade".into()
+            }
+            Action::Discard(_) if observer != self.discarder(s) => {
+                "discard a card (hand limit)".into()
+            }
+            _ => self.label(s, action),
+        }
+    }
 }

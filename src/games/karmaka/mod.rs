@@ -512,4 +512,60 @@ impl Game for Karmaka {
     fn action_label(&self, state: &State, action: Action) -> String {
         self.label(state, action)
     }
+    /// The full label unless the action moves a card between two face-down
+    /// places that the observer does not know it in afterwards (Deeds, Ruins
+    /// and the card in the centre are face up; elsewhere `known` says who
+    /// knows a card's place).
+    fn action_label_for(&self, state: &State, action: Action, observer: PlayerId) -> String {
+        fn places(s: &State) -> [u8; NCARDS] {
+            let mut at = [u8::MAX; NCARDS];
+            let mut put = |pile: &[u8], place: usize| {
+                for &c in pile {
+                    if let Some(x) = at.get_mut(c as usize) {
+                        *x = place as u8;
+                    }
+                }
+            };
+            for p in 0..MAXP {
+                put(&s.hands[p], p);
+                put(&s.decks[p], 10 + p);
+                put(&s.futures[p], 20 + p);
+                put(&s.deeds[p], 30 + p);
+            }
+            put(&s.ruins, 40);
+            put(&s.well, 41);
+            put(&s.well_top, 42);
+            put(&s.aside, 43);
+            if s.center != NONE {
+                put(&[s.center], 44);
+            }
+            at
+        }
+        let mut after = state.clone();
+        self.apply(&mut after, action);
+        let (from, to) = (places(state), places(&after));
+        let face_up = |place: u8| (30..=40).contains(&place) || place == 44;
+        // Knowing a card before is not enough: copies of a type are alike, so
+        // which one moved shows only in what the observer knows afterwards.
+        let unseen = (0..NCARDS).any(|c| {
+            from[c] != to[c]
+                && !face_up(from[c])
+                && !face_up(to[c])
+                && after.known[c] & bit(observer) == 0
+        });
+        if !unseen {
+            return self.label(state, action);
+        }
+        match action {
+            Action::Future(_) => "put a card face down on their Future Life".into(),
+            Action::AllyFuture(_) => "put a card face down on their ally's Future Life".into(),
+            Action::Position(_) => "take a Future Life card".into(),
+            Action::Chance(_) => match state.phase {
+                state::Phase::Drawing(..) => "a card is taken from the Well".into(),
+                state::Phase::SwindleChance(v, _) => format!("a card of P{v}'s Hand is shown"),
+                _ => "a card moves unseen".into(),
+            },
+            _ => "pick a card unseen".into(),
+        }
+    }
 }

@@ -81,6 +81,26 @@ impl Karmox {
                 return Err(format!("character {c} off the board but in no prison cell"));
             }
         }
+        if let Phase::PlayPair { c, stat, first } = s.phase {
+            let kind = if stat.is_some() {
+                Kind::Tome
+            } else {
+                Kind::Potion
+            };
+            let later = self
+                .sheet(s, c as usize)
+                .filter(|&t| self.c.tiles[t].kind == kind && first.is_none_or(|f| t > f.into()))
+                .count();
+            let first_held = first.is_none_or(|f| {
+                s.tiles[f as usize] == Loc::Sheet(c) && self.c.tiles[f as usize].kind == kind
+            });
+            if !first_held || later < if first.is_some() { 1 } else { 2 } {
+                return Err(format!(
+                    "character {c} chooses a {} pair it does not hold",
+                    kind.label()
+                ));
+            }
+        }
         self.missions_conserved(s)
     }
 

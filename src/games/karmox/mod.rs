@@ -14,6 +14,7 @@ pub mod missions;
 pub mod movement;
 pub mod render;
 pub mod rules;
+pub mod scenario;
 pub mod state;
 #[cfg(test)]
 mod tests;
@@ -28,13 +29,15 @@ use crate::rng::GameRng;
 use crate::spec::Params;
 
 pub use data::Components;
+pub use scenario::Scenario;
 pub use state::{Action, State};
 
 /// Legal-action capacity. The largest lists are destination and anchor choices
 /// (at most the walkable squares, validated ≤ 250, plus Pass); the action phase
 /// holds at most 3 own characters × (move, equip, 4 give, 4 attack, 15
 /// teleports, portal, potions, 3 tomes) + 6 liberations + end = 97; steals ≤ 48
-/// tiles + none; activations ≤ 48 tiles × 3 cells + decline = 145.
+/// tiles + none; activations ≤ 48 tiles × 3 cells + decline = 145; a potion or
+/// tome pair choice ≤ 48 tiles.
 pub const MAX_ACTIONS: usize = 256;
 
 /// The legal actions of one state.
@@ -459,5 +462,8 @@ impl Game for Karmox {
     }
     fn action_label(&self, s: &State, a: Action) -> String {
         self.label(s, a)
+    }
+    fn action_label_for(&self, s: &State, a: Action, observer: PlayerId) -> String {
+        self.label_for(s, a, observer)
     }
 }

@@ -137,6 +137,19 @@ impl Karmox {
         out
     }
 
+    /// The label as `observer` sees it: a mission drawn by another side is
+    /// secret (spec 5); every other action and outcome is public.
+    pub fn label_for(&self, s: &State, a: Action, observer: PlayerId) -> String {
+        match (s.phase, a) {
+            (Phase::Drawing, Action::Draw(_))
+                if s.draw_side != self.seat_side[observer as usize] =>
+            {
+                format!("side {} draws a mission", s.draw_side)
+            }
+            _ => self.label(s, a),
+        }
+    }
+
     /// A short label for an action.
     pub fn label(&self, s: &State, a: Action) -> String {
         let b = &self.c.board;
@@ -174,7 +187,14 @@ impl Karmox {
             }
             Action::Liberate(c) => format!("liberate teammates from {}'s cell", id(c)),
             Action::EndTurn => "end turn".to_string(),
-            Action::Tile(t) => self.tile_name(t as usize),
+            Action::Tile(t) => match s.phase {
+                Phase::PlayPair { .. } => format!(
+                    "play {} (steal cost {})",
+                    self.tile_name(t as usize),
+                    self.c.tiles[t as usize].cost
+                ),
+                _ => self.tile_name(t as usize),
+            },
             Action::Push(p) => format!("push {p}"),
         }
     }

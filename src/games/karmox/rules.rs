@@ -531,6 +531,27 @@ impl Karmox {
                     out.push(Action::Tile(t as u8));
                 }
             }
+            Phase::PlayPair { c, stat, first } => {
+                let kind = if stat.is_some() {
+                    Kind::Tome
+                } else {
+                    Kind::Potion
+                };
+                // Canonical order: the first tile is any but the last of the
+                // kind, the second any later one.
+                let last = (0..self.c.tiles.len())
+                    .rev()
+                    .find(|&t| s.tiles[t] == Loc::Sheet(c) && self.c.tile_kind[t] == kind);
+                for t in self.sheet(s, c as usize) {
+                    let later = match first {
+                        None => Some(t) != last,
+                        Some(f) => t > f as usize,
+                    };
+                    if self.c.tile_kind[t] == kind && later {
+                        out.push(Action::Tile(t as u8));
+                    }
+                }
+            }
             Phase::Steal => {
                 out.push(Action::Pass);
                 for t in self.sheet(s, s.combat.def as usize) {
@@ -827,6 +848,28 @@ impl Karmox {
                 s.events |= ev::LEVEL_UP;
                 self.after_level(s);
             }
+            (
+                Phase::PlayPair {
+                    c,
+                    stat,
+                    first: None,
+                },
+                Action::Tile(t),
+            ) => {
+                s.phase = Phase::PlayPair {
+                    c,
+                    stat,
+                    first: Some(t),
+                }
+            }
+            (
+                Phase::PlayPair {
+                    c,
+                    stat,
+                    first: Some(f),
+                },
+                Action::Tile(t),
+            ) => self.play_pair(s, c, stat, [f as usize, t as usize]),
             (Phase::Steal, a) => self.steal(s, a),
             (Phase::Push, Action::Push(p)) => self.attacker_push(s, p),
             (Phase::DefPush, Action::Push(p)) => self.defender_push(s, p),
@@ -849,14 +892,49 @@ impl Karmox {
         s.actions_left -= 1;
     }
 
-    fn remove_pair(&self, s: &mut State, c: usize, kind: Kind) {
-        let mut left = 2;
-        for t in 0..self.c.tiles.len() {
-            if left > 0 && s.tiles[t] == Loc::Sheet(c as u8) && self.c.tiles[t].kind == kind {
-                s.tiles[t] = Loc::Supply;
-                left -= 1;
+    /// PLAY_POTIONS / PLAY_TOMES: with exactly two halves they are played at
+    /// once; with more, the owner chooses which two (`Phase::PlayPair`).
+    fn start_pair(&self, s: &mut State, c: u8, stat: Option<u8>) {
+        let kind = if stat.is_some() {
+            Kind::Tome
+        } else {
+            Kind::Potion
+        };
+        let halves = {
+            let mut it = self
+                .sheet(s, c as usize)
+                .filter(|&t| self.c.tiles[t].kind == kind);
+            (it.next(), it.next(), it.next())
+        };
+        match halves {
+            (Some(a), Some(b), None) => self.play_pair(s, c, stat, [a, b]),
+            _ => {
+                s.phase = Phase::PlayPair {
+                    c,
+                    stat,
+                    first: None,
+                }
             }
         }
+    }
+
+    /// Returns the two chosen halves to the supply and applies the pair's effect.
+    fn play_pair(&self, s: &mut State, c: u8, stat: Option<u8>, pair: [usize; 2]) {
+        for t in pair {
+            s.tiles[t] = Loc::Supply;
+        }
+        let ch = &mut s.ch[c as usize];
+        match stat {
+            None => {
+                ch.life = (ch.life + 1).min(5);
+                s.events |= ev::POTIONS;
+            }
+            Some(k) => {
+                ch.abil[k as usize] += 1;
+                s.events |= ev::TOMES;
+            }
+        }
+        self.checkpoint(s);
     }
 
     fn apply_main(&self, s: &mut State, a: Action) {
@@ -902,18 +980,8 @@ impl Karmox {
                 s.result = self.side_of_char(c as usize);
                 s.phase = Phase::Over;
             }
-            Action::Potions(c) => {
-                self.remove_pair(s, c as usize, Kind::Potion);
-                s.ch[c as usize].life = (s.ch[c as usize].life + 1).min(5);
-                s.events |= ev::POTIONS;
-                self.checkpoint(s);
-            }
-            Action::Tomes { c, stat } => {
-                self.remove_pair(s, c as usize, Kind::Tome);
-                s.ch[c as usize].abil[stat as usize] += 1;
-                s.events |= ev::TOMES;
-                self.checkpoint(s);
-            }
+            Action::Potions(c) => self.start_pair(s, c, None),
+            Action::Tomes { c, stat } => self.start_pair(s, c, Some(stat)),
             Action::Liberate(cell) => {
                 let side = self.seat_side[s.seat as usize];
                 for c in 0..6 {

@@ -189,6 +189,17 @@ pub enum Phase {
     },
     /// C-CombatRoll.
     CombatRoll,
+    /// PLAY_POTIONS (`stat` None) or PLAY_TOMES (`stat` the row) with three or
+    /// more halves on `c`'s sheet: the owner picks the two tiles played, the
+    /// lower-numbered first (`first` None until then), so each pair is one path.
+    PlayPair {
+        /// The player character.
+        c: u8,
+        /// Stat row of a tome pair, None for potions.
+        stat: Option<u8>,
+        /// The first tile chosen.
+        first: Option<u8>,
+    },
     /// D-LevelUp.
     LevelUp,
     /// D-Steal.

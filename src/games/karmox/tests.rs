@@ -728,11 +728,13 @@ fn x8_skeletor_summon_and_crossing() {
 #[test]
 fn x9_teleport_and_state_missions() {
     let g = game("");
-    let mut s = base(&g, 0);
-    place(&mut s, "MGa", 1, 2);
-    equip(&g, &mut s, "T21", "MGa");
-    park(&mut s, "GKb", 14, 12);
-    hold(&g, &mut s, 0, &["M10", "M13", "M11"]);
+    let mut s = Scenario::new(&g)
+        .at("MGa", 1, 2)
+        .equip("MGa", "T21")
+        .at("GKb", 14, 12)
+        .missions(0, &["M10", "M13", "M11"])
+        .build_in_action_phase()
+        .unwrap();
     let l = legal(&g, &s);
     assert!(l.contains(&Action::Teleport {
         c: 0,
@@ -1009,12 +1011,14 @@ fn x14_activation_replacement_and_ownership() {
 #[test]
 fn x15_potions_and_tomes() {
     let g = game("");
-    let mut s = base(&g, 0);
-    place(&mut s, "MGa", 8, 4);
-    s.ch[0].life = 3;
-    equip(&g, &mut s, "T07", "MGa");
-    s.tiles[tid(&g, "T11")] = Loc::Slot(0);
-    hold(&g, &mut s, 0, &["M07", "M08"]);
+    let mut s = Scenario::new(&g)
+        .at("MGa", 8, 4)
+        .life("MGa", 3)
+        .equip("MGa", "T07")
+        .activate("MGa", "T11")
+        .missions(0, &["M07", "M08"])
+        .build_in_action_phase()
+        .unwrap();
     assert!(!legal(&g, &s).contains(&Action::Potions(0)));
     play(&g, &mut s, Action::Move(0));
     play(&g, &mut s, Action::Dest(sq(7, 4)));
@@ -1380,12 +1384,21 @@ fn soak_invariants_in_every_configuration() {
     ] {
         let g = game(spec);
         let mut rng = rng_from_seed(11);
-        let (mut wins, mut combats) = (0, 0);
+        let (mut wins, mut combats, mut pair_choices) = (0, 0, 0);
         for n in 0..games {
             let mut s = g.initial_state(&mut rng);
             // Every third game starts with 10 XP per side so the portal is reachable.
             if n % 3 == 2 {
                 s.xp = [10; 6];
+            }
+            // Every other third game gives a character three potions and
+            // three tomes, so that the choice of halves comes up.
+            if n % 3 == 1 {
+                let c = (0..6).find(|&c| s.ch[c].in_play).unwrap();
+                for id in ["T07", "T09", "T11", "T15", "T16", "T18"] {
+                    s.tiles[tid(&g, id)] = Loc::Sheet(c as u8);
+                }
+                s.ch[c].life = 3;
             }
             let mut step = 0;
             loop {
@@ -1411,6 +1424,9 @@ fn soak_invariants_in_every_configuration() {
                     combats += 1;
                 }
                 g.apply(&mut s, a);
+                if matches!(s.phase, Phase::PlayPair { first: None, .. }) {
+                    pair_choices += 1;
+                }
                 step += 1;
                 check_invariants(
                     &g,
@@ -1433,8 +1449,11 @@ fn soak_invariants_in_every_configuration() {
             }
         }
         assert!(combats > 0, "{spec}: no combat in the soak");
+        assert!(pair_choices > 0, "{spec}: no choice of halves in the soak");
         assert!(wins > 0, "{spec}: no portal win in the soak");
-        println!("{spec}: {games} games, {wins} portal wins, {combats} combat rolls");
+        println!(
+            "{spec}: {games} games, {wins} portal wins, {combats} combat rolls, {pair_choices} pair choices"
+        );
     }
 }
 
@@ -1846,4 +1865,207 @@ fn turn_cap_draw_is_flagged_truncated() {
     let mut won = s.clone();
     won.result = 0;
     assert!(!g.truncated(&won));
+}
+
+// ----- choosing the halves of a pair -----
+
+#[test]
+fn pair_play_lets_the_owner_choose_which_halves_stay() {
+    let g = game("");
+    let t = |id: &str| Action::Tile(tid(&g, id) as u8);
+    let kept = |s: &State, c: usize| -> Vec<String> {
+        g.sheet(s, c).map(|x| g.c.tiles[x].id.clone()).collect()
+    };
+    // GRa holds three tomes: T15 (steal cost 2), T16 (3) and T18 (2).
+    let s = Scenario::new(&g)
+        .equip("GRa", "T15")
+        .equip("GRa", "T16")
+        .equip("GRa", "T18")
+        .missions(0, &["M08"])
+        .build_in_action_phase()
+        .unwrap();
+    let mut a = s.clone();
+    play(&g, &mut a, Action::Tomes { c: 2, stat: 1 });
+    assert_eq!(
+        a.phase,
+        Phase::PlayPair {
+            c: 2,
+            stat: Some(1),
+            first: None
+        }
+    );
+    assert_eq!(a.ch[2].abil[1], 0, "nothing is played before the choice");
+    assert_eq!(g.turn(&a), Turn::Player(0));
+    assert_eq!(legal(&g, &a), vec![t("T15"), t("T16")]);
+    assert_eq!(
+        g.action_label(&a, t("T16")),
+        "play T16(tome) (steal cost 3)"
+    );
+    let mut outcomes = Vec::new();
+    for first in legal(&g, &a) {
+        let mut b = a.clone();
+        play(&g, &mut b, first);
+        for second in legal(&g, &b) {
+            let mut c = b.clone();
+            play(&g, &mut c, second);
+            g.check_invariants(&c).unwrap();
+            assert_eq!(c.ch[2].abil[1], 1, "one ability point");
+            assert_eq!(c.xp[0], 3, "M08 completes");
+            outcomes.push((first, second, kept(&c, 2)));
+        }
+    }
+    assert_eq!(
+        outcomes,
+        vec![
+            (t("T15"), t("T16"), vec!["T18".to_string()]),
+            (t("T15"), t("T18"), vec!["T16".to_string()]),
+            (t("T16"), t("T18"), vec!["T15".to_string()]),
+        ],
+        "each pair is offered once and the other tile stays"
+    );
+    // Four potions at life 3: keep the two that cost 3 to steal.
+    let mut p = Scenario::new(&g)
+        .life("MGa", 3)
+        .equip("MGa", "T07")
+        .equip("MGa", "T09")
+        .equip("MGa", "T11")
+        .equip("MGa", "T13")
+        .build_in_action_phase()
+        .unwrap();
+    play(&g, &mut p, Action::Potions(0));
+    assert_eq!(legal(&g, &p), vec![t("T07"), t("T09"), t("T11")]);
+    play(&g, &mut p, t("T07"));
+    assert_eq!(legal(&g, &p), vec![t("T09"), t("T11"), t("T13")]);
+    play(&g, &mut p, t("T11"));
+    assert_eq!(p.ch[0].life, 4);
+    assert_eq!(kept(&p, 0), ["T09", "T13"]);
+    assert_eq!(p.tiles[tid(&g, "T07")], Loc::Supply);
+    assert_eq!(p.phase, Phase::Action);
+    // Exactly two halves: no choice to make, played at once.
+    play(&g, &mut p, Action::Potions(0));
+    assert_eq!(p.ch[0].life, 5);
+    assert!(kept(&p, 0).is_empty());
+    assert_eq!(p.phase, Phase::Action);
+    // A choice of halves the character does not hold is a broken state.
+    let mut bad = a.clone();
+    bad.tiles[tid(&g, "T16")] = Loc::Supply;
+    bad.tiles[tid(&g, "T18")] = Loc::Supply;
+    assert!(g.check_invariants(&bad).is_err());
+}
+
+// ----- the public scenario builder -----
+
+#[test]
+fn scenario_builder_runs_the_turn_start_and_refuses_broken_positions() {
+    let g = game("players=4,mode=teams");
+    // Seats: GKa (blue), MGb (red), GRa (blue), GRb (red); sides blue 0, red 1.
+    let s = Scenario::new(&g)
+        .turn(3)
+        .round(4)
+        .at("MGb", 11, 8)
+        .life("MGb", 2)
+        .level("MGb", 2)
+        .abilities("MGb", [1, 0, 2])
+        .prison("GRb", "GKa", 2)
+        .equip("GRa", "T21")
+        .activate("GKa", "T01")
+        .skeletor("T32", 12, 9)
+        .xp(1, 7)
+        .missions(0, &["M01", "M02"])
+        .missions(1, &["M03"])
+        .deck_bottom(&["M15"])
+        .skittle(1, 5)
+        .build()
+        .unwrap();
+    assert_eq!((s.seat, s.round, s.phase), (3, 4, Phase::EventDie));
+    assert_eq!(g.turn(&s), Turn::Chance);
+    assert_eq!(s.actions_left, 2);
+    assert_eq!(
+        s.tally.prison_turns[ch("GRb")],
+        1,
+        "its turn began in prison"
+    );
+    assert_eq!(s.ch[ch("GRb")].prison, 2);
+    assert_eq!(s.ch[ch("MGb")].abil, [1, 0, 2]);
+    assert_eq!(s.tiles[tid(&g, "T01")], Loc::Slot(ch("GKa") as u8));
+    assert_eq!(s.tiles[tid(&g, "T32")], Loc::Board(sq(12, 9)));
+    assert_eq!(s.piles[1].len(), 1);
+    assert_eq!(s.deck_known.to_vec(), vec![mid(&g, "M15")]);
+    assert_eq!(s.deck_unknown.count_ones(), 12);
+    assert_eq!((s.xp[1], s.skittle[1]), (7, 5));
+    // The rules continue from it.
+    let mut t = s.clone();
+    play(&g, &mut t, Action::Die(1));
+    g.check_invariants(&t).unwrap();
+
+    let cases: Vec<(Scenario, &str)> = vec![
+        (Scenario::new(&g).at("GKa", 0, 0), "unwalkable"),
+        (Scenario::new(&g).at("GKa", 30, 2), "off the"),
+        (Scenario::new(&g).at("MGa", 3, 2), "not in play"),
+        (Scenario::new(&g).life("XYZ", 3), "unknown character"),
+        (
+            Scenario::new(&g).at("GKa", 11, 8).at("GRa", 11, 8),
+            "shares",
+        ),
+        (Scenario::new(&g).life("GKa", 0), "no life"),
+        (Scenario::new(&g).life("GKa", 6), "out of range"),
+        (
+            Scenario::new(&g).abilities("GKa", [4, 0, 0]),
+            "out of range",
+        ),
+        (
+            Scenario::new(&g).equip("GRa", "T01").equip("GRa", "T02"),
+            "two rings",
+        ),
+        (Scenario::new(&g).equip("GRa", "T32"), "Skeletor"),
+        (Scenario::new(&g).equip("GRa", "T99"), "unknown item tile"),
+        (Scenario::new(&g).skeletor("T01", 12, 9), "not a Skeletor"),
+        (Scenario::new(&g).skeletor("T32", 0, 0), "anchor"),
+        (
+            Scenario::new(&g)
+                .missions(0, &["M01"])
+                .missions(1, &["M01"]),
+            "placed twice",
+        ),
+        (
+            Scenario::new(&g).missions(0, &["M01", "M02", "M03", "M04"]),
+            "more than 3",
+        ),
+        (Scenario::new(&g).missions(2, &["M01"]), "side 2"),
+        (Scenario::new(&g).prison("GKa", "MGb", 0), "timer"),
+        (Scenario::new(&g).turn(4), "seat 4"),
+        (Scenario::new(&g).round(0), "round 0"),
+        (Scenario::new(&g).skittle(2, 0), "skittle"),
+    ];
+    for (scenario, why) in cases {
+        let e = scenario.build().expect_err(why);
+        assert!(e.contains(why), "{why}: {e}");
+    }
+}
+
+// ----- narration as one seat sees it -----
+
+#[test]
+fn observer_labels_hide_rivals_draws_only() {
+    let g = game("players=4,mode=teams");
+    let mut s = Scenario::new(&g).build().unwrap();
+    s.phase = Phase::Drawing;
+    s.draw_side = 1;
+    s.draws_left = 1;
+    let draw = Action::Draw(mid(&g, "M16"));
+    assert_eq!(g.action_label(&s, draw), "draw mission M16");
+    // Seats 1 and 3 are side 1; seats 0 and 2 are its rivals.
+    for seat in [1, 3] {
+        assert_eq!(g.action_label_for(&s, draw, seat), "draw mission M16");
+    }
+    for seat in [0, 2] {
+        assert_eq!(g.action_label_for(&s, draw, seat), "side 1 draws a mission");
+    }
+    // Public actions read the same for every seat.
+    let t = base(&g, 0);
+    let attack = Action::Attack { c: 4, d: 1 };
+    assert_eq!(
+        g.action_label_for(&t, attack, 1),
+        g.action_label(&t, attack)
+    );
 }
