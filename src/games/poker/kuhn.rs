@@ -308,6 +308,16 @@ mod tests {
         assert_eq!(g.turn(&s), Turn::Player(0));
     }
 
+    /// Searches see a called bet as worth twice a fold: returns are divided by
+    /// `max_utility`, not by each terminal's own largest return.
+    #[test]
+    fn searches_value_chips_won() {
+        use crate::agents::greedy::normalized_returns;
+        let won_call = normalized_returns(&Kuhn, &play([2, 0], &[BET, BET]));
+        let won_fold = normalized_returns(&Kuhn, &play([2, 0], &[BET, PASS]));
+        assert_eq!((won_call[0], won_fold[0]), (1.0, 0.5));
+    }
+
     #[test]
     fn determinize_redraws_only_the_opponent_card() {
         let g = Kuhn;
