@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 
 pub mod agents;
+pub mod analysis;
 pub mod arena;
 pub mod cli;
 pub mod data;

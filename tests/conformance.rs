@@ -40,4 +40,6 @@ macro_rules! conformance_tests {
     };
 }
 
-conformance_tests!(tictactoe, connect4, fox, karmaka, karmox, hamunaptra);
+conformance_tests!(
+    tictactoe, connect4, kuhn, leduc, fox, karmaka, karmox, hamunaptra
+);

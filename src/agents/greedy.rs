@@ -6,12 +6,16 @@ use super::{Agent, Decision};
 use crate::game::{Game, PlayerId, Returns, Turn};
 use crate::rng::{GameRng, below, unit};
 
-/// Terminal returns on the heuristic's scale: unchanged when they already lie
-/// in [-1, 1] (win/draw/loss games), otherwise divided by the largest magnitude,
-/// which keeps their order and makes them comparable with heuristic values.
+/// Terminal returns on the heuristic's scale: divided by the game's
+/// [`Game::max_utility`] when it has one; otherwise unchanged when they already
+/// lie in [-1, 1] (win/draw/loss games), else divided by their largest
+/// magnitude, which keeps their order and makes them comparable with heuristic values.
 pub fn normalized_returns<G: Game>(game: &G, state: &G::State) -> Returns {
     let mut r = game.returns(state);
-    let m = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let m = match game.max_utility() {
+        Some(m) => m,
+        None => r.iter().fold(0.0f64, |m, v| m.max(v.abs())),
+    };
     if m > 1.0 {
         for v in r.iter_mut() {
             *v /= m;

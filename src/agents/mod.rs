@@ -4,12 +4,13 @@
 //! its seat by the runner (never the true state), the legal actions, its own
 //! random stream and a budget. There is deliberately no way to reach the truth.
 //!
-//! Kinds: [`random`], [`human`], [`greedy`] (one-step heuristic look-ahead) and
-//! the tree searches in [`mcts`]: `mcts` (UCT on the view), `pimc`
+//! Kinds: [`random`], [`human`], [`greedy`] (one-step heuristic look-ahead),
+//! [`alphabeta`] (exact or depth-limited minimax) and the tree searches in [`mcts`]: `mcts` (UCT on the view), `pimc`
 //! (determinized UCT) and `ismcts` (information-set MCTS). Every search shares
 //! one engine, keeps its tree in a reusable arena and is deterministic for a
 //! given seat stream when its budget is in iterations.
 
+pub mod alphabeta;
 pub mod faulty;
 pub mod greedy;
 pub mod human;

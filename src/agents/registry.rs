@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::Agent;
+use super::alphabeta::AlphaBetaAgent;
 use super::faulty::{Fault, FaultyAgent};
 use super::greedy::GreedyAgent;
 use super::human::HumanAgent;
@@ -74,6 +75,15 @@ pub const AGENT_KINDS: &[AgentKindInfo] = &[
             name: "samples",
             default: "4",
             help: "chance samples per action when the action leads to a chance node (1-1000)",
+        }],
+    },
+    AgentKindInfo {
+        name: "alphabeta",
+        summary: "alpha-beta minimax on the view: exact to the end (depth=0) or heuristic at a depth limit",
+        params: &[ParamInfo {
+            name: "depth",
+            default: "0",
+            help: "plies searched before the game's heuristic scores the position (0: to the end; 0-1000)",
         }],
     },
     AgentKindInfo {
@@ -146,6 +156,7 @@ const PIMC_PARAMS: &[ParamInfo] = &[
 pub const PRESETS: &[(&str, &str)] = &[
     ("random", include_str!("../../agents/random.toml")),
     ("greedy", include_str!("../../agents/greedy.toml")),
+    ("alphabeta-8", include_str!("../../agents/alphabeta-8.toml")),
     ("mcts-1k", include_str!("../../agents/mcts-1k.toml")),
     ("mcts-10k", include_str!("../../agents/mcts-10k.toml")),
     ("pimc-1k", include_str!("../../agents/pimc-1k.toml")),
@@ -272,6 +283,7 @@ impl AgentSpec {
             "greedy" => Box::new(GreedyAgent {
                 samples: params.int("samples", 4, 1, 1000)? as u32,
             }),
+            "alphabeta" => Box::new(AlphaBetaAgent::new(params.int("depth", 0, 0, 1000)? as u32)),
             "mcts" => Box::new(MctsAgent::<G>::new(SearchConfig::from_params(&mut params)?)),
             "ismcts" => Box::new(IsmctsAgent::<G>::new(SearchConfig::from_params(
                 &mut params,

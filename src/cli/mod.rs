@@ -5,6 +5,7 @@ mod soak;
 
 mod bench;
 mod commands;
+mod exploitability;
 mod sprt;
 mod summarize;
 
@@ -72,6 +73,35 @@ pub enum Command {
     ///
     /// Example: boardlab sprt --game connect4 --agents 'mcts(iterations=400),random' --elo0 0 --elo1 50
     Sprt(SprtArgs),
+    /// Exact exploitability of an agent's policy in a small two-player zero-sum
+    /// game (Kuhn, Leduc): its policy is estimated at every information set from
+    /// --samples decisions, then best responses are computed over the whole tree.
+    ///
+    /// Example: boardlab exploitability --game kuhn --agent ismcts-1k --samples 100
+    Exploitability(ExploitabilityArgs),
+}
+
+/// Arguments of `exploitability`.
+#[derive(Debug, clap::Args)]
+pub struct ExploitabilityArgs {
+    /// Game spec of a small two-player zero-sum game with chance as chance nodes.
+    #[arg(long)]
+    pub game: String,
+    /// The agent whose policy is measured (or `uniform` for the exact uniform random policy).
+    #[arg(long)]
+    pub agent: String,
+    /// Decisions asked of the agent at each information set.
+    #[arg(long, default_value_t = 100)]
+    pub samples: u32,
+    /// Master seed of the views and the agent's streams.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core); the result does not depend on it.
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `summarize`.

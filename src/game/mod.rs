@@ -99,6 +99,14 @@ pub trait Game: Send + Sync + Sized + 'static {
     /// True when some seat cannot see the whole state.
     fn has_hidden_information(&self) -> bool;
 
+    /// The largest magnitude any return can have, for games that pay in chips
+    /// rather than in [-1, 1]: searches divide returns by it, so that winning
+    /// more counts for more. `None` (the default): each terminal's returns are
+    /// divided by their own largest magnitude when it exceeds 1.
+    fn max_utility(&self) -> Option<f64> {
+        None
+    }
+
     /// The state before the first action. Setup shuffles use `rng`; games that
     /// prefer to draw setup randomness through chance nodes may ignore it.
     fn initial_state(&self, rng: &mut GameRng) -> Self::State;

@@ -8,6 +8,7 @@ pub mod fox;
 pub mod hamunaptra;
 pub mod karmaka;
 pub mod karmox;
+pub mod poker;
 pub mod tictactoe;
 
 use crate::error::SpecError;
@@ -55,6 +56,20 @@ pub const GAMES: &[GameInfo] = &[
         players: "2",
         params: &[],
         test_specs: &["connect4"],
+    },
+    GameInfo {
+        name: "kuhn",
+        summary: "Kuhn poker: J/Q/K, ante 1, one bet (hidden-information reference game; value -1/18 for the first player)",
+        players: "2",
+        params: &[],
+        test_specs: &["kuhn"],
+    },
+    GameInfo {
+        name: "leduc",
+        summary: "Leduc poker: 6 cards, two betting rounds (raises 2 then 4), one public card (hidden-information reference game)",
+        players: "2",
+        params: &[],
+        test_specs: &["leduc"],
     },
     GameInfo {
         name: "fox",
@@ -277,6 +292,10 @@ pub enum AnyGame {
     TicTacToe(tictactoe::TicTacToe),
     /// Connect Four.
     Connect4(connect4::Connect4),
+    /// Kuhn poker.
+    Kuhn(poker::kuhn::Kuhn),
+    /// Leduc poker.
+    Leduc(poker::leduc::Leduc),
     /// Fox on the Run.
     Fox(fox::Fox),
     /// Karmaka.
@@ -294,6 +313,8 @@ impl AnyGame {
         let game = match spec.name.as_str() {
             "tictactoe" => AnyGame::TicTacToe(tictactoe::TicTacToe::from_params(&mut params)?),
             "connect4" => AnyGame::Connect4(connect4::Connect4::from_params(&mut params)?),
+            "kuhn" => AnyGame::Kuhn(poker::kuhn::Kuhn::from_params(&mut params)?),
+            "leduc" => AnyGame::Leduc(poker::leduc::Leduc::from_params(&mut params)?),
             "fox" => AnyGame::Fox(fox::Fox::from_params(&mut params)?),
             "karmaka" => AnyGame::Karmaka(karmaka::Karmaka::from_params(&mut params)?),
             "karmox" => AnyGame::Karmox(karmox::Karmox::from_params(&mut params)?),
@@ -321,6 +342,8 @@ macro_rules! with_game {
         match $any {
             $crate::games::AnyGame::TicTacToe($g) => $body,
             $crate::games::AnyGame::Connect4($g) => $body,
+            $crate::games::AnyGame::Kuhn($g) => $body,
+            $crate::games::AnyGame::Leduc($g) => $body,
             $crate::games::AnyGame::Fox($g) => $body,
             $crate::games::AnyGame::Karmaka($g) => $body,
             $crate::games::AnyGame::Karmox($g) => $body,

@@ -1,0 +1,4 @@
+//! Exact analyses of small games: whole-tree computations that check agents
+//! against known answers.
+
+pub mod exploitability;
