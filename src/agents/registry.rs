@@ -113,12 +113,17 @@ const SEARCH_PARAMS: &[ParamInfo] = &[
     ParamInfo {
         name: "rollout",
         default: "random",
-        help: "rollout policy: random, or greedy (heuristic one-step look-ahead)",
+        help: "rollout policy: random, greedy (heuristic one-step look-ahead), mast (ε-greedy on per-action mean returns) or mast-gibbs (Gibbs sampling on them)",
     },
     ParamInfo {
         name: "epsilon",
         default: "0.1",
-        help: "with rollout=greedy, probability of a random action instead (0-1)",
+        help: "with rollout=greedy or mast, probability of a random action instead (0-1)",
+    },
+    ParamInfo {
+        name: "tau",
+        default: "1.0",
+        help: "with rollout=mast-gibbs, the Gibbs temperature (0.01-100)",
     },
     ParamInfo {
         name: "max_rollout",
@@ -135,6 +140,7 @@ const PIMC_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[3],
     SEARCH_PARAMS[4],
     SEARCH_PARAMS[5],
+    SEARCH_PARAMS[6],
     ParamInfo {
         name: "determinizations",
         default: "10",
