@@ -28,6 +28,7 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Experiment(a) => experiment(a)?,
         Command::Summarize(a) => super::summarize::summarize(a)?,
         Command::Sprt(a) => return super::sprt::sprt(a),
+        Command::Ladder(a) => super::ladder::run(a)?,
     }
     Ok(ExitCode::SUCCESS)
 }
