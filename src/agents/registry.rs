@@ -176,6 +176,22 @@ pub const PRESETS: &[(&str, &str)] = &[
         "ismcts-10k-h20",
         include_str!("../../agents/ismcts-10k-h20.toml"),
     ),
+    (
+        "fox-best-20ms",
+        include_str!("../../agents/fox-best-20ms.toml"),
+    ),
+    (
+        "karmaka-best-20ms",
+        include_str!("../../agents/karmaka-best-20ms.toml"),
+    ),
+    (
+        "karmox-best-20ms",
+        include_str!("../../agents/karmox-best-20ms.toml"),
+    ),
+    (
+        "hamunaptra-best-20ms",
+        include_str!("../../agents/hamunaptra-best-20ms.toml"),
+    ),
 ];
 
 /// A preset file: a kind, its parameters and what it is for.
