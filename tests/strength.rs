@@ -123,5 +123,5 @@ fn greedy_beats_random_in_karmox() {
 #[test]
 fn greedy_beats_random_in_hamunaptra() {
     let game = Hamunaptra::from_params(&mut Params::default()).unwrap();
-    greedy_beats_random("hamunaptra", &game, 60);
+    greedy_beats_random("hamunaptra", &game, 100);
 }
