@@ -14,6 +14,7 @@ pub mod error;
 pub mod experiment;
 pub mod game;
 pub mod games;
+pub mod ladder;
 pub mod report;
 pub mod rng;
 pub mod spec;

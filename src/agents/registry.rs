@@ -123,12 +123,17 @@ const SEARCH_PARAMS: &[ParamInfo] = &[
     ParamInfo {
         name: "rollout",
         default: "random",
-        help: "rollout policy: random, or greedy (heuristic one-step look-ahead)",
+        help: "rollout policy: random, greedy (heuristic one-step look-ahead), mast (ε-greedy on per-action mean returns) or mast-gibbs (Gibbs sampling on them)",
     },
     ParamInfo {
         name: "epsilon",
         default: "0.1",
-        help: "with rollout=greedy, probability of a random action instead (0-1)",
+        help: "with rollout=greedy or mast, probability of a random action instead (0-1)",
+    },
+    ParamInfo {
+        name: "tau",
+        default: "1.0",
+        help: "with rollout=mast-gibbs, the Gibbs temperature (0.01-100)",
     },
     ParamInfo {
         name: "max_rollout",
@@ -145,6 +150,7 @@ const PIMC_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[3],
     SEARCH_PARAMS[4],
     SEARCH_PARAMS[5],
+    SEARCH_PARAMS[6],
     ParamInfo {
         name: "determinizations",
         default: "10",
@@ -180,6 +186,22 @@ pub const PRESETS: &[(&str, &str)] = &[
     (
         "ismcts-10k-h20",
         include_str!("../../agents/ismcts-10k-h20.toml"),
+    ),
+    (
+        "fox-best-20ms",
+        include_str!("../../agents/fox-best-20ms.toml"),
+    ),
+    (
+        "karmaka-best-20ms",
+        include_str!("../../agents/karmaka-best-20ms.toml"),
+    ),
+    (
+        "karmox-best-20ms",
+        include_str!("../../agents/karmox-best-20ms.toml"),
+    ),
+    (
+        "hamunaptra-best-20ms",
+        include_str!("../../agents/hamunaptra-best-20ms.toml"),
     ),
 ];
 

@@ -176,6 +176,33 @@ fn greedy_rollouts_and_cutoffs_play_sensibly() {
 }
 
 #[test]
+fn mast_rollouts_play_sensibly() {
+    let g = TicTacToe;
+    for rollout in [
+        Rollout::Mast { epsilon: 0.1 },
+        Rollout::MastGibbs { tau: 0.5 },
+    ] {
+        let cfg = SearchConfig {
+            budget: Budget::Iterations(500),
+            rollout,
+            ..SearchConfig::default()
+        };
+        let mut a = MctsAgent::<TicTacToe>::new(cfg);
+        assert_eq!(decide(&g, &mut a, &ttt(&[0, 1], &[4]), 1), 2, "{rollout:?}");
+        assert_eq!(
+            decide(&g, &mut a, &ttt(&[0, 1], &[3, 4]), 2),
+            2,
+            "{rollout:?}"
+        );
+        let mut r = RandomAgent;
+        for seed in 0..6 {
+            let (returns, log) = play(&g, &mut [&mut r, &mut a], seed);
+            assert!(returns[1] >= 0.0, "{rollout:?}: {log:?}");
+        }
+    }
+}
+
+#[test]
 fn same_seed_same_game() {
     let g = TicTacToe;
     let run = |seed| {

@@ -29,6 +29,7 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Summarize(a) => super::summarize::summarize(a)?,
         Command::Sprt(a) => return super::sprt::sprt(a),
         Command::Exploitability(a) => super::exploitability::exploitability(a)?,
+        Command::Ladder(a) => super::ladder::run(a)?,
     }
     Ok(ExitCode::SUCCESS)
 }

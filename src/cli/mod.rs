@@ -6,6 +6,7 @@ mod soak;
 mod bench;
 mod commands;
 mod exploitability;
+mod ladder;
 mod sprt;
 mod summarize;
 
@@ -79,6 +80,11 @@ pub enum Command {
     ///
     /// Example: boardlab exploitability --game kuhn --agent ismcts-1k --samples 100
     Exploitability(ExploitabilityArgs),
+    /// Rate agents at doubling thinking budgets per decision: Elo (random = 0)
+    /// against CPU per decision, as ladder.csv, meetings.csv and ladder.svg.
+    ///
+    /// Example: boardlab ladder --game fox --agents mcts,ismcts,greedy --time-ms 5,10,20 --games 40 --out results/ladders/fox
+    Ladder(LadderArgs),
 }
 
 /// Arguments of `exploitability`.
@@ -102,6 +108,42 @@ pub struct ExploitabilityArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Arguments of `ladder`.
+#[derive(Debug, clap::Args)]
+pub struct LadderArgs {
+    /// Game spec of a two-player game.
+    #[arg(long)]
+    pub game: String,
+    /// Agents, comma-separated; search agents (mcts, pimc, ismcts and their presets)
+    /// are rated at every budget, others (greedy) once; random play is always the anchor.
+    #[arg(long)]
+    pub agents: String,
+    /// Budgets per decision in milliseconds of wall time on one core, e.g. 10,20,40.
+    #[arg(long)]
+    pub time_ms: Option<String>,
+    /// Budgets per decision in search iterations, e.g. 100,200,400 (reproducible).
+    #[arg(long)]
+    pub iterations: Option<String>,
+    /// Games per meeting (rounded up to pairs with the seats swapped).
+    #[arg(long, default_value_t = 20)]
+    pub games: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core); with --time-ms use 1 so budgets mean one core each.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Bootstrap resamples for the Elo intervals.
+    #[arg(long, default_value_t = 200)]
+    pub resamples: usize,
+    /// Output directory.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Overwrite an existing ladder in --out.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Arguments of `summarize`.

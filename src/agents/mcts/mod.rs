@@ -17,13 +17,14 @@ pub mod pimc;
 pub mod tree;
 pub mod uct;
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use super::Budget;
 use super::greedy::{epsilon_greedy, normalized_returns};
 use crate::error::SpecError;
 use crate::game::{Game, PlayerId, Returns, Turn};
-use crate::rng::{GameRng, below};
+use crate::rng::{GameRng, below, unit};
 use crate::spec::Params;
 use tree::{NIL, Tree};
 
@@ -37,6 +38,27 @@ pub enum Rollout {
         /// Probability of a random action instead of the greedy one.
         epsilon: f64,
     },
+    /// MAST (move-average sampling, Finnsson & Björnsson 2008): the mean
+    /// return of each (seat, action) over this search's iterations, tree and
+    /// rollout alike, picks the rollout's actions: the best mean with
+    /// probability `1 - epsilon` (untried actions count as the best), a
+    /// uniformly random action otherwise. Cheap knowledge learnt on the fly.
+    Mast {
+        /// Probability of a random action instead of the best-mean one.
+        epsilon: f64,
+    },
+    /// MAST with Gibbs sampling: action `a` with probability proportional to
+    /// `exp(Q(a) / tau)` (untried actions at the best value, 1).
+    MastGibbs {
+        /// Temperature: large is near uniform, small near greedy.
+        tau: f64,
+    },
+}
+
+impl Rollout {
+    fn uses_mast(self) -> bool {
+        matches!(self, Rollout::Mast { .. } | Rollout::MastGibbs { .. })
+    }
 }
 
 /// Exploration constant for returns in [-1, 1].
@@ -74,14 +96,15 @@ impl Default for SearchConfig {
 }
 
 impl SearchConfig {
-    /// Reads `iterations`, `time_ms`, `c`, `rollout`, `epsilon`, `max_rollout`.
+    /// Reads `iterations`, `time_ms`, `c`, `rollout`, `epsilon`, `tau`, `max_rollout`.
     /// `time_ms` > 0 replaces the iteration budget with a wall-clock one.
     pub fn from_params(params: &mut Params) -> Result<SearchConfig, SpecError> {
         let iterations = params.int("iterations", 1000, 1, u64::from(u32::MAX))?;
         let time_ms = params.int("time_ms", 0, 0, 3_600_000)?;
         let c = params.float("c", DEFAULT_C, 0.0, 100.0)?;
-        let rollout = params.choice("rollout", 0, &["random", "greedy"])?;
+        let rollout = params.choice("rollout", 0, &["random", "greedy", "mast", "mast-gibbs"])?;
         let epsilon = params.float("epsilon", 0.1, 0.0, 1.0)?;
+        let tau = params.float("tau", 1.0, 0.01, 100.0)?;
         let max_rollout = params.int("max_rollout", 0, 0, u64::from(u32::MAX))?;
         Ok(SearchConfig {
             budget: if time_ms > 0 {
@@ -90,10 +113,11 @@ impl SearchConfig {
                 Budget::Iterations(iterations as u32)
             },
             c,
-            rollout: if rollout == 0 {
-                Rollout::Random
-            } else {
-                Rollout::Greedy { epsilon }
+            rollout: match rollout {
+                0 => Rollout::Random,
+                1 => Rollout::Greedy { epsilon },
+                2 => Rollout::Mast { epsilon },
+                _ => Rollout::MastGibbs { tau },
             },
             max_rollout: max_rollout as u32,
         })
@@ -119,6 +143,12 @@ pub struct Engine<G: Game> {
     path: Vec<u32>,
     candidates: Vec<u32>,
     has_child: Vec<bool>,
+    /// MAST: (sum of the mover's returns, count) per (mover, action).
+    mast: HashMap<(u8, G::Action), (f64, u32)>,
+    /// MAST: the (mover, action) pairs of the current iteration's rollout.
+    played: Vec<(u8, G::Action)>,
+    /// MAST Gibbs weights, parallel to the legal actions.
+    weights: Vec<f64>,
 }
 
 impl<G: Game> Default for Engine<G> {
@@ -128,6 +158,9 @@ impl<G: Game> Default for Engine<G> {
             path: Vec::new(),
             candidates: Vec::new(),
             has_child: Vec::new(),
+            mast: HashMap::new(),
+            played: Vec::new(),
+            weights: Vec::new(),
         }
     }
 }
@@ -141,6 +174,7 @@ impl<G: Game> Engine<G> {
     /// Clears the tree for a search from a state where `placeholder` is legal.
     pub fn reset(&mut self, placeholder: G::Action) {
         self.tree.reset(placeholder);
+        self.mast.clear();
     }
 
     /// Runs iterations from `root` (where `me` is to act) until `budget` is
@@ -251,7 +285,11 @@ impl<G: Game> Engine<G> {
                 let child = self.tree.add_child(node, p, action);
                 game.apply(&mut state, action);
                 self.path.push(child);
-                break rollout(game, &mut state, cfg, steps + 1, rng);
+                break if cfg.rollout.uses_mast() {
+                    self.mast_rollout(game, &mut state, cfg, steps + 1, rng)
+                } else {
+                    rollout(game, &mut state, cfg, steps + 1, rng)
+                };
             }
             let parent_visits = f64::from(self.tree.get(node).visits.max(1));
             let mut best = f64::NEG_INFINITY;
@@ -284,6 +322,106 @@ impl<G: Game> Engine<G> {
             let n = self.tree.get_mut(i);
             n.visits += 1;
             n.total += values[n.mover as usize];
+        }
+        if cfg.rollout.uses_mast() {
+            let tree_moves = self.path[1..].iter().map(|&i| {
+                let n = self.tree.get(i);
+                (n.mover, n.action)
+            });
+            for key in tree_moves.chain(self.played.drain(..)) {
+                let e = self.mast.entry(key).or_insert((0.0, 0));
+                e.0 += values[key.0 as usize];
+                e.1 += 1;
+            }
+        }
+    }
+
+    /// [`rollout`] with the MAST policy, recording the moves it plays.
+    fn mast_rollout(
+        &mut self,
+        game: &G,
+        state: &mut G::State,
+        cfg: &SearchConfig,
+        mut steps: u32,
+        rng: &mut GameRng,
+    ) -> Returns {
+        let cap = game.max_game_length();
+        let mut n = 0u32;
+        self.played.clear();
+        loop {
+            let turn = game.turn(state);
+            if turn == Turn::Terminal {
+                return normalized_returns(game, state);
+            }
+            if (cfg.max_rollout > 0 && n >= cfg.max_rollout) || steps >= cap {
+                return heuristic_values(game, state);
+            }
+            let action = match turn {
+                Turn::Chance => game.sample_chance(state, rng),
+                Turn::Player(p) => {
+                    let legal = game.legal_actions(state);
+                    let a = self.mast_pick(p, &legal, cfg.rollout, rng);
+                    self.played.push((p, a));
+                    a
+                }
+                Turn::Terminal => unreachable!(),
+            };
+            game.apply(state, action);
+            n += 1;
+            steps += 1;
+        }
+    }
+
+    /// The MAST choice among `legal` for seat `p`.
+    fn mast_pick(
+        &mut self,
+        p: PlayerId,
+        legal: &[G::Action],
+        policy: Rollout,
+        rng: &mut GameRng,
+    ) -> G::Action {
+        let q = |a: G::Action| match self.mast.get(&(p, a)) {
+            Some(&(sum, n)) if n > 0 => sum / f64::from(n),
+            _ => 1.0,
+        };
+        match policy {
+            Rollout::MastGibbs { tau } => {
+                self.weights.clear();
+                let mut total = 0.0;
+                for &a in legal {
+                    let w = (q(a) / tau).exp();
+                    total += w;
+                    self.weights.push(w);
+                }
+                let mut x = unit(rng) * total;
+                for (i, &w) in self.weights.iter().enumerate() {
+                    if x < w {
+                        return legal[i];
+                    }
+                    x -= w;
+                }
+                legal[legal.len() - 1]
+            }
+            Rollout::Mast { epsilon } if !(epsilon > 0.0 && unit(rng) < epsilon) => {
+                let mut best = f64::NEG_INFINITY;
+                let mut pick = legal[0];
+                let mut ties = 0usize;
+                for &a in legal {
+                    let v = q(a);
+                    if v > best + 1e-12 {
+                        best = v;
+                        pick = a;
+                        ties = 1;
+                    } else if (v - best).abs() <= 1e-12 {
+                        ties += 1;
+                        if below(rng, ties) == 0 {
+                            pick = a;
+                        }
+                    }
+                }
+                pick
+            }
+            _ => legal[below(rng, legal.len())],
         }
     }
 
@@ -328,7 +466,11 @@ pub fn rollout<G: Game>(
             Turn::Player(p) => {
                 let legal = game.legal_actions(state);
                 match cfg.rollout {
-                    Rollout::Random => legal[below(rng, legal.len())],
+                    // MAST needs a search's statistics (`Engine::mast_rollout`);
+                    // without them every mean is unknown, so play uniformly.
+                    Rollout::Random | Rollout::Mast { .. } | Rollout::MastGibbs { .. } => {
+                        legal[below(rng, legal.len())]
+                    }
                     Rollout::Greedy { epsilon } => {
                         epsilon_greedy(game, state, &legal, p, epsilon, rng)
                     }
@@ -366,4 +508,53 @@ pub fn most_visited<A: Copy>(
         }
     }
     best.map(|(a, _)| a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tictactoe::{State, TicTacToe};
+    use crate::rng::rng_from_seed;
+
+    /// MAST learns every tree and rollout move's mean return for its mover,
+    /// and its ε-greedy choice (ε = 0) is the best-mean legal action, with
+    /// untried actions counted as the best.
+    #[test]
+    fn mast_statistics_follow_the_returns() {
+        let g = TicTacToe;
+        // X on 0,1 and O on 3,4, X to move: 2 wins at once.
+        let s = State {
+            marks: [0b11, 0b11000],
+            to_move: 0,
+        };
+        let cfg = SearchConfig {
+            budget: Budget::Iterations(400),
+            rollout: Rollout::Mast { epsilon: 0.0 },
+            ..SearchConfig::default()
+        };
+        let mut e = Engine::<TicTacToe>::default();
+        let mut rng = rng_from_seed(3);
+        let legal = g.legal_actions(&s);
+        e.reset(legal[0]);
+        e.search(&g, &s, 0, &cfg, cfg.budget, Sampling::Fixed, &mut rng);
+        let (sum, n) = e.mast[&(0, 2)];
+        assert!(
+            n > 0 && (sum / f64::from(n) - 1.0).abs() < 1e-9,
+            "{sum}/{n}"
+        );
+        let mean = |a: u8| {
+            e.mast
+                .get(&(0, a))
+                .map_or(1.0, |&(sum, n)| sum / f64::from(n))
+        };
+        assert!(legal.iter().all(|&a| a == 2 || mean(a) < 1.0));
+        assert_eq!(e.mast_pick(0, &legal, cfg.rollout, &mut rng), 2);
+        // An action never seen is tried before a known loser.
+        e.mast.clear();
+        e.mast.insert((0, 2), (-3.0, 3));
+        assert_ne!(e.mast_pick(0, &[2, 5], cfg.rollout, &mut rng), 2);
+        // A reset forgets the statistics.
+        e.reset(legal[0]);
+        assert!(e.mast.is_empty());
+    }
 }

@@ -114,6 +114,19 @@ impl Hamunaptra {
             }
         }
         est += 2.0 * f64::from(best.min(self.d)) / f64::from(self.d.max(1));
+        // Danger (§9 item 5): a character sharing or bordering the cell of a
+        // monster or trap on the board may be lost (2 VP) in the next fight.
+        for ch in &s.chars {
+            if ch.alive && ch.owner == p && ch.cell != super::state::NO_CELL {
+                let near = |c: u16| c == ch.cell || (0..4).any(|d| self.nb(ch.cell, d) == Some(c));
+                if s.foes
+                    .iter()
+                    .any(|f| f.cell != super::state::NO_CELL && near(f.cell))
+                {
+                    est -= 0.6;
+                }
+            }
+        }
         // An empty cell at distance ≥ D facing a tile where a character stands.
         let mut zone = false;
         self.for_frontier(s, |c| {

@@ -1,58 +1,305 @@
 //! A greedy evaluation after spec 9: permanent XP dominates, then the portal
-//! race, the 9+1 route, mission prospects, growth (abilities, rings, pairs)
-//! and life; relative to the best rival side, squashed into [-1, 1].
+//! race, the 9+1 route, progress on the side's own secret missions, growth
+//! (abilities, rings, pairs) and life; relative to the best rival side,
+//! squashed into [-1, 1].
+//!
+//! Distances are walking distances on the empty board (walls only), from a
+//! table built once per thread and board: straight-line distances mislead in a
+//! board of rooms joined by doors. A character choosing where to move is
+//! scored at the best square it can reach, so one-step look-ahead sees the
+//! value of a Move before its destination is chosen.
+
+use std::cell::RefCell;
 
 use crate::game::PlayerId;
 
 use super::Karmox;
-use super::data::{Kind, NO_SQ};
-use super::state::{DRAW, NO_RESULT, Phase, State};
+use super::data::{Check, Kind, NO_SQ, colour_of};
+use super::state::{DRAW, Loc, NO_RESULT, Phase, State, ev};
+
+/// Distance standing for "unreachable" or "off the board".
+const FAR: u8 = 40;
+
+/// All-pairs walking distances on the empty board, row-major by square.
+struct Distances {
+    walk: Vec<bool>,
+    n: usize,
+    d: Vec<u8>,
+}
+
+thread_local! {
+    /// The table of the last board seen on this thread, rebuilt when the
+    /// walkable squares differ (a board file can replace the default).
+    static DIST: RefCell<Option<Distances>> = const { RefCell::new(None) };
+}
+
+/// What one character holds, from one pass over the tiles.
+#[derive(Clone, Copy, Default)]
+struct Holding {
+    tiles: u8,
+    kinds: [u8; 6],
+}
 
 impl Karmox {
-    /// Distance in squares (Manhattan) from a character to the nearest access square.
-    fn portal_distance(&self, s: &State, ch: usize) -> f64 {
-        let pos = s.ch[ch].pos;
-        if pos == NO_SQ {
-            return 30.0;
-        }
-        let (x, y) = self.c.board.xy(pos);
-        self.c
-            .board
-            .access
-            .iter()
-            .map(|&a| {
-                let (ax, ay) = self.c.board.xy(a);
-                (x.abs_diff(ax) + y.abs_diff(ay)) as f64
-            })
-            .fold(30.0, f64::min)
+    fn with_distances<R>(&self, f: impl FnOnce(&Distances) -> R) -> R {
+        DIST.with(|cell| {
+            let mut slot = cell.borrow_mut();
+            let b = &self.c.board;
+            if slot.as_ref().is_none_or(|t| t.walk != b.walk) {
+                let n = b.walk.len();
+                let mut d = vec![FAR; n * n];
+                let mut queue = Vec::with_capacity(n);
+                for from in 0..n {
+                    if !b.walk[from] {
+                        continue;
+                    }
+                    let row = &mut d[from * n..(from + 1) * n];
+                    row[from] = 0;
+                    queue.clear();
+                    queue.push(from as u16);
+                    let mut head = 0;
+                    while head < queue.len() {
+                        let q = queue[head];
+                        head += 1;
+                        let dq = row[q as usize];
+                        for dir in 0..4 {
+                            if let Some(nb) = b.step(q, dir)
+                                && b.walk[nb as usize]
+                                && row[nb as usize] == FAR
+                                && dq + 1 < FAR
+                            {
+                                row[nb as usize] = dq + 1;
+                                queue.push(nb);
+                            }
+                        }
+                    }
+                }
+                *slot = Some(Distances {
+                    walk: b.walk.clone(),
+                    n,
+                    d,
+                });
+            }
+            f(slot.as_ref().expect("built above"))
+        })
     }
 
-    /// Raw value of one side in XP-like units.
-    fn side_value(&self, s: &State, side: u8) -> f64 {
+    fn sheet_summary(&self, s: &State) -> [Holding; 6] {
+        let mut h = [Holding::default(); 6];
+        for (loc, tile) in s.tiles.iter().zip(&self.c.tiles) {
+            if let Loc::Sheet(c) = *loc {
+                let c = &mut h[c as usize];
+                c.tiles += 1;
+                c.kinds[tile.kind as usize] += 1;
+            }
+        }
+        h
+    }
+
+    /// Raw value of one side in XP-like units. `own`: the evaluating side,
+    /// whose mission cards may be read; `pos` gives each character's square
+    /// (the state's, or a trial destination).
+    fn side_value(
+        &self,
+        s: &State,
+        side: u8,
+        own: bool,
+        pos: &[u16; 6],
+        h: &[Holding; 6],
+        t: &Distances,
+    ) -> f64 {
+        let b = &self.c.board;
+        let dist = |a: u16, to: u16| -> f64 {
+            if a == NO_SQ || to == NO_SQ {
+                f64::from(FAR)
+            } else {
+                f64::from(t.d[a as usize * t.n + to as usize])
+            }
+        };
+        let nearest = |a: u16, targets: &[u16]| -> f64 {
+            targets
+                .iter()
+                .map(|&q| dist(a, q))
+                .fold(f64::from(FAR), f64::min)
+        };
         let xp = f64::from(s.xp[side as usize]);
         let mut v = xp;
-        let all_items = self.side_chars(side).all(|c| self.xp_items(s, c) >= 1);
+        let xp_items = |c: usize| {
+            usize::from(h[c].kinds[Kind::Scroll as usize] + h[c].kinds[Kind::Forziere as usize])
+        };
+        let all_items = self.side_chars(side).all(|c| xp_items(c) >= 1);
         let ready = xp >= 10.0 || (xp >= 9.0 && all_items);
+        // The portal race: the nearest eligible character's walk to an access square.
+        let mut portal = f64::from(FAR);
         for c in self.side_chars(side) {
             let ch = &s.ch[c];
             v += 0.15 * f64::from(ch.life) + 0.1 * f64::from(ch.level);
             v += 0.3 * ch.abil.iter().map(|&a| f64::from(a)).sum::<f64>();
-            v += 0.5 * self.count_kind(s, c, Kind::Ring) as f64;
+            v += 0.5 * f64::from(h[c].kinds[Kind::Ring as usize]);
             v += 0.1
-                * (self.count_kind(s, c, Kind::Potion) + self.count_kind(s, c, Kind::Tome)) as f64;
+                * f64::from(h[c].kinds[Kind::Potion as usize] + h[c].kinds[Kind::Tome as usize]);
             if xp >= 8.0 {
-                v += 0.4 * self.xp_items(s, c).min(1) as f64;
+                v += 0.4 * xp_items(c).min(1) as f64;
             }
             if ch.prison > 0 {
                 v -= 1.0;
-            }
-            if ready {
-                v += 3.0 - 0.15 * self.portal_distance(s, c).min(20.0);
+            } else if ch.in_play && (xp >= 10.0 || xp_items(c) >= 1) {
+                portal = portal.min(nearest(pos[c], &b.access));
             }
         }
-        // Cards in hand are worth part of their XP.
-        v += 0.3 * s.piles[side as usize].len() as f64;
+        if ready {
+            v += 3.0 - 0.15 * portal.min(20.0);
+        } else if xp >= 6.0 {
+            // Closing in on 10 XP: start gathering near the portal.
+            v -= 0.02 * (xp - 5.0) * portal.min(20.0);
+        }
+        if !own {
+            // Another side's cards are secret: count them, not what they ask.
+            return v + 0.3 * s.piles[side as usize].len() as f64;
+        }
+        // Tempo (spec 9, terms 7 and 8): a character heads for the icon of
+        // the tile waiting in its cell, else toward the centre of the board.
+        for c in self.side_chars(side).filter(|&c| s.ch[c].on_board()) {
+            let to_icon = self.slot(s, c).map_or(f64::from(FAR), |tile| {
+                let icon = self.c.tiles[tile].icon;
+                (0..b.walk.len())
+                    .filter(|&q| b.icon_at[q] == icon)
+                    .map(|q| dist(pos[c], q as u16))
+                    .fold(f64::from(FAR), f64::min)
+            });
+            if to_icon < f64::from(FAR) {
+                v += 0.4 * (1.0 - to_icon / 24.0).max(0.0);
+            }
+            v -= 0.01 * nearest(pos[c], &b.access).min(24.0);
+        }
+        for card in &s.piles[side as usize] {
+            let m = &self.c.missions[card.id as usize];
+            v += f64::from(m.xp) * self.mission_progress(s, side, m.check, pos, h, &dist);
+        }
         v
+    }
+
+    /// Progress in [0, 0.5] toward completing a card of the side's own pile:
+    /// half its XP at most, so completing a card always beats nearing it.
+    fn mission_progress(
+        &self,
+        s: &State,
+        side: u8,
+        check: Check,
+        pos: &[u16; 6],
+        h: &[Holding; 6],
+        dist: &impl Fn(u16, u16) -> f64,
+    ) -> f64 {
+        let b = &self.c.board;
+        let mine = || self.side_chars(side).filter(|&c| s.ch[c].on_board());
+        let enemies =
+            || (0..6).filter(move |&e| s.ch[e].on_board() && self.side_of_char(e) != side);
+        // Closeness in [0, 1] to a set of squares, for the nearest character.
+        let close = |d: f64, scale: f64| (1.0 - d / scale).clamp(0.0, 1.0);
+        let best_close = |target: &dyn Fn(usize, u16) -> f64, scale: f64| {
+            mine()
+                .map(|c| close(target(c, pos[c]), scale))
+                .fold(0.0, f64::max)
+        };
+        let p = match check {
+            Check::PortalSentinel => best_close(
+                &|_, a| {
+                    b.access
+                        .iter()
+                        .map(|&q| dist(a, q))
+                        .fold(f64::from(FAR), f64::min)
+                },
+                24.0,
+            ),
+            Check::Intruder => best_close(
+                &|_, a| {
+                    (0..6)
+                        .filter(|&e| s.ch[e].in_play && self.side_of_char(e) != side)
+                        .map(|e| dist(a, b.front[e]))
+                        .fold(f64::from(FAR), f64::min)
+                },
+                24.0,
+            ),
+            Check::Explorer => best_close(
+                &|c, a| {
+                    let wing = if colour_of(c) == 0 {
+                        b.red_wing
+                    } else {
+                        b.blue_wing
+                    };
+                    let row = (wing[0]..=wing[1]).map(|y| y as usize);
+                    row.flat_map(|y| (0..b.w).map(move |x| (x, y)))
+                        .map(|(x, y)| b.sq(x, y))
+                        .filter(|&q| b.walk[q as usize])
+                        .map(|q| dist(a, q))
+                        .fold(f64::from(FAR), f64::min)
+                },
+                24.0,
+            ),
+            Check::Forzieri2 => mine()
+                .map(|c| f64::from(h[c].kinds[Kind::Forziere as usize].min(2)) / 2.0)
+                .fold(0.0, f64::max),
+            Check::Tiles3 => mine()
+                .map(|c| f64::from(h[c].tiles.min(3)) / 3.0)
+                .fold(0.0, f64::max),
+            Check::Event(bit) if bit == ev::POTIONS => mine()
+                .map(|c| f64::from(h[c].kinds[Kind::Potion as usize].min(2)) / 2.0)
+                .fold(0.0, f64::max),
+            Check::Event(bit) if bit == ev::TOMES => mine()
+                .map(|c| f64::from(h[c].kinds[Kind::Tome as usize].min(2)) / 2.0)
+                .fold(0.0, f64::max),
+            Check::Event(bit) if bit == ev::LEVEL_UP => mine()
+                .map(|c| f64::from(s.ch[c].level.min(2)) / 3.0)
+                .fold(0.0, f64::max),
+            Check::Event(bit) if bit == ev::TELEPORT => best_close(
+                &|c, a| {
+                    if h[c].kinds[Kind::Scroll as usize] == 0 {
+                        return f64::from(FAR);
+                    }
+                    b.teleports
+                        .iter()
+                        .map(|&q| dist(a, q))
+                        .fold(f64::from(FAR), f64::min)
+                },
+                24.0,
+            ),
+            Check::Event(bit)
+                if bit & (ev::WIN | ev::DEFEAT | ev::STEAL | ev::PUSH3 | ev::WIN_A5) != 0 =>
+            {
+                // Combat cards: being next to an enemy, weaker ones preferred
+                // for a defeat.
+                best_close(
+                    &|_, a| {
+                        enemies()
+                            .map(|e| {
+                                let weak = if bit == ev::DEFEAT {
+                                    f64::from(5u8.saturating_sub(s.ch[e].life))
+                                } else {
+                                    0.0
+                                };
+                                (dist(a, pos[e]) - 1.0).max(0.0) - weak
+                            })
+                            .fold(f64::from(FAR), f64::min)
+                    },
+                    20.0,
+                )
+            }
+            Check::Event(bit) if bit == ev::EQUIP_RING => best_close(
+                &|c, a| match self.slot(s, c) {
+                    Some(tile) if self.c.tiles[tile].kind == Kind::Ring => {
+                        let icon = self.c.tiles[tile].icon;
+                        (0..b.walk.len())
+                            .filter(|&q| b.icon_at[q] == icon)
+                            .map(|q| dist(a, q as u16))
+                            .fold(f64::from(FAR), f64::min)
+                    }
+                    _ => f64::from(FAR),
+                },
+                24.0,
+            ),
+            Check::Event(_) => 0.0,
+        };
+        0.5 * p
     }
 
     /// Heuristic in [-1, 1] from `player`'s view.
@@ -65,11 +312,32 @@ impl Karmox {
                 _ => -1.0,
             };
         }
-        let mine = self.side_value(s, side);
-        let best_other = (0..self.n_sides as u8)
-            .filter(|&x| x != side)
-            .map(|x| self.side_value(s, x))
-            .fold(f64::NEG_INFINITY, f64::max);
-        ((mine - best_other) / 12.0).tanh().clamp(-0.99, 0.99)
+        let h = self.sheet_summary(s);
+        let mut pos = [NO_SQ; 6];
+        for (p, ch) in pos.iter_mut().zip(&s.ch) {
+            if ch.on_board() {
+                *p = ch.pos;
+            }
+        }
+        self.with_distances(|t| {
+            let best_other = (0..self.n_sides as u8)
+                .filter(|&x| x != side)
+                .map(|x| self.side_value(s, x, false, &pos, &h, t))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let mut mine = self.side_value(s, side, true, &pos, &h, t);
+            // A Move of one of ours is worth its best destination.
+            if let Phase::MoveDest(c) = s.phase
+                && self.side_of_char(c as usize) == side
+            {
+                let c = c as usize;
+                let lim = self.allowance(s, c);
+                self.each_destination(s, c, lim, |d| {
+                    let mut trial = pos;
+                    trial[c] = d;
+                    mine = mine.max(self.side_value(s, side, true, &trial, &h, t));
+                });
+            }
+            ((mine - best_other) / 12.0).tanh().clamp(-0.99, 0.99)
+        })
     }
 }
