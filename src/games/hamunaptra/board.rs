@@ -263,6 +263,12 @@ impl Hamunaptra {
         }
     }
 
+    /// Is a stair laid on `at` by the player whose entrance is `from` an exit
+    /// (spec §2.8)? Decided on the board with the stair already laid.
+    pub fn is_exit_from(&self, s: &State, from: u16, at: u16) -> bool {
+        self.exit_dist(s, from, at) >= self.d
+    }
+
     /// Shortest link path length (steps), or a large number when unlinked.
     pub fn path_dist(&self, s: &State, from: u16, to: u16) -> i32 {
         let mut dist = [u16::MAX; NCELLS];

@@ -988,8 +988,7 @@ impl Hamunaptra {
                     cell.placer = s.seat + 1;
                     let e = s.players[s.seat as usize].entrance;
                     s.stairs.push(c);
-                    let dist = self.exit_dist(s, e, c);
-                    s.cells[c as usize].exit = dist >= self.d;
+                    s.cells[c as usize].exit = self.is_exit_from(s, e, c);
                     bump(&mut s.tally.stairs, s.seat);
                     if s.cells[c as usize].exit {
                         bump(&mut s.tally.exits, s.seat);

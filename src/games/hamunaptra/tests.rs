@@ -138,7 +138,7 @@ fn lay(g: &Hamunaptra, s: &mut State, id: &str, x: i32, y: i32, deg: u16, placer
     if g.comps.tiles[t as usize].stairs {
         s.cells[cell as usize].placer = placer + 1;
         let e = s.players[placer as usize].entrance;
-        s.cells[cell as usize].exit = g.exit_dist(s, e, cell) >= g.d;
+        s.cells[cell as usize].exit = g.is_exit_from(s, e, cell);
         s.stairs.push(cell);
     }
 }
@@ -391,8 +391,13 @@ fn h03_minimum_path_and_exit_status() {
 
 /// The H4 board: Ann's characters on her entrance, hand of four.
 fn h4_state(g: &Hamunaptra) -> State {
-    let mut s = start(g, &[ANN, BOB]);
-    at_place(g, &mut s, 0, &["C-STR", "C-CRS", "C-CRN", "C-DEAD"]);
+    let mut s = Scenario::new(g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .hand(0, &["C-STR", "C-CRS", "C-CRN", "C-DEAD"])
+        .build()
+        .unwrap();
+    play(g, &mut s, Action::EndMove);
     s
 }
 
@@ -528,21 +533,31 @@ fn h07_passages() {
 
 /// Ann's network reaching (−1,1) and Bob's reaching (1,1).
 fn h8_state(g: &Hamunaptra) -> State {
-    let mut s = start(g, &[ANN, BOB]);
-    lay(g, &mut s, "C-CRN", -3, 1, 90, 0);
-    lay(g, &mut s, "C-STR", -2, 1, 90, 0);
-    lay(g, &mut s, "C-STR", -1, 1, 90, 0);
-    lay(g, &mut s, "C-CRN", 3, 1, 180, 1);
-    lay(g, &mut s, "C-STR", 2, 1, 90, 1);
-    lay(g, &mut s, "C-STR", 1, 1, 90, 1);
-    at_place(g, &mut s, 1, &["C-STR", "C-CRN"]);
-    s
+    h8_scenario(g)
+        .hand(1, &["C-STR", "C-CRN", "E03", "E12"])
+        .turn(1)
+        .build()
+        .unwrap()
+}
+
+/// The H8 networks, not yet joined: Ann's to (−1,1), Bob's to (1,1).
+fn h8_scenario(g: &Hamunaptra) -> Scenario<'_> {
+    Scenario::new(g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tile("C-CRN", -3, 1, 90, 0)
+        .tile("C-STR", -2, 1, 90, 0)
+        .tile("C-STR", -1, 1, 90, 0)
+        .tile("C-CRN", 3, 1, 180, 1)
+        .tile("C-STR", 2, 1, 90, 1)
+        .tile("C-STR", 1, 1, 90, 1)
 }
 
 #[test]
 fn h08_joining_tunnels() {
     let g = game("hamunaptra");
     let mut s = h8_state(&g);
+    play(&g, &mut s, Action::EndMove);
     assert!(g.net(&s, 0).has(c(-1, 1)));
     assert!(g.net(&s, 1).has(c(1, 1)));
     assert!(
@@ -855,20 +870,24 @@ fn h15_foreign_placement_limit() {
 
 /// The H16 board with the Scroll of Thoth on Ann's table.
 fn h16_state(g: &Hamunaptra) -> State {
-    let mut s = start(g, &[ANN, BOB]);
-    lay(g, &mut s, "C-CRS", -4, 0, 0, 0);
-    lay(g, &mut s, "C-STR", -4, 1, 0, 0);
-    lay(g, &mut s, "C-STR", -3, 1, 0, 0);
-    lay(g, &mut s, "C-CRN", -3, -1, 0, 0);
-    lay(g, &mut s, "C-STR", -3, 2, 0, 0);
-    put_foe(g, &mut s, "M1", -3, 2);
-    lay(g, &mut s, "C-DEAD", -5, 0, 90, 1);
-    give_table(g, &mut s, 0, "E13");
+    let mut b = Scenario::new(g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tile("C-CRS", -4, 0, 0, 0)
+        .tile("C-STR", -4, 1, 0, 0)
+        .tile("C-STR", -3, 1, 0, 0)
+        .tile("C-CRN", -3, -1, 0, 0)
+        .tile("C-STR", -3, 2, 0, 0)
+        .encounter("M1", -3, 2)
+        .tile("C-DEAD", -5, 0, 90, 1)
+        .table(0, &["E13"])
+        .hand(0, &["E03", "E12", "E08", "E02"]);
     // Park Ann's characters away from every target except the one moved in.
     for id in ANN {
-        put(g, &mut s, id, -3, -1);
+        b = b.at(id, -3, -1);
     }
-    at_place(g, &mut s, 0, &[]);
+    let mut s = b.build().unwrap();
+    play(g, &mut s, Action::EndMove);
     s
 }
 
@@ -2080,5 +2099,59 @@ fn round_cap_endings_are_flagged_truncated() {
     assert!(
         capped >= 20 && natural > 0,
         "{capped} capped, {natural} natural"
+    );
+}
+
+// ------------------------------------------------- scenario builder and fixes
+
+#[test]
+fn scenario_builder_checks_what_it_builds() {
+    let g = game("hamunaptra");
+    // A short hand is topped up by the turn start's draw, as in play.
+    let s = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .hand(0, &["C-STR"])
+        .build()
+        .unwrap();
+    assert_eq!((s.phase, s.seat, s.round), (Phase::Draw, 0, 1));
+    check_invariants(&g, &s, "built");
+    // An exact deck: the rest is out of the game.
+    let s = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .deck(&["C-STR", "M1"])
+        .build()
+        .unwrap();
+    assert_eq!(s.pile_len, 2);
+    assert_eq!(s.pile.iter().map(|&n| u32::from(n)).sum::<u32>(), 2);
+    // Broken positions are errors, not panics.
+    let bad = |b: Scenario<'_>| b.build().unwrap_err();
+    assert!(bad(Scenario::new(&g).tile("C-STR", -2, 5, 0, 0)).contains("not linked"));
+    assert!(bad(Scenario::new(&g).tile("C-STR", 40, 0, 0, 0)).contains("off the board"));
+    assert!(bad(Scenario::new(&g).hand(0, &["XYZ"])).contains("no card XYZ"));
+    assert!(bad(Scenario::new(&g).turn(2)).contains("seat 2"));
+    assert!(
+        bad(Scenario::new(&g).hand(0, &["E01", "E01"])).contains("no copy of E01"),
+        "one Bow in the game"
+    );
+    assert!(
+        bad(Scenario::new(&g).hand(0, &["C-STR"; 5])).contains("more than 4 cards"),
+        "hand limit"
+    );
+    assert!(
+        bad(Scenario::new(&g).characters(0, ANN).at("C01", -3, 4)).contains("off the tiles"),
+        "a character on an empty cell"
+    );
+    assert!(
+        bad(Scenario::new(&g).characters(0, ANN).characters(1, &["C01"])).contains("given twice")
+    );
+    assert!(
+        bad(Scenario::new(&g)
+            .tile("C-CRS", -4, 0, 0, 0)
+            .tile("C-STR", -3, 1, 0, 0)
+            .tile("C-CRS", -4, 1, 0, 0))
+        .contains("mismatch"),
+        "the crossroads' E faces the corridor's closed W"
     );
 }
