@@ -362,11 +362,12 @@ impl Hamunaptra {
                     return (0, None); // B2
                 }
                 opens |= 1 << d;
-                if net.has(n) {
-                    own = true;
-                    if !own_char && self.own_on(s, n, p) {
-                        own_char = true;
-                    }
+                own |= net.has(n);
+                // Any linked tile counts, in P's network or not (§4.6 item 5):
+                // a placement joining networks may lean on P's character
+                // standing on the other side.
+                if !own_char && self.own_on(s, n, p) {
+                    own_char = true;
                 }
             }
         }

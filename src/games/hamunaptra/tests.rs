@@ -2155,3 +2155,28 @@ fn scenario_builder_checks_what_it_builds() {
         "the crossroads' E faces the corridor's closed W"
     );
 }
+
+/// Item: spec §4.6 item 5 counts a placer's character on any tile the new
+/// tile links to, even on a rival's network the placement joins.
+#[test]
+fn placement_joining_a_rival_network_counts_a_character_on_its_side() {
+    let g = game("hamunaptra");
+    // Ann's Explorer stands on Bob's tile (1,1); nobody of Ann's on (−1,1).
+    let mut s = h8_scenario(&g)
+        .at("C13", 1, 1)
+        .hand(0, &["C-STR", "E03", "E12", "E08"])
+        .build()
+        .unwrap();
+    play(&g, &mut s, Action::EndMove);
+    assert!(can_place(&g, &s, "C-STR", 0, 1, 90));
+    place(&g, &mut s, "C-STR", 0, 1, 90);
+    assert_eq!(s.foreign, 0, "an own placement");
+    assert!(g.net(&s, 0).has(c(3, 0)));
+    // With the Explorer at home, nobody of Ann's stands on a linked tile.
+    let mut t = h8_scenario(&g)
+        .hand(0, &["C-STR", "E03", "E12", "E08"])
+        .build()
+        .unwrap();
+    play(&g, &mut t, Action::EndMove);
+    assert!(!can_place(&g, &t, "C-STR", 0, 1, 90));
+}
