@@ -361,13 +361,13 @@ fn h03_minimum_path_and_exit_status() {
     let s = start(&g, &[ANN, BOB]);
     let ann = c(-3, 0);
     let bob = c(3, 0);
-    assert_eq!(g.exit_dist(&s, ann, c(5, 0)), 8);
-    assert_eq!(g.exit_dist(&s, ann, c(4, -6)), 7);
-    assert_eq!(g.exit_dist(&s, ann, c(-3, 8)), 8);
-    assert_eq!(g.exit_dist(&s, ann, c(-11, 4)), 8);
+    assert_eq!(g.exit_dist(&s, ann, c(5, 0)), Some(8));
+    assert_eq!(g.exit_dist(&s, ann, c(4, -6)), Some(7));
+    assert_eq!(g.exit_dist(&s, ann, c(-3, 8)), Some(8));
+    assert_eq!(g.exit_dist(&s, ann, c(-11, 4)), Some(8));
     assert!(g.in_bounds(-11, 4));
-    assert_eq!(g.exit_dist(&s, bob, c(-4, 1)), 7);
-    assert_eq!(g.exit_dist(&s, bob, c(-5, 1)), 8);
+    assert_eq!(g.exit_dist(&s, bob, c(-4, 1)), Some(7));
+    assert_eq!(g.exit_dist(&s, bob, c(-5, 1)), Some(8));
     // Through the placement action: Bob lays a stair as a foreign tile at
     // (−5,0) next to Ann's C-CRS → an exit found by Bob.
     let mut s2 = s.clone();
@@ -385,8 +385,8 @@ fn h03_minimum_path_and_exit_status() {
     assert!(!s3.cells[c(-4, 1) as usize].exit);
     // Rule 4 with D = 6: (3,5) is an exit for Ann.
     let g6 = game("hamunaptra(rule4=true,exit_distance=6)");
-    assert!(g6.exit_dist(&s, ann, c(3, 5)) >= g6.d);
-    assert!(g.exit_dist(&s, ann, c(3, 5)) < g.d);
+    assert!(g6.exit_dist(&s, ann, c(3, 5)) >= Some(g6.d));
+    assert!(g.exit_dist(&s, ann, c(3, 5)) < Some(g.d));
 }
 
 /// The H4 board: Ann's characters on her entrance, hand of four.
@@ -2179,4 +2179,36 @@ fn placement_joining_a_rival_network_counts_a_character_on_its_side() {
         .unwrap();
     play(&g, &mut t, Action::EndMove);
     assert!(!can_place(&g, &t, "C-STR", 0, 1, 90));
+}
+
+/// Item: with `distance_metric=path` a stair with no tunnel path to its
+/// placer's entrance is not an exit.
+#[test]
+fn path_metric_stair_without_a_path_is_no_exit() {
+    let g = game("hamunaptra(distance_metric=path,rule4=true,exit_distance=2)");
+    let base = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tile("C-CRS", -4, 0, 0, 0);
+    // Bob's foreign stair in Ann's network: no path to Bob's entrance.
+    let mut s = base
+        .clone()
+        .hand(1, &["ST-DEAD", "E03", "E12", "E08"])
+        .turn(1)
+        .build()
+        .unwrap();
+    play(&g, &mut s, Action::EndMove);
+    place(&g, &mut s, "ST-DEAD", -5, 0, 90);
+    let cell = s.cells[c(-5, 0) as usize];
+    assert_eq!((cell.placer, cell.exit), (2, false));
+    // Ann's stair on the same cell is two steps along her tunnels: an exit.
+    let mut s = base
+        .at("C01", -4, 0)
+        .hand(0, &["ST-DEAD", "E03", "E12", "E08"])
+        .build()
+        .unwrap();
+    play(&g, &mut s, Action::EndMove);
+    place(&g, &mut s, "ST-DEAD", -5, 0, 90);
+    let cell = s.cells[c(-5, 0) as usize];
+    assert_eq!((cell.placer, cell.exit), (1, true));
 }
