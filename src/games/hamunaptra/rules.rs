@@ -1151,6 +1151,9 @@ impl Hamunaptra {
         }
     }
 
+    /// T5 is offered on public facts only (a hand, room on the table), so
+    /// that skipping it does not show whether the hidden hand holds
+    /// equipment; without any, `SkipEquip` is the only choice.
     fn enter_equip(&self, s: &mut State) {
         let p = s.seat as usize;
         let living = s
@@ -1163,10 +1166,7 @@ impl Hamunaptra {
             .iter()
             .filter(|c| c.alive && c.owner == s.seat && c.active != NONE)
             .count();
-        let has = s.players[p]
-            .hand
-            .iter()
-            .any(|&k| matches!(self.comps.class(k), KindClass::Equip(_)));
+        let has = !s.players[p].hand.is_empty();
         if has && s.equip_played == 0 && s.players[p].table.len() + active < living {
             s.phase = Phase::Equip;
         } else {

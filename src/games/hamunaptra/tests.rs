@@ -2156,6 +2156,103 @@ fn scenario_builder_checks_what_it_builds() {
     );
 }
 
+/// Applies the same actions to two states and checks, after each, that
+/// `observer` sees the same thing (info key and whose turn it is).
+fn same_view(g: &Hamunaptra, a: &mut State, b: &mut State, observer: u8, actions: &[Action]) {
+    assert_eq!(g.info_key(a, observer), g.info_key(b, observer), "at start");
+    for (i, &act) in actions.iter().enumerate() {
+        play(g, a, act);
+        play(g, b, act);
+        assert_eq!(g.turn(a), g.turn(b), "turn after action {i} {act:?}");
+        assert!(
+            g.info_key(a, observer) == g.info_key(b, observer),
+            "seat {observer} tells the hidden cards apart after action {i} {act:?}: {:?} vs {:?}",
+            a.phase,
+            b.phase
+        );
+    }
+}
+
+/// Item: whether T5 is offered depends on the public hand size, not on
+/// whether the hidden hand holds equipment.
+#[test]
+fn equipment_step_does_not_reveal_the_hand() {
+    let g = game("hamunaptra");
+    let with = |hand: &[&str]| {
+        let mut s = Scenario::new(&g)
+            .characters(0, ANN)
+            .characters(1, BOB)
+            .hand(0, hand)
+            .build()
+            .unwrap();
+        play(&g, &mut s, Action::EndMove);
+        s
+    };
+    let mut a = with(&["C-STR", "C-DEAD", "C-DEAD", "E03"]);
+    let mut b = with(&["C-STR", "C-DEAD", "C-DEAD", "C-CRN"]);
+    let steps = [
+        Action::Select(k(&g, "C-STR")),
+        Action::At(c(-3, 1)),
+        Action::Rotate(0),
+        Action::EndPlace,
+    ];
+    same_view(&g, &mut a, &mut b, 1, &steps);
+    // Both wait at T5; only the hand with equipment can play it.
+    assert_eq!((a.phase, b.phase), (Phase::Equip, Phase::Equip));
+    assert_eq!(legal(&g, &b), vec![Action::SkipEquip]);
+    same_view(&g, &mut a, &mut b, 1, &[Action::SkipEquip]);
+}
+
+/// Item: whether the equipment step of a fight is offered depends on the
+/// public count of face-down items and free participants, not on whether
+/// the hidden items clash.
+#[test]
+fn combat_assignment_step_does_not_reveal_the_table() {
+    let g = game("hamunaptra");
+    let with = |table: &[&str]| {
+        Scenario::new(&g)
+            .characters(0, ANN)
+            .characters(1, BOB)
+            .tile("C-STR", -3, 1, 0, 0)
+            .tile("C-STR", -3, 2, 0, 0)
+            .encounter("M1", -3, 2)
+            .at("C01", -3, 1)
+            .at("C02", -3, 1)
+            .table(0, table)
+            .hand(0, &["C-CRN", "C-DEAD", "C-DEAD", "C-DEAD"])
+            .build()
+            .unwrap()
+    };
+    // The Bullwhip (+1 F, +1 M) goes on the Boy for movement; the second
+    // item is the Bow (+2 F, clashes: nothing assignable) or the Amulet.
+    let mut a = with(&["E04", "E01"]);
+    let mut b = with(&["E04", "E06"]);
+    let (bg, boy) = (ch(&g, "C01"), ch(&g, "C02"));
+    let steps = [
+        Action::AssignMove {
+            equip: eq(&g, "E04"),
+            ch: boy,
+        },
+        Action::Step {
+            ch: boy,
+            to: c(-3, 2),
+        },
+        Action::Step {
+            ch: bg,
+            to: c(-3, 2),
+        },
+        Action::EndMove,
+        Action::Select(k(&g, "C-CRN")),
+        Action::At(c(-3, -1)),
+        Action::Rotate(0),
+        Action::EndPlace,
+    ];
+    same_view(&g, &mut a, &mut b, 1, &steps);
+    assert_eq!(a.combat.unwrap().stage, Stage::Assign);
+    assert_eq!(legal(&g, &a), vec![Action::DoneAssign]);
+    same_view(&g, &mut a, &mut b, 1, &[Action::DoneAssign]);
+}
+
 /// Item: spec §4.6 item 5 counts a placer's character on any tile the new
 /// tile links to, even on a rival's network the placement joins.
 #[test]
