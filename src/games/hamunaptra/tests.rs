@@ -2253,6 +2253,78 @@ fn combat_assignment_step_does_not_reveal_the_table() {
     same_view(&g, &mut a, &mut b, 1, &[Action::DoneAssign]);
 }
 
+/// Item: after a trade, each partner's determinizations keep the card it
+/// gave in the other's hand (spec §5.4 item 4).
+#[test]
+fn traded_cards_stay_where_the_partners_saw_them_go() {
+    let g = game("hamunaptra(rule5=true)");
+    let s0 = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .hand(0, &["E09", "C-STR", "C-CRN", "C-DEAD"])
+        .hand(1, &["C-TEE", "E11", "C-STR", "C-CRS"])
+        .build()
+        .unwrap();
+    assert_eq!(s0.phase, Phase::Trade);
+    let (notebook, tee) = (k(&g, "E09"), k(&g, "C-TEE"));
+    let mut s = s0.clone();
+    play(
+        &g,
+        &mut s,
+        Action::Propose {
+            to: 1,
+            card: notebook,
+        },
+    );
+    play(&g, &mut s, Action::Accept(tee));
+    let mut moved_in_untraded = 0;
+    for seed in 0..200 {
+        let d0 = g.determinize(&s, 0, &mut rng_from_seed(seed));
+        assert!(
+            d0.players[1].hand.contains(&notebook),
+            "seed {seed}: Ann's view moved the Field Notebook out of Bob's hand"
+        );
+        let d1 = g.determinize(&s, 1, &mut rng_from_seed(seed));
+        assert!(
+            d1.players[0].hand.contains(&tee),
+            "seed {seed}: Bob's view moved the T-junction out of Ann's hand"
+        );
+        check_invariants(&g, &d0, "determinized for Ann");
+        check_invariants(&g, &d1, "determinized for Bob");
+        // Without the trade the same view scatters a card Ann never saw.
+        let u = g.determinize(&s0, 0, &mut rng_from_seed(seed));
+        moved_in_untraded += usize::from(!u.players[1].hand.contains(&k(&g, "E11")));
+    }
+    assert!(moved_in_untraded > 100, "{moved_in_untraded}");
+    // Ann lays the T-junction face up: Bob sees it leave her hand, and his
+    // views stop forcing one into it.
+    assert_eq!(s.phase, Phase::Move, "one partner, already asked");
+    play(&g, &mut s, Action::EndMove);
+    place(&g, &mut s, "C-TEE", -3, -1, 270);
+    assert_eq!(s.known.of(1, 0)[tee as usize], 0);
+    assert_eq!(s.known.of(0, 1)[notebook as usize], 1);
+    let mut without = 0;
+    for seed in 0..50 {
+        let d1 = g.determinize(&s, 1, &mut rng_from_seed(seed));
+        without += usize::from(!d1.players[0].hand.contains(&tee));
+        check_invariants(&g, &d1, "after the T-junction left");
+    }
+    assert!(without > 0);
+    // Bob plays the Notebook face down at his T5: Ann no longer knows where
+    // it is (his hand or his table).
+    play(&g, &mut s, Action::EndPlace);
+    play(&g, &mut s, Action::SkipEquip);
+    assert_eq!((s.seat, s.phase), (1, Phase::Trade), "Bob's hand is full");
+    play(&g, &mut s, Action::EndTrade);
+    play(&g, &mut s, Action::EndMove);
+    place(&g, &mut s, "C-STR", 3, 1, 0);
+    play(&g, &mut s, Action::EndPlace);
+    assert_eq!(s.known.of(0, 1)[notebook as usize], 1);
+    play(&g, &mut s, Action::PlayEquip(eq(&g, "E09")));
+    let t = s;
+    assert_eq!(t.known.of(0, 1)[notebook as usize], 0);
+}
+
 /// Item: spec §4.6 item 5 counts a placer's character on any tile the new
 /// tile links to, even on a rival's network the placement joins.
 #[test]
