@@ -252,20 +252,38 @@ impl Hamunaptra {
         self.component(s, &[s.players[p as usize].entrance], false)
     }
 
-    /// Distance used for the exit test from `from` to `to` (spec §2.8).
-    pub fn exit_dist(&self, s: &State, from: u16, to: u16) -> i32 {
+    /// Distance used for the exit test from `from` to `to` (spec §2.8); `None`
+    /// with `distance_metric=path` when no tunnel path joins them.
+    pub fn exit_dist(&self, s: &State, from: u16, to: u16) -> Option<i32> {
         let (ax, ay) = xy(from);
         let (bx, by) = xy(to);
         match self.metric {
-            0 => (ax - bx).abs().max((ay - by).abs()),
-            1 => (ax - bx).abs() + (ay - by).abs(),
+            0 => Some((ax - bx).abs().max((ay - by).abs())),
+            1 => Some((ax - bx).abs() + (ay - by).abs()),
             _ => self.path_dist(s, from, to),
         }
     }
 
-    /// Shortest link path length (steps), or a large number when unlinked.
-    pub fn path_dist(&self, s: &State, from: u16, to: u16) -> i32 {
+    /// Is a stair laid on `at` by the player whose entrance is `from` an exit
+    /// (spec §2.8)? Decided on the board with the stair already laid; along
+    /// tunnels, a stair with no path to the entrance is not an exit.
+    pub fn is_exit_from(&self, s: &State, from: u16, at: u16) -> bool {
+        self.exit_dist(s, from, at).is_some_and(|d| d >= self.d)
+    }
+
+    /// Shortest link path length (steps), if the cells are linked at all.
+    pub fn path_dist(&self, s: &State, from: u16, to: u16) -> Option<i32> {
+        let d = self.path_dists(s, from)[to as usize];
+        (d != u16::MAX).then_some(i32::from(d))
+    }
+
+    /// Link path lengths (steps) from `from` to every cell, `u16::MAX` where
+    /// no path leads.
+    pub fn path_dists(&self, s: &State, from: u16) -> [u16; NCELLS] {
         let mut dist = [u16::MAX; NCELLS];
+        if from == NO_CELL || s.cells[from as usize].tile == 0 {
+            return dist;
+        }
         let mut queue = [0u16; NCELLS];
         let (mut head, mut tail) = (0, 1);
         queue[0] = from;
@@ -273,20 +291,15 @@ impl Hamunaptra {
         while head < tail {
             let c = queue[head];
             head += 1;
-            if c == to {
-                return i32::from(dist[c as usize]);
-            }
             for d in 0..4 {
                 if let Some(n) = self.link(s, c, d).filter(|&n| dist[n as usize] == u16::MAX) {
-                    {
-                        dist[n as usize] = dist[c as usize] + 1;
-                        queue[tail] = n;
-                        tail += 1;
-                    }
+                    dist[n as usize] = dist[c as usize] + 1;
+                    queue[tail] = n;
+                    tail += 1;
                 }
             }
         }
-        1000
+        dist
     }
 
     /// True if a living character of a seat other than `p` stands on `c`.
@@ -356,11 +369,12 @@ impl Hamunaptra {
                     return (0, None); // B2
                 }
                 opens |= 1 << d;
-                if net.has(n) {
-                    own = true;
-                    if !own_char && self.own_on(s, n, p) {
-                        own_char = true;
-                    }
+                own |= net.has(n);
+                // Any linked tile counts, in P's network or not (§4.6 item 5):
+                // a placement joining networks may lean on P's character
+                // standing on the other side.
+                if !own_char && self.own_on(s, n, p) {
+                    own_char = true;
                 }
             }
         }

@@ -124,11 +124,16 @@ impl Hamunaptra {
         true
     }
 
+    /// Is the equipment step offered to `side`? Decided on public facts (a
+    /// face-down item on its table, a participant without an active item),
+    /// not on the hidden items' bonuses, so that skipping the step does not
+    /// reveal them; when every hidden item clashes, `DoneAssign` is the only
+    /// choice.
     fn has_assignment(&self, s: &State, c: &Combat, side: u8) -> bool {
-        s.players[side as usize].table.iter().any(|&e| {
-            self.on_cell(s, side, c.cell)
-                .any(|ch| self.assign_ok(s, c, side, e, ch))
-        })
+        !s.players[side as usize].table.is_empty()
+            && self
+                .on_cell(s, side, c.cell)
+                .any(|ch| s.chars[ch as usize].active == NONE)
     }
 
     /// Skips the steps of a new round that offer no choice.

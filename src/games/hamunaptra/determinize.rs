@@ -3,8 +3,11 @@
 //! The info key is the state with everything the observer cannot see
 //! blanked: other hands and face-down equipment become `NONE` placeholders
 //! of the right length, the pile keeps only its size, and a trade offer
-//! between two other players hides its card. Determinization starts from
-//! that key alone, so its result depends only on what the observer knows.
+//! between two other players hides its card. Cards the observer saw go into
+//! another hand in a trade, and has not seen leave, stay in that hand's
+//! key (spec §5.4 item 4); what the other seats know of each other's hands
+//! is blanked. Determinization starts from that key alone, so its result
+//! depends only on what the observer knows.
 
 use super::Hamunaptra;
 use super::data::KindClass;
@@ -20,14 +23,27 @@ impl Hamunaptra {
             if q == observer {
                 continue;
             }
+            let known = s.known.of(observer, q);
             let pl = &mut m.players[q as usize];
-            for x in pl.hand.iter_mut() {
-                *x = NONE;
+            let len = pl.hand.len();
+            pl.hand.clear();
+            for (k, &n) in known.iter().enumerate() {
+                for _ in 0..n {
+                    pl.hand.push(k as u8);
+                }
+            }
+            while pl.hand.len() < len {
+                pl.hand.push(NONE);
             }
             for x in pl.table.iter_mut() {
                 *x = NONE;
             }
             pl.discarded = [0; 64];
+            for r in 0..self.players {
+                if r != observer {
+                    m.known.forget(q, r);
+                }
+            }
         }
         let partner = observer == m.seat || observer == m.trade_to;
         if !partner {

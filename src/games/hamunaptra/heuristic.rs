@@ -129,8 +129,25 @@ impl Hamunaptra {
         }
         // An empty cell at distance ≥ D facing a tile where a character stands.
         let mut zone = false;
+        // Along tunnels a tile on an empty cell would be one step beyond the
+        // nearest linked tile facing it.
+        let paths = (self.metric == 2).then(|| self.path_dists(s, e));
         self.for_frontier(s, |c| {
-            if zone || self.exit_dist(s, e, c) < self.d {
+            if zone {
+                return;
+            }
+            let dist = match &paths {
+                Some(p) => (0..4)
+                    .filter_map(|d| {
+                        let n = self.nb(c, d)?;
+                        (self.open(s, n) >> super::board::opp(d) & 1 == 1
+                            && p[n as usize] != u16::MAX)
+                            .then(|| i32::from(p[n as usize]) + 1)
+                    })
+                    .min(),
+                None => self.exit_dist(s, e, c),
+            };
+            if dist.is_none_or(|d| d < self.d) {
                 return;
             }
             zone = (0..4).any(|d| {

@@ -42,6 +42,24 @@ impl Hamunaptra {
                 }
             }
         }
+        // What a seat knows of a hand is in that hand.
+        for o in 0..self.players {
+            for q in 0..self.players {
+                let known = s.known.of(o, q);
+                let hand = &s.players[q as usize].hand;
+                for (k, &n) in known.iter().enumerate() {
+                    if n > 0
+                        && (o == q
+                            || usize::from(n) > hand.iter().filter(|&&x| x == k as u8).count())
+                    {
+                        return Err(format!(
+                            "player {o} knows of {n} {} in player {q}'s hand, which holds fewer",
+                            self.comps.kind_name(k as u8)
+                        ));
+                    }
+                }
+            }
+        }
         // Above the hand limit only while discarding after a trade.
         if s.phase != Phase::TradeDiscard
             && let Some(p) = s

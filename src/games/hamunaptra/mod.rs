@@ -14,6 +14,7 @@ pub mod heuristic;
 pub mod invariants;
 pub mod render;
 pub mod rules;
+pub mod scenario;
 pub mod state;
 #[cfg(test)]
 mod tests;
@@ -28,6 +29,7 @@ use crate::rng::GameRng;
 use crate::spec::Params;
 
 use data::Components;
+pub use scenario::Scenario;
 pub use state::{Action, State};
 use state::{HMAX, Phase, Stage, cell_of};
 

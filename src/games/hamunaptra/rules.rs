@@ -7,7 +7,7 @@ use super::Hamunaptra;
 use super::board::{CellSet, Slots};
 use super::data::KindClass;
 use super::state::{
-    Action, Cell, Ch, Foe, NCELLS, NO_CELL, NONE, Phase, Pl, State, Tally, bump, cell_of, xy,
+    Action, Cell, Ch, Foe, Known, NCELLS, NO_CELL, NONE, Phase, Pl, State, Tally, bump, cell_of, xy,
 };
 use super::{Actions, MAX_ACTIONS};
 
@@ -105,6 +105,7 @@ impl Hamunaptra {
             dice_rolled: 0,
             dice_succ: 0,
             tally: Tally::default(),
+            known: Known::default(),
         }
     }
 
@@ -811,6 +812,7 @@ impl Hamunaptra {
             }
             (Phase::Trade, Action::Propose { to, card }) => {
                 remove_one(&mut s.players[s.seat as usize].hand, card);
+                self.leaves_seen_by(s, s.seat, card, &[to]);
                 s.offer = Some((to, card));
                 s.trade_to = to;
                 s.asked |= 1 << to;
@@ -824,6 +826,7 @@ impl Hamunaptra {
             }
             (Phase::TradeBuild, Action::Give(k)) => {
                 remove_one(&mut s.players[s.seat as usize].hand, k);
+                self.leaves_seen_by(s, s.seat, k, &[s.trade_to]);
                 insert_sorted(&mut s.give, k);
             }
             (Phase::TradeBuild, Action::Ask(n)) => {
@@ -832,15 +835,18 @@ impl Hamunaptra {
             }
             (Phase::TradeReply, Action::Accept(k)) if s.offer.is_none() => {
                 remove_one(&mut s.players[s.trade_to as usize].hand, k);
+                self.leaves_seen_by(s, s.trade_to, k, &[s.seat]);
                 insert_sorted(&mut s.back, k);
             }
             (Phase::TradeReply, Action::Agree) => {
                 let (p, q) = (s.seat as usize, s.trade_to as usize);
                 for k in s.back.clone() {
                     insert_sorted(&mut s.players[p].hand, k);
+                    s.known.enters(q as u8, p as u8, k);
                 }
                 for k in s.give.clone() {
                     insert_sorted(&mut s.players[q].hand, k);
+                    s.known.enters(p as u8, q as u8, k);
                 }
                 s.back.clear();
                 s.give.clear();
@@ -850,9 +856,11 @@ impl Hamunaptra {
                 let (p, q) = (s.seat as usize, s.trade_to as usize);
                 for k in s.give.clone() {
                     insert_sorted(&mut s.players[p].hand, k);
+                    s.known.enters(q as u8, p as u8, k);
                 }
                 for k in s.back.clone() {
                     insert_sorted(&mut s.players[q].hand, k);
+                    s.known.enters(p as u8, q as u8, k);
                 }
                 s.back.clear();
                 s.give.clear();
@@ -863,6 +871,7 @@ impl Hamunaptra {
             (Phase::TradeDiscard, Action::Discard(k)) => {
                 let p = self.discarder(s) as usize;
                 remove_one(&mut s.players[p].hand, k);
+                self.leaves_unseen(s, p as u8);
                 s.players[p].discarded[k as usize] += 1;
                 s.players[p].ndisc += 1;
                 self.after_trade(s);
@@ -871,14 +880,18 @@ impl Hamunaptra {
             (Phase::TradeReply, Action::Accept(k)) => {
                 let (q, card) = s.offer.take().expect("offer");
                 remove_one(&mut s.players[q as usize].hand, k);
+                self.leaves_seen_by(s, q, k, &[s.seat]);
                 insert_sorted(&mut s.players[q as usize].hand, card);
+                s.known.enters(s.seat, q, card);
                 insert_sorted(&mut s.players[s.seat as usize].hand, k);
+                s.known.enters(q, s.seat, k);
                 s.trade_to = NONE;
                 self.enter_trade(s);
             }
             (Phase::TradeReply, Action::Reject) => {
-                let (_, card) = s.offer.take().expect("offer");
+                let (q, card) = s.offer.take().expect("offer");
                 insert_sorted(&mut s.players[s.seat as usize].hand, card);
+                s.known.enters(q, s.seat, card);
                 s.trade_to = NONE;
                 self.enter_trade(s);
             }
@@ -932,6 +945,7 @@ impl Hamunaptra {
             }
             (Phase::Place, Action::Select(k)) => {
                 remove_one(&mut s.players[s.seat as usize].hand, k);
+                self.leaves_seen_by(s, s.seat, k, &[0, 1, 2, 3]);
                 s.sel_card = k;
                 s.phase = Phase::PlaceCell;
             }
@@ -988,8 +1002,7 @@ impl Hamunaptra {
                     cell.placer = s.seat + 1;
                     let e = s.players[s.seat as usize].entrance;
                     s.stairs.push(c);
-                    let dist = self.exit_dist(s, e, c);
-                    s.cells[c as usize].exit = dist >= self.d;
+                    s.cells[c as usize].exit = self.is_exit_from(s, e, c);
                     bump(&mut s.tally.stairs, s.seat);
                     if s.cells[c as usize].exit {
                         bump(&mut s.tally.exits, s.seat);
@@ -1005,6 +1018,7 @@ impl Hamunaptra {
             }
             (Phase::Penalty, Action::Lose(k)) => {
                 remove_one(&mut s.players[s.seat as usize].hand, k);
+                self.leaves_unseen(s, s.seat);
                 s.pile[k as usize] += 1;
                 s.pile_len += 1;
                 self.enter_combat(s);
@@ -1015,6 +1029,13 @@ impl Hamunaptra {
                 bump(&mut s.tally.equip_played, s.seat);
                 let k = self.comps.equip_kind(e);
                 remove_one(&mut s.players[s.seat as usize].hand, k);
+                // Face down: the others see an equipment card go, not which.
+                let first_equip = self.comps.equip_kind(0) as usize;
+                for o in 0..self.players {
+                    if o != s.seat {
+                        s.known.of_mut(o, s.seat)[first_equip..].fill(0);
+                    }
+                }
                 insert_sorted(&mut s.players[s.seat as usize].table, e);
                 s.equip_played = 1;
                 self.end_turn(s);
@@ -1040,6 +1061,26 @@ impl Hamunaptra {
             }
             (phase, a) => panic!("illegal action {a:?} in phase {phase:?}"),
         }
+    }
+
+    /// Card kind `k` left q's hand: the seats in `seen` saw which card it
+    /// was, the others lose track of q's hand.
+    fn leaves_seen_by(&self, s: &mut State, q: u8, k: u8, seen: &[u8]) {
+        for o in 0..self.players {
+            if o == q {
+                continue;
+            }
+            if seen.contains(&o) {
+                s.known.leaves(o, q, k);
+            } else {
+                s.known.forget(o, q);
+            }
+        }
+    }
+
+    /// A card left q's hand face down: everyone else loses track of it.
+    fn leaves_unseen(&self, s: &mut State, q: u8) {
+        self.leaves_seen_by(s, q, NONE, &[]);
     }
 
     fn first_roll(&self, s: &mut State, k: u8) {
@@ -1152,6 +1193,9 @@ impl Hamunaptra {
         }
     }
 
+    /// T5 is offered on public facts only (a hand, room on the table), so
+    /// that skipping it does not show whether the hidden hand holds
+    /// equipment; without any, `SkipEquip` is the only choice.
     fn enter_equip(&self, s: &mut State) {
         let p = s.seat as usize;
         let living = s
@@ -1164,10 +1208,7 @@ impl Hamunaptra {
             .iter()
             .filter(|c| c.alive && c.owner == s.seat && c.active != NONE)
             .count();
-        let has = s.players[p]
-            .hand
-            .iter()
-            .any(|&k| matches!(self.comps.class(k), KindClass::Equip(_)));
+        let has = !s.players[p].hand.is_empty();
         if has && s.equip_played == 0 && s.players[p].table.len() + active < living {
             s.phase = Phase::Equip;
         } else {

@@ -318,6 +318,54 @@ pub struct State {
     pub dice_succ: u8,
     /// Public history counted for reports (see `Game::metrics`).
     pub tally: Tally,
+    /// Cards each seat saw go into another seat's hand (spec §5.4 item 4).
+    pub known: Known,
+}
+
+/// For each observer o and seat q, the cards (by kind) o saw go into q's
+/// hand in a trade and has not seen leave since. A card leaving q's hand
+/// unseen by o (a face-down play, a discard, the penalty, a trade with
+/// someone else) makes o lose track of that hand, so every count stays at
+/// most the number of such cards q really holds.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Known(#[serde(with = "BigArray")] pub [u8; MAXP * MAXP * 64]);
+
+impl Default for Known {
+    fn default() -> Self {
+        Known([0; MAXP * MAXP * 64])
+    }
+}
+
+impl Known {
+    fn row(o: u8, q: u8) -> usize {
+        (usize::from(o) * MAXP + usize::from(q)) * 64
+    }
+    /// The kind counts o knows to be in q's hand.
+    pub fn of(&self, o: u8, q: u8) -> &[u8; 64] {
+        let r = Self::row(o, q);
+        self.0[r..r + 64].try_into().expect("a row of 64 kinds")
+    }
+    /// The kind counts o knows to be in q's hand, to change.
+    pub fn of_mut(&mut self, o: u8, q: u8) -> &mut [u8; 64] {
+        let r = Self::row(o, q);
+        (&mut self.0[r..r + 64])
+            .try_into()
+            .expect("a row of 64 kinds")
+    }
+    /// o saw card kind `k` go into q's hand.
+    pub fn enters(&mut self, o: u8, q: u8, k: u8) {
+        let n = &mut self.of_mut(o, q)[k as usize];
+        *n = n.saturating_add(1);
+    }
+    /// o saw card kind `k` leave q's hand.
+    pub fn leaves(&mut self, o: u8, q: u8, k: u8) {
+        let n = &mut self.of_mut(o, q)[k as usize];
+        *n = n.saturating_sub(1);
+    }
+    /// o no longer knows any card of q's hand.
+    pub fn forget(&mut self, o: u8, q: u8) {
+        *self.of_mut(o, q) = [0; 64];
+    }
 }
 
 /// Per-seat counters of the game so far. Everything counted is public (a

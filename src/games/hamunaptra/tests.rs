@@ -138,7 +138,7 @@ fn lay(g: &Hamunaptra, s: &mut State, id: &str, x: i32, y: i32, deg: u16, placer
     if g.comps.tiles[t as usize].stairs {
         s.cells[cell as usize].placer = placer + 1;
         let e = s.players[placer as usize].entrance;
-        s.cells[cell as usize].exit = g.exit_dist(s, e, cell) >= g.d;
+        s.cells[cell as usize].exit = g.is_exit_from(s, e, cell);
         s.stairs.push(cell);
     }
 }
@@ -361,13 +361,13 @@ fn h03_minimum_path_and_exit_status() {
     let s = start(&g, &[ANN, BOB]);
     let ann = c(-3, 0);
     let bob = c(3, 0);
-    assert_eq!(g.exit_dist(&s, ann, c(5, 0)), 8);
-    assert_eq!(g.exit_dist(&s, ann, c(4, -6)), 7);
-    assert_eq!(g.exit_dist(&s, ann, c(-3, 8)), 8);
-    assert_eq!(g.exit_dist(&s, ann, c(-11, 4)), 8);
+    assert_eq!(g.exit_dist(&s, ann, c(5, 0)), Some(8));
+    assert_eq!(g.exit_dist(&s, ann, c(4, -6)), Some(7));
+    assert_eq!(g.exit_dist(&s, ann, c(-3, 8)), Some(8));
+    assert_eq!(g.exit_dist(&s, ann, c(-11, 4)), Some(8));
     assert!(g.in_bounds(-11, 4));
-    assert_eq!(g.exit_dist(&s, bob, c(-4, 1)), 7);
-    assert_eq!(g.exit_dist(&s, bob, c(-5, 1)), 8);
+    assert_eq!(g.exit_dist(&s, bob, c(-4, 1)), Some(7));
+    assert_eq!(g.exit_dist(&s, bob, c(-5, 1)), Some(8));
     // Through the placement action: Bob lays a stair as a foreign tile at
     // (−5,0) next to Ann's C-CRS → an exit found by Bob.
     let mut s2 = s.clone();
@@ -385,14 +385,19 @@ fn h03_minimum_path_and_exit_status() {
     assert!(!s3.cells[c(-4, 1) as usize].exit);
     // Rule 4 with D = 6: (3,5) is an exit for Ann.
     let g6 = game("hamunaptra(rule4=true,exit_distance=6)");
-    assert!(g6.exit_dist(&s, ann, c(3, 5)) >= g6.d);
-    assert!(g.exit_dist(&s, ann, c(3, 5)) < g.d);
+    assert!(g6.exit_dist(&s, ann, c(3, 5)) >= Some(g6.d));
+    assert!(g.exit_dist(&s, ann, c(3, 5)) < Some(g.d));
 }
 
 /// The H4 board: Ann's characters on her entrance, hand of four.
 fn h4_state(g: &Hamunaptra) -> State {
-    let mut s = start(g, &[ANN, BOB]);
-    at_place(g, &mut s, 0, &["C-STR", "C-CRS", "C-CRN", "C-DEAD"]);
+    let mut s = Scenario::new(g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .hand(0, &["C-STR", "C-CRS", "C-CRN", "C-DEAD"])
+        .build()
+        .unwrap();
+    play(g, &mut s, Action::EndMove);
     s
 }
 
@@ -528,21 +533,31 @@ fn h07_passages() {
 
 /// Ann's network reaching (−1,1) and Bob's reaching (1,1).
 fn h8_state(g: &Hamunaptra) -> State {
-    let mut s = start(g, &[ANN, BOB]);
-    lay(g, &mut s, "C-CRN", -3, 1, 90, 0);
-    lay(g, &mut s, "C-STR", -2, 1, 90, 0);
-    lay(g, &mut s, "C-STR", -1, 1, 90, 0);
-    lay(g, &mut s, "C-CRN", 3, 1, 180, 1);
-    lay(g, &mut s, "C-STR", 2, 1, 90, 1);
-    lay(g, &mut s, "C-STR", 1, 1, 90, 1);
-    at_place(g, &mut s, 1, &["C-STR", "C-CRN"]);
-    s
+    h8_scenario(g)
+        .hand(1, &["C-STR", "C-CRN", "E03", "E12"])
+        .turn(1)
+        .build()
+        .unwrap()
+}
+
+/// The H8 networks, not yet joined: Ann's to (−1,1), Bob's to (1,1).
+fn h8_scenario(g: &Hamunaptra) -> Scenario<'_> {
+    Scenario::new(g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tile("C-CRN", -3, 1, 90, 0)
+        .tile("C-STR", -2, 1, 90, 0)
+        .tile("C-STR", -1, 1, 90, 0)
+        .tile("C-CRN", 3, 1, 180, 1)
+        .tile("C-STR", 2, 1, 90, 1)
+        .tile("C-STR", 1, 1, 90, 1)
 }
 
 #[test]
 fn h08_joining_tunnels() {
     let g = game("hamunaptra");
     let mut s = h8_state(&g);
+    play(&g, &mut s, Action::EndMove);
     assert!(g.net(&s, 0).has(c(-1, 1)));
     assert!(g.net(&s, 1).has(c(1, 1)));
     assert!(
@@ -855,20 +870,24 @@ fn h15_foreign_placement_limit() {
 
 /// The H16 board with the Scroll of Thoth on Ann's table.
 fn h16_state(g: &Hamunaptra) -> State {
-    let mut s = start(g, &[ANN, BOB]);
-    lay(g, &mut s, "C-CRS", -4, 0, 0, 0);
-    lay(g, &mut s, "C-STR", -4, 1, 0, 0);
-    lay(g, &mut s, "C-STR", -3, 1, 0, 0);
-    lay(g, &mut s, "C-CRN", -3, -1, 0, 0);
-    lay(g, &mut s, "C-STR", -3, 2, 0, 0);
-    put_foe(g, &mut s, "M1", -3, 2);
-    lay(g, &mut s, "C-DEAD", -5, 0, 90, 1);
-    give_table(g, &mut s, 0, "E13");
+    let mut b = Scenario::new(g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tile("C-CRS", -4, 0, 0, 0)
+        .tile("C-STR", -4, 1, 0, 0)
+        .tile("C-STR", -3, 1, 0, 0)
+        .tile("C-CRN", -3, -1, 0, 0)
+        .tile("C-STR", -3, 2, 0, 0)
+        .encounter("M1", -3, 2)
+        .tile("C-DEAD", -5, 0, 90, 1)
+        .table(0, &["E13"])
+        .hand(0, &["E03", "E12", "E08", "E02"]);
     // Park Ann's characters away from every target except the one moved in.
     for id in ANN {
-        put(g, &mut s, id, -3, -1);
+        b = b.at(id, -3, -1);
     }
-    at_place(g, &mut s, 0, &[]);
+    let mut s = b.build().unwrap();
+    play(g, &mut s, Action::EndMove);
     s
 }
 
@@ -2081,4 +2100,284 @@ fn round_cap_endings_are_flagged_truncated() {
         capped >= 20 && natural > 0,
         "{capped} capped, {natural} natural"
     );
+}
+
+// ------------------------------------------------- scenario builder and fixes
+
+#[test]
+fn scenario_builder_checks_what_it_builds() {
+    let g = game("hamunaptra");
+    // A short hand is topped up by the turn start's draw, as in play.
+    let s = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .hand(0, &["C-STR"])
+        .build()
+        .unwrap();
+    assert_eq!((s.phase, s.seat, s.round), (Phase::Draw, 0, 1));
+    check_invariants(&g, &s, "built");
+    // An exact deck: the rest is out of the game.
+    let s = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .deck(&["C-STR", "M1"])
+        .build()
+        .unwrap();
+    assert_eq!(s.pile_len, 2);
+    assert_eq!(s.pile.iter().map(|&n| u32::from(n)).sum::<u32>(), 2);
+    // Broken positions are errors, not panics.
+    let bad = |b: Scenario<'_>| b.build().unwrap_err();
+    assert!(bad(Scenario::new(&g).tile("C-STR", -2, 5, 0, 0)).contains("not linked"));
+    assert!(bad(Scenario::new(&g).tile("C-STR", 40, 0, 0, 0)).contains("off the board"));
+    assert!(bad(Scenario::new(&g).hand(0, &["XYZ"])).contains("no card XYZ"));
+    assert!(bad(Scenario::new(&g).turn(2)).contains("seat 2"));
+    assert!(
+        bad(Scenario::new(&g).hand(0, &["E01", "E01"])).contains("no copy of E01"),
+        "one Bow in the game"
+    );
+    assert!(
+        bad(Scenario::new(&g).hand(0, &["C-STR"; 5])).contains("more than 4 cards"),
+        "hand limit"
+    );
+    assert!(
+        bad(Scenario::new(&g).characters(0, ANN).at("C01", -3, 4)).contains("off the tiles"),
+        "a character on an empty cell"
+    );
+    assert!(
+        bad(Scenario::new(&g).characters(0, ANN).characters(1, &["C01"])).contains("given twice")
+    );
+    assert!(
+        bad(Scenario::new(&g)
+            .tile("C-CRS", -4, 0, 0, 0)
+            .tile("C-STR", -3, 1, 0, 0)
+            .tile("C-CRS", -4, 1, 0, 0))
+        .contains("mismatch"),
+        "the crossroads' E faces the corridor's closed W"
+    );
+}
+
+/// Applies the same actions to two states and checks, after each, that
+/// `observer` sees the same thing (info key and whose turn it is).
+fn same_view(g: &Hamunaptra, a: &mut State, b: &mut State, observer: u8, actions: &[Action]) {
+    assert_eq!(g.info_key(a, observer), g.info_key(b, observer), "at start");
+    for (i, &act) in actions.iter().enumerate() {
+        play(g, a, act);
+        play(g, b, act);
+        assert_eq!(g.turn(a), g.turn(b), "turn after action {i} {act:?}");
+        assert!(
+            g.info_key(a, observer) == g.info_key(b, observer),
+            "seat {observer} tells the hidden cards apart after action {i} {act:?}: {:?} vs {:?}",
+            a.phase,
+            b.phase
+        );
+    }
+}
+
+/// Item: whether T5 is offered depends on the public hand size, not on
+/// whether the hidden hand holds equipment.
+#[test]
+fn equipment_step_does_not_reveal_the_hand() {
+    let g = game("hamunaptra");
+    let with = |hand: &[&str]| {
+        let mut s = Scenario::new(&g)
+            .characters(0, ANN)
+            .characters(1, BOB)
+            .hand(0, hand)
+            .build()
+            .unwrap();
+        play(&g, &mut s, Action::EndMove);
+        s
+    };
+    let mut a = with(&["C-STR", "C-DEAD", "C-DEAD", "E03"]);
+    let mut b = with(&["C-STR", "C-DEAD", "C-DEAD", "C-CRN"]);
+    let steps = [
+        Action::Select(k(&g, "C-STR")),
+        Action::At(c(-3, 1)),
+        Action::Rotate(0),
+        Action::EndPlace,
+    ];
+    same_view(&g, &mut a, &mut b, 1, &steps);
+    // Both wait at T5; only the hand with equipment can play it.
+    assert_eq!((a.phase, b.phase), (Phase::Equip, Phase::Equip));
+    assert_eq!(legal(&g, &b), vec![Action::SkipEquip]);
+    same_view(&g, &mut a, &mut b, 1, &[Action::SkipEquip]);
+}
+
+/// Item: whether the equipment step of a fight is offered depends on the
+/// public count of face-down items and free participants, not on whether
+/// the hidden items clash.
+#[test]
+fn combat_assignment_step_does_not_reveal_the_table() {
+    let g = game("hamunaptra");
+    let with = |table: &[&str]| {
+        Scenario::new(&g)
+            .characters(0, ANN)
+            .characters(1, BOB)
+            .tile("C-STR", -3, 1, 0, 0)
+            .tile("C-STR", -3, 2, 0, 0)
+            .encounter("M1", -3, 2)
+            .at("C01", -3, 1)
+            .at("C02", -3, 1)
+            .table(0, table)
+            .hand(0, &["C-CRN", "C-DEAD", "C-DEAD", "C-DEAD"])
+            .build()
+            .unwrap()
+    };
+    // The Bullwhip (+1 F, +1 M) goes on the Boy for movement; the second
+    // item is the Bow (+2 F, clashes: nothing assignable) or the Amulet.
+    let mut a = with(&["E04", "E01"]);
+    let mut b = with(&["E04", "E06"]);
+    let (bg, boy) = (ch(&g, "C01"), ch(&g, "C02"));
+    let steps = [
+        Action::AssignMove {
+            equip: eq(&g, "E04"),
+            ch: boy,
+        },
+        Action::Step {
+            ch: boy,
+            to: c(-3, 2),
+        },
+        Action::Step {
+            ch: bg,
+            to: c(-3, 2),
+        },
+        Action::EndMove,
+        Action::Select(k(&g, "C-CRN")),
+        Action::At(c(-3, -1)),
+        Action::Rotate(0),
+        Action::EndPlace,
+    ];
+    same_view(&g, &mut a, &mut b, 1, &steps);
+    assert_eq!(a.combat.unwrap().stage, Stage::Assign);
+    assert_eq!(legal(&g, &a), vec![Action::DoneAssign]);
+    same_view(&g, &mut a, &mut b, 1, &[Action::DoneAssign]);
+}
+
+/// Item: after a trade, each partner's determinizations keep the card it
+/// gave in the other's hand (spec §5.4 item 4).
+#[test]
+fn traded_cards_stay_where_the_partners_saw_them_go() {
+    let g = game("hamunaptra(rule5=true)");
+    let s0 = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .hand(0, &["E09", "C-STR", "C-CRN", "C-DEAD"])
+        .hand(1, &["C-TEE", "E11", "C-STR", "C-CRS"])
+        .build()
+        .unwrap();
+    assert_eq!(s0.phase, Phase::Trade);
+    let (notebook, tee) = (k(&g, "E09"), k(&g, "C-TEE"));
+    let mut s = s0.clone();
+    play(
+        &g,
+        &mut s,
+        Action::Propose {
+            to: 1,
+            card: notebook,
+        },
+    );
+    play(&g, &mut s, Action::Accept(tee));
+    let mut moved_in_untraded = 0;
+    for seed in 0..200 {
+        let d0 = g.determinize(&s, 0, &mut rng_from_seed(seed));
+        assert!(
+            d0.players[1].hand.contains(&notebook),
+            "seed {seed}: Ann's view moved the Field Notebook out of Bob's hand"
+        );
+        let d1 = g.determinize(&s, 1, &mut rng_from_seed(seed));
+        assert!(
+            d1.players[0].hand.contains(&tee),
+            "seed {seed}: Bob's view moved the T-junction out of Ann's hand"
+        );
+        check_invariants(&g, &d0, "determinized for Ann");
+        check_invariants(&g, &d1, "determinized for Bob");
+        // Without the trade the same view scatters a card Ann never saw.
+        let u = g.determinize(&s0, 0, &mut rng_from_seed(seed));
+        moved_in_untraded += usize::from(!u.players[1].hand.contains(&k(&g, "E11")));
+    }
+    assert!(moved_in_untraded > 100, "{moved_in_untraded}");
+    // Ann lays the T-junction face up: Bob sees it leave her hand, and his
+    // views stop forcing one into it.
+    assert_eq!(s.phase, Phase::Move, "one partner, already asked");
+    play(&g, &mut s, Action::EndMove);
+    place(&g, &mut s, "C-TEE", -3, -1, 270);
+    assert_eq!(s.known.of(1, 0)[tee as usize], 0);
+    assert_eq!(s.known.of(0, 1)[notebook as usize], 1);
+    let mut without = 0;
+    for seed in 0..50 {
+        let d1 = g.determinize(&s, 1, &mut rng_from_seed(seed));
+        without += usize::from(!d1.players[0].hand.contains(&tee));
+        check_invariants(&g, &d1, "after the T-junction left");
+    }
+    assert!(without > 0);
+    // Bob plays the Notebook face down at his T5: Ann no longer knows where
+    // it is (his hand or his table).
+    play(&g, &mut s, Action::EndPlace);
+    play(&g, &mut s, Action::SkipEquip);
+    assert_eq!((s.seat, s.phase), (1, Phase::Trade), "Bob's hand is full");
+    play(&g, &mut s, Action::EndTrade);
+    play(&g, &mut s, Action::EndMove);
+    place(&g, &mut s, "C-STR", 3, 1, 0);
+    play(&g, &mut s, Action::EndPlace);
+    assert_eq!(s.known.of(0, 1)[notebook as usize], 1);
+    play(&g, &mut s, Action::PlayEquip(eq(&g, "E09")));
+    let t = s;
+    assert_eq!(t.known.of(0, 1)[notebook as usize], 0);
+}
+
+/// Item: spec §4.6 item 5 counts a placer's character on any tile the new
+/// tile links to, even on a rival's network the placement joins.
+#[test]
+fn placement_joining_a_rival_network_counts_a_character_on_its_side() {
+    let g = game("hamunaptra");
+    // Ann's Explorer stands on Bob's tile (1,1); nobody of Ann's on (−1,1).
+    let mut s = h8_scenario(&g)
+        .at("C13", 1, 1)
+        .hand(0, &["C-STR", "E03", "E12", "E08"])
+        .build()
+        .unwrap();
+    play(&g, &mut s, Action::EndMove);
+    assert!(can_place(&g, &s, "C-STR", 0, 1, 90));
+    place(&g, &mut s, "C-STR", 0, 1, 90);
+    assert_eq!(s.foreign, 0, "an own placement");
+    assert!(g.net(&s, 0).has(c(3, 0)));
+    // With the Explorer at home, nobody of Ann's stands on a linked tile.
+    let mut t = h8_scenario(&g)
+        .hand(0, &["C-STR", "E03", "E12", "E08"])
+        .build()
+        .unwrap();
+    play(&g, &mut t, Action::EndMove);
+    assert!(!can_place(&g, &t, "C-STR", 0, 1, 90));
+}
+
+/// Item: with `distance_metric=path` a stair with no tunnel path to its
+/// placer's entrance is not an exit.
+#[test]
+fn path_metric_stair_without_a_path_is_no_exit() {
+    let g = game("hamunaptra(distance_metric=path,rule4=true,exit_distance=2)");
+    let base = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tile("C-CRS", -4, 0, 0, 0);
+    // Bob's foreign stair in Ann's network: no path to Bob's entrance.
+    let mut s = base
+        .clone()
+        .hand(1, &["ST-DEAD", "E03", "E12", "E08"])
+        .turn(1)
+        .build()
+        .unwrap();
+    play(&g, &mut s, Action::EndMove);
+    place(&g, &mut s, "ST-DEAD", -5, 0, 90);
+    let cell = s.cells[c(-5, 0) as usize];
+    assert_eq!((cell.placer, cell.exit), (2, false));
+    // Ann's stair on the same cell is two steps along her tunnels: an exit.
+    let mut s = base
+        .at("C01", -4, 0)
+        .hand(0, &["ST-DEAD", "E03", "E12", "E08"])
+        .build()
+        .unwrap();
+    play(&g, &mut s, Action::EndMove);
+    place(&g, &mut s, "ST-DEAD", -5, 0, 90);
+    let cell = s.cells[c(-5, 0) as usize];
+    assert_eq!((cell.placer, cell.exit), (1, true));
 }
