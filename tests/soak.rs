@@ -76,7 +76,7 @@ fn chosen_specs_and_text_report() {
 fn bad_soak_input_is_a_clear_error() {
     for (args, needle) in [
         (vec!["soak", "--game", "chess"], "unknown game 'chess'"),
-        (vec!["soak", "--games", "0"], "at least 1"),
+        (vec!["soak", "--games", "0"], "number of games from 1"),
         (
             vec![
                 "soak",
