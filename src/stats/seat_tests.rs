@@ -261,7 +261,11 @@ mod tests {
         assert!(close(ln_gamma(1.0), 0.0, 1e-12));
         assert!(close(ln_gamma(5.0), 24f64.ln(), 1e-12));
         // Γ(1/2) = √π.
-        assert!(close(ln_gamma(0.5), std::f64::consts::PI.sqrt().ln(), 1e-12));
+        assert!(close(
+            ln_gamma(0.5),
+            std::f64::consts::PI.sqrt().ln(),
+            1e-12
+        ));
         assert!(close(ln_gamma(0.25), 3.625_609_908_221_908f64.ln(), 1e-12));
     }
 
