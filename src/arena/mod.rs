@@ -182,10 +182,12 @@ pub fn rounded_games(requested: u64, seats: usize) -> u64 {
     requested.div_ceil(seats as u64) * seats as u64
 }
 
-/// The seed of game `index`. With duplicate deals, the `seats` games of one
-/// seat rotation are one deal and share the deal's seed: the same setup, the
-/// same chance stream (deck order, dice, tiles by position in the stream) and
-/// the same seat streams, with the agents rotated over the seats.
+/// The seed of game `index`, written in games.csv and traces: its setup and
+/// chance stream. With duplicate deals, the `seats` games of one seat rotation
+/// are one deal and share the deal's seed (the same setup, and the same chance
+/// stream: deck order, dice, tiles by position in the stream), with the agents
+/// rotated over the seats; the view and seat streams still come from
+/// `game_seed(master, index)`.
 pub fn seed_of(master: u64, index: u64, seats: usize, duplicate: bool) -> u64 {
     if duplicate {
         game_seed(master, index / seats as u64)
@@ -244,7 +246,14 @@ pub fn play_indexed<G: Game>(
     // A bug in the game itself forfeits this game only, like an agent fault.
     let played = play::contained(|| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            play::play_game(game, &mut agents, seed, move_timeout, &mut record)
+            play::play_game_split(
+                game,
+                &mut agents,
+                seed,
+                game_seed(master, index),
+                move_timeout,
+                &mut record,
+            )
         }))
     });
     let result = match played {

@@ -965,12 +965,21 @@ pub(crate) mod tests {
     /// probability 0.6 whoever sits there, both games of a deal share the
     /// deal's luck half the time.
     fn planted(deals: u64, shared: bool) -> Vec<GameRow> {
+        luck_model(deals, shared, true)
+    }
+
+    /// [`planted`] with the deal's luck shared by its games (`luck`) or drawn
+    /// afresh per game, and the rows grouped into deals by seed (`shared`).
+    fn luck_model(deals: u64, shared: bool, luck_shared: bool) -> Vec<GameRow> {
         let mut rng = crate::rng::rng_from_seed(7);
         let mut out = Vec::new();
         for d in 0..deals {
-            let luck = crate::rng::unit(&mut rng);
+            let mut luck = crate::rng::unit(&mut rng);
             for k in 0..2 {
                 let g = 2 * d + k;
+                if !luck_shared {
+                    luck = crate::rng::unit(&mut rng);
+                }
                 let u = if crate::rng::unit(&mut rng) < 0.5 {
                     luck
                 } else {
@@ -1007,6 +1016,37 @@ pub(crate) mod tests {
         let b = analyze(&planted(2000, true), &opts());
         assert_eq!(b.by_seat[0].p_value, s0.p_value);
         assert!(markdown(&b, &ReportMeta::default(), &[]).contains("over 2000 duplicate deals"));
+    }
+
+    /// Luck bound to seats (the same deal gives seat 0 the same luck in both
+    /// seatings) cancels from the agents' comparison, not from the seats': a
+    /// seat keeps its luck in every seating, so the seat interval widens.
+    #[test]
+    fn duplicate_deals_narrow_the_agent_interval() {
+        let deals_n = 4000u64;
+        let width = |rows: &[GameRow]| {
+            let d = deals(rows).unwrap();
+            (
+                d.seats[0].high - d.seats[0].low,
+                d.agents[0].high - d.agents[0].low,
+            )
+        };
+        let (seat_dup, agent_dup) = width(&luck_model(deals_n, true, true));
+        let (seat_ind, agent_ind) = width(&luck_model(deals_n, true, false));
+        // The two games of a deal share their luck a quarter of the time
+        // (correlation 0.25): the agent interval shrinks by sqrt(0.75) = 0.87
+        // and the seat interval grows by sqrt(1.25) = 1.12. A width estimated
+        // from D deals has relative error about 1 / sqrt(2 D) = 0.011; allow 4.
+        let margin = 4.0 / (2.0 * deals_n as f64).sqrt();
+        assert!(
+            agent_dup < agent_ind * (1.0 - margin),
+            "{agent_dup} {agent_ind}"
+        );
+        assert!((agent_dup / agent_ind - 0.75f64.sqrt()).abs() < 2.0 * margin);
+        assert!(
+            seat_dup > seat_ind * (1.0 + margin),
+            "{seat_dup} {seat_ind}"
+        );
     }
 
     #[test]
