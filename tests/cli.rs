@@ -383,8 +383,10 @@ fn run_json(dir: &std::path::Path) -> serde_json::Value {
 #[test]
 fn duplicate_deals_are_identical_for_any_thread_count() {
     let mut outputs = Vec::new();
+    let mut dirs = Vec::new();
     for threads in ["1", "2", "3"] {
         let dir = temp_dir(&format!("dup{threads}"));
+        dirs.push(dir.clone());
         let out = boardlab(&[
             "run",
             "--game",
@@ -431,7 +433,9 @@ fn duplicate_deals_are_identical_for_any_thread_count() {
     let seed = |game: usize| rows[2 * game][1].clone();
     for deal in 0..75 {
         assert_eq!(seed(2 * deal), seed(2 * deal + 1), "deal {deal}");
-        assert_ne!(seed(2 * deal), seed(2 * deal + 2), "deal {deal}");
+        if deal + 1 < 75 {
+            assert_ne!(seed(2 * deal), seed(2 * deal + 2), "deal {deal}");
+        }
         assert_ne!(rows[4 * deal][4], rows[4 * deal + 2][4]);
     }
     // Without --duplicate every game has its own seed.
@@ -459,7 +463,7 @@ fn duplicate_deals_are_identical_for_any_thread_count() {
         .collect();
     assert_eq!(seeds.len(), 150);
     // The report of a duplicate run gives the paired estimates per deal.
-    let dir = temp_dir("dup1");
+    let dir = &dirs[0];
     let out = boardlab(&["summarize", dir.to_str().unwrap()]);
     assert!(
         out.status.success(),
