@@ -221,15 +221,13 @@ pub fn play_indexed<G: Game>(
     game: &G,
     specs: &[AgentSpec],
     labels: &[String],
-    master: u64,
     index: u64,
-    trace: Option<&PathBuf>,
-    move_timeout: Option<std::time::Duration>,
-    duplicate: bool,
+    opts: &RunOptions,
 ) -> PlayedGame {
+    let (master, trace, move_timeout) = (opts.seed, opts.trace.as_ref(), opts.move_timeout);
     let n = game.num_players();
     let seats = seating(index, n);
-    let seed = seed_of(master, index, n, duplicate);
+    let seed = seed_of(master, index, n, opts.duplicate);
     let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
     for &a in &seats {
         match specs[a].build::<G>() {
@@ -487,7 +485,7 @@ pub fn run<G: Game>(
         // resumed run rechecks where it left off), in index order.
         if let Some(ci) = opts.until
             && done > 0
-            && done % batch_size == 0
+            && done.is_multiple_of(batch_size)
         {
             let width = widest_half_width(&tallies);
             if width <= ci {
@@ -507,16 +505,7 @@ pub fn run<G: Game>(
             indices[done..end]
                 .par_iter()
                 .map(|&i| {
-                    let r = play_indexed(
-                        game,
-                        specs,
-                        &labels,
-                        opts.seed,
-                        i,
-                        opts.trace.as_ref(),
-                        opts.move_timeout,
-                        opts.duplicate,
-                    );
+                    let r = play_indexed(game, specs, &labels, i, opts);
                     bar.inc(1);
                     r
                 })
