@@ -170,6 +170,35 @@ pub fn cochran_armitage(successes: &[f64], totals: &[f64], scores: &[f64]) -> Te
     }
 }
 
+/// The trend over seat order: the Cochran–Armitage statistic of the seats'
+/// points (`points[s]` of `games[s]`, seat order as the score) with the
+/// variance of points shared out within each game. Cochran–Armitage assumes
+/// independent trials, but in a game of `n` seats with one winner the seats'
+/// results are multinomial, and the statistic's variance is the independent
+/// one divided by `1 − p̄` (`p̄` = 1/n): without this the test is liberal
+/// (with two seats its z² would be twice the omnibus chi-square, here it is
+/// equal to it).
+pub fn seat_trend(points: &[f64], games: &[f64]) -> TestResult {
+    let order: Vec<f64> = (0..points.len()).map(|s| s as f64).collect();
+    let t = cochran_armitage(points, games, &order);
+    let n: f64 = games.iter().sum();
+    let p = if n > 0.0 {
+        points.iter().sum::<f64>() / n
+    } else {
+        0.0
+    };
+    let z = t.statistic * (1.0 - p).max(0.0).sqrt();
+    TestResult {
+        statistic: z,
+        df: 1.0,
+        p_value: if z == 0.0 {
+            1.0
+        } else {
+            erfc(z.abs() / std::f64::consts::SQRT_2).clamp(0.0, 1.0)
+        },
+    }
+}
+
 /// The mean of paired differences with its 95 % interval and McNemar's test.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Paired {
@@ -326,6 +355,26 @@ mod tests {
         assert!(t.statistic < 0.0);
         let t = cochran_armitage(&[50.0, 50.0, 50.0], &[100.0; 3], &[0.0, 1.0, 2.0]);
         assert!(close(t.p_value, 1.0, 1e-7));
+    }
+
+    #[test]
+    fn seat_trend_uses_the_within_game_variance() {
+        // Two seats: the trend is the one comparison, z² = the omnibus X².
+        let (pts, n) = ([101.0, 99.0], [200.0, 200.0]);
+        let t = seat_trend(&pts, &n);
+        assert!(close(
+            t.statistic.powi(2),
+            seat_chi_square(&pts, &n).statistic,
+            1e-12
+        ));
+        assert!(
+            close(t.p_value, seat_chi_square(&pts, &n).p_value, 1e-6),
+            "{t:?}"
+        );
+        // Three seats, one winner per game, 130/100/70 of 300: T = −60,
+        // variance (1/3)·600 = 200, z = −60/√200 = −4.2426.
+        let t = seat_trend(&[130.0, 100.0, 70.0], &[300.0; 3]);
+        assert!(close(t.statistic, -60.0 / 200f64.sqrt(), 1e-9), "{t:?}");
     }
 
     #[test]
