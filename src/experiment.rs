@@ -50,6 +50,12 @@ pub struct Experiment {
     /// Worker threads (0: one per core).
     #[serde(default)]
     pub threads: usize,
+    /// Duplicate deals in every cell (see `run --duplicate`).
+    #[serde(default)]
+    pub duplicate: bool,
+    /// The cell every other is compared with (`c000`, ...); the first by default.
+    #[serde(default)]
+    pub baseline: Option<String>,
 }
 
 fn one() -> u64 {
@@ -170,6 +176,14 @@ impl Experiment {
                 });
             }
         }
+        if let Some(b) = &self.baseline
+            && !cells.iter().any(|c| &c.id == b)
+        {
+            return Err(SpecError::Invalid(format!(
+                "baseline '{b}' is not a cell: the cells are c000 to c{:03}",
+                cells.len() - 1
+            )));
+        }
         Ok(cells)
     }
 }
@@ -287,6 +301,7 @@ pub fn run(
             keep_rows: true,
             progress: opts.progress,
             command: opts.command.clone(),
+            duplicate: exp.duplicate,
             ..RunOptions::default()
         };
         if opts.progress {
@@ -324,7 +339,10 @@ pub fn run(
             .map_err(|e| io(&dir, e))?;
         crate::report::metrics::append_to_report(&dir, &r.rows).map_err(|e| io(&dir, e))?;
     }
-    write_report(&opts.out, exp, file, &results).map_err(|e| io(&opts.out, e))?;
+    let comparisons = compare_cells(exp, &results);
+    write_comparisons(&opts.out.join(COMPARISONS_FILE), &comparisons)
+        .map_err(|e| io(&opts.out, e))?;
+    write_report(&opts.out, exp, file, &results, &comparisons).map_err(|e| io(&opts.out, e))?;
     write_combined(&opts.out, &results).map_err(|e| io(&opts.out, e))?;
     let provenance = Provenance {
         command: opts.command.clone(),
@@ -396,6 +414,7 @@ fn write_report(
     exp: &Experiment,
     file: &Path,
     results: &[CellResult],
+    comparisons: &[Comparison],
 ) -> std::io::Result<()> {
     use std::fmt::Write as _;
     let mut md = String::new();
@@ -447,6 +466,7 @@ fn write_report(
             r.cell.id
         );
     }
+    comparisons_markdown(&mut md, comparisons);
     // One chart per swept parameter, over the cells of each lineup.
     for (key, values) in &exp.sweep {
         let numeric = values
@@ -544,9 +564,206 @@ fn write_report(
     std::fs::write(dir.join("report.md"), md)
 }
 
+/// The file of paired cell comparisons.
+pub const COMPARISONS_FILE: &str = "comparisons.csv";
+
+/// One cell's difference from the baseline cell in one quantity.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comparison {
+    /// The cell.
+    pub cell: String,
+    /// The baseline cell.
+    pub baseline: String,
+    /// `seat 0`, or `agent 1` (the lineup's second agent).
+    pub quantity: String,
+    /// The cell's win rate (draws half) over the paired games.
+    pub rate: f64,
+    /// The baseline's win rate over the same games.
+    pub baseline_rate: f64,
+    /// The paired difference (cell − baseline), its interval and McNemar's test.
+    pub paired: crate::stats::seat_tests::Paired,
+}
+
+/// Each cell against the baseline (the file's `baseline`, or the first cell),
+/// game by game: every cell plays game `i` from the same seed (common random
+/// numbers), so the difference of each game's result is paired, and McNemar's
+/// test and the paired interval use the pairs' agreement to cancel shared luck.
+/// Quantities: each seat's win rate, and each lineup position's (agent index).
+pub fn compare_cells(exp: &Experiment, results: &[CellResult]) -> Vec<Comparison> {
+    use std::collections::HashMap;
+    let Some(base) = (match &exp.baseline {
+        Some(id) => results.iter().find(|r| &r.cell.id == id),
+        None => results.first(),
+    }) else {
+        return Vec::new();
+    };
+    let points = |r: &GameRow| crate::report::balance::points(r.outcome);
+    let mut out = Vec::new();
+    for r in results.iter().filter(|r| r.cell.id != base.cell.id) {
+        let seats = r.cell.agents.len().min(base.cell.agents.len());
+        for (what, key) in [("seat", 0), ("agent", 1)] {
+            let pick = |row: &GameRow| {
+                if key == 0 {
+                    row.seat as usize
+                } else {
+                    row.agent_index
+                }
+            };
+            let index: HashMap<(u64, usize), f64> = base
+                .rows
+                .iter()
+                .map(|row| ((row.game_index, pick(row)), points(row)))
+                .collect();
+            for q in 0..seats {
+                let (mut x, mut y, mut d) = (0.0, 0.0, Vec::new());
+                for row in r.rows.iter().filter(|row| pick(row) == q) {
+                    if let Some(&b) = index.get(&(row.game_index, q)) {
+                        x += points(row);
+                        y += b;
+                        d.push(points(row) - b);
+                    }
+                }
+                let n = d.len().max(1) as f64;
+                out.push(Comparison {
+                    cell: r.cell.id.clone(),
+                    baseline: base.cell.id.clone(),
+                    quantity: format!("{what} {q}"),
+                    rate: x / n,
+                    baseline_rate: y / n,
+                    paired: crate::stats::seat_tests::paired(&d),
+                });
+            }
+        }
+    }
+    out
+}
+
+fn write_comparisons(path: &Path, rows: &[Comparison]) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_path(path)?;
+    w.write_record([
+        "cell",
+        "baseline",
+        "quantity",
+        "pairs",
+        "rate",
+        "baseline_rate",
+        "difference",
+        "ci_low",
+        "ci_high",
+        "better",
+        "worse",
+        "mcnemar",
+        "p_value",
+    ])?;
+    for c in rows {
+        let p = &c.paired;
+        w.write_record([
+            c.cell.clone(),
+            c.baseline.clone(),
+            c.quantity.clone(),
+            p.n.to_string(),
+            format!("{:.6}", c.rate),
+            format!("{:.6}", c.baseline_rate),
+            format!("{:.6}", p.mean),
+            format!("{:.6}", p.low),
+            format!("{:.6}", p.high),
+            format!("{}", p.better),
+            format!("{}", p.worse),
+            format!("{:.6}", p.test.statistic),
+            format!("{:.6}", p.test.p_value),
+        ])?;
+    }
+    w.flush()
+}
+
+fn comparisons_markdown(md: &mut String, rows: &[Comparison]) {
+    use std::fmt::Write as _;
+    let Some(first) = rows.first() else {
+        return;
+    };
+    let _ = writeln!(
+        md,
+        "\n## Differences from the baseline cell {}\n\nGame by game (the cells share seeds), \
+         each cell's result minus the baseline's: the mean difference in win rate with its \
+         paired 95 % interval, and McNemar's test (draws count half; p-values uncorrected). \
+         Also in {COMPARISONS_FILE}.\n",
+        first.baseline
+    );
+    let _ = writeln!(
+        md,
+        "| cell | quantity | pairs | rate | baseline | difference [95 % CI] | McNemar χ² | p |"
+    );
+    let _ = writeln!(md, "|---|---|---:|---:|---:|---|---:|---:|");
+    for c in rows {
+        let p = &c.paired;
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {:.3} | {:.3} | {:+.3} [{:+.3}, {:+.3}] | {:.2} | {:.4} |",
+            c.cell,
+            c.quantity,
+            p.n,
+            c.rate,
+            c.baseline_rate,
+            p.mean,
+            p.low,
+            p.high,
+            p.test.statistic,
+            p.test.p_value
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cells_are_compared_game_by_game_with_the_baseline() {
+        use crate::report::balance::tests::rows;
+        let e: Experiment = toml::from_str(
+            "description = \"d\"\ngame = \"tictactoe\"\ngames = 1\nlineups = [[\"random\"]]\nbaseline = \"c001\"",
+        )
+        .unwrap();
+        let cell = |id: &str| Cell {
+            id: id.into(),
+            params: Vec::new(),
+            game: "tictactoe".into(),
+            agents: vec!["x".into(), "y".into()],
+            lineup: 0,
+        };
+        // Baseline c001: seat 0 wins games 0..50 of 100. Cell c000: seat 0
+        // wins games 0..60 and draws 60..70: games 50..60 are +1 for seat 0,
+        // games 60..70 +½; McNemar (Σd)² / Σd² = 15² / 12.5 = 18.
+        let results = vec![
+            CellResult {
+                cell: cell("c000"),
+                rows: rows(100, 60, 10),
+            },
+            CellResult {
+                cell: cell("c001"),
+                rows: rows(100, 50, 0),
+            },
+        ];
+        let c = compare_cells(&e, &results);
+        assert_eq!(c.len(), 4);
+        let s0 = &c[0];
+        assert_eq!((s0.cell.as_str(), s0.baseline.as_str()), ("c000", "c001"));
+        assert_eq!(s0.quantity, "seat 0");
+        assert_eq!(s0.paired.n, 100);
+        assert!((s0.rate - 0.65).abs() < 1e-12 && (s0.baseline_rate - 0.5).abs() < 1e-12);
+        assert!((s0.paired.mean - 0.15).abs() < 1e-12);
+        assert!((s0.paired.test.statistic - 18.0).abs() < 1e-9, "{s0:?}");
+        assert!(s0.paired.low > 0.0);
+        // Seat 1 is the mirror image.
+        assert!((c[1].paired.mean + 0.15).abs() < 1e-12);
+        let mut md = String::new();
+        comparisons_markdown(&mut md, &c);
+        assert!(md.contains("baseline cell c001"), "{md}");
+        assert!(
+            md.contains("| c000 | seat 0 | 100 | 0.650 | 0.500 | +0.150 ["),
+            "{md}"
+        );
+    }
 
     fn exp(text: &str) -> Result<Vec<Cell>, SpecError> {
         toml::from_str::<Experiment>(text)
@@ -605,5 +822,6 @@ mod tests {
         );
         assert!(err("description = \"d\"\ngame = \"tictactoe\"\ngames = 1\nlineups = [[\"random\", \"x\"]]").contains("unknown agent"));
         assert!(err("description = \"d\"\ngame = \"tictactoe\"\ngames = 1\nlineups = [[\"random\"]]\ncolour = 1").contains("unknown field"));
+        assert!(err("description = \"d\"\ngame = \"tictactoe\"\ngames = 1\nlineups = [[\"random\"]]\nbaseline = \"c009\"").contains("baseline 'c009' is not a cell"));
     }
 }

@@ -483,3 +483,208 @@ fn play_narration_speaks_to_each_human_seat() {
         "{text}"
     );
 }
+
+/// Reads a field of run.json.
+fn run_json(dir: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap()
+}
+
+#[test]
+fn duplicate_deals_are_identical_for_any_thread_count() {
+    let mut outputs = Vec::new();
+    let mut dirs = Vec::new();
+    for threads in ["1", "2", "3"] {
+        let dir = temp_dir(&format!("dup{threads}"));
+        dirs.push(dir.clone());
+        let out = boardlab(&[
+            "run",
+            "--game",
+            "fox",
+            "--agents",
+            "random,greedy",
+            "--games",
+            "150",
+            "--seed",
+            "9",
+            "--duplicate",
+            "--threads",
+            threads,
+            "--out",
+            dir.to_str().unwrap(),
+            "-q",
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            stdout.contains("150 games (75 duplicate deals)"),
+            "{stdout}"
+        );
+        assert_eq!(run_json(&dir)["duplicate"], true);
+        outputs.push((
+            without_timing(&dir.join("games.csv")),
+            std::fs::read_to_string(dir.join("summary.csv")).unwrap(),
+            std::fs::read_to_string(dir.join("seats.csv")).unwrap(),
+        ));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[0], outputs[2]);
+    // Games 2k and 2k + 1 are one deal: the same seed, the agents swapped.
+    let rows: Vec<Vec<String>> = outputs[0]
+        .0
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    let seed = |game: usize| rows[2 * game][1].clone();
+    for deal in 0..75 {
+        assert_eq!(seed(2 * deal), seed(2 * deal + 1), "deal {deal}");
+        if deal + 1 < 75 {
+            assert_ne!(seed(2 * deal), seed(2 * deal + 2), "deal {deal}");
+        }
+        assert_ne!(rows[4 * deal][4], rows[4 * deal + 2][4]);
+    }
+    // Without --duplicate every game has its own seed.
+    let dir = temp_dir("dup-off");
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "fox",
+        "--agents",
+        "random,greedy",
+        "--games",
+        "150",
+        "--seed",
+        "9",
+        "--out",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(out.status.success());
+    let plain = without_timing(&dir.join("games.csv"));
+    let seeds: std::collections::BTreeSet<&str> = plain
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(seeds.len(), 150);
+    // The report of a duplicate run gives the paired estimates per deal.
+    let dir = &dirs[0];
+    let out = boardlab(&["summarize", dir.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(
+        report.contains("## Paired estimates over 75 duplicate deals"),
+        "{report}"
+    );
+    assert!(report.contains("duplicate deals: each deal played once per seating"));
+    assert!(report.find("## Tests across seats") < report.find("## Win rate by seat"));
+}
+
+#[test]
+fn until_stops_at_the_same_game_for_any_thread_count() {
+    let mut outputs = Vec::new();
+    for threads in ["1", "2", "3"] {
+        let dir = temp_dir(&format!("until{threads}"));
+        let out = boardlab(&[
+            "run",
+            "--game",
+            "connect4",
+            "--agents",
+            "random,random",
+            "--until",
+            "ci=0.03",
+            "--max-games",
+            "5000",
+            "--seed",
+            "9",
+            "--threads",
+            threads,
+            "--out",
+            dir.to_str().unwrap(),
+            "-q",
+        ]);
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stop = run_json(&dir)["stop"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(stop.starts_with("interval reached"), "{stop}");
+        assert!(stdout.contains(&format!("stopped: {stop}")), "{stdout}");
+        assert_eq!(run_json(&dir)["until"], "ci=0.03");
+        outputs.push((without_timing(&dir.join("games.csv")), stop));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+    assert_eq!(outputs[0], outputs[2]);
+    // A half-width of 0.03 at a rate near one half needs about
+    // (1.96 / 0.03)² / 4 = 1067 games: the first whole batch of 200 past it.
+    let games = (outputs[0].0.lines().count() - 1) / 2;
+    assert_eq!(games % 200, 0);
+    assert!((1000..=1400).contains(&games), "{games}");
+    // The cap comes first when the interval is out of reach.
+    let dir = temp_dir("until-cap");
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "connect4",
+        "--agents",
+        "random,random",
+        "--until",
+        "ci=0.01",
+        "--max-games",
+        "300",
+        "--out",
+        dir.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stop = run_json(&dir)["stop"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(stop.starts_with("cap reached: 300 games"), "{stop}");
+    // Bad stopping rules are one-line errors.
+    for (args, needle) in [
+        (vec!["--until", "ci=0"], "expected ci=X"),
+        (
+            vec!["--until", "width=0.1", "--max-games", "10"],
+            "expected ci=X",
+        ),
+        (vec!["--until", "ci=0.1"], "--max-games"),
+        (vec!["--max-games", "10"], "--until"),
+        (
+            vec!["--until", "ci=0.1", "--max-games", "10", "--shard", "1/2"],
+            "cannot be combined with --shard",
+        ),
+    ] {
+        let mut full = vec![
+            "run",
+            "--game",
+            "connect4",
+            "--agents",
+            "random,random",
+            "-q",
+        ];
+        full.extend(args);
+        let out = boardlab(&full);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{full:?}: {err}");
+        assert!(err.contains(needle), "{full:?}: {err}");
+    }
+}

@@ -86,3 +86,56 @@ fn a_sweep_runs_end_to_end_with_reports_plots_and_provenance() {
     ]);
     assert_eq!(again.status.code(), Some(2));
 }
+
+#[test]
+fn cells_are_compared_with_the_baseline_on_duplicate_deals() {
+    let dir = temp_dir("experiment-paired");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("paired.toml");
+    std::fs::write(
+        &file,
+        "description = \"Greedy against random, with a weaker greedy as baseline\"\ngame = \"fox\"\ngames = 40\nseed = 3\nduplicate = true\nbaseline = \"c001\"\nlineups = [[\"greedy\", \"random\"], [\"random\", \"random\"]]\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let run = boardlab(&[
+        "experiment",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let csv = std::fs::read_to_string(out.join("comparisons.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(
+        lines[0].starts_with(
+            "cell,baseline,quantity,pairs,rate,baseline_rate,difference,ci_low,ci_high"
+        )
+    );
+    // One cell against the baseline: two seats and two agents, 40 pairs each.
+    assert_eq!(lines.len(), 5, "{csv}");
+    assert!(lines[1].starts_with("c000,c001,seat 0,40,"), "{csv}");
+    assert!(lines[3].starts_with("c000,c001,agent 0,40,"), "{csv}");
+    // Greedy beats random by far more than luck: agent 0's difference is positive.
+    let f: Vec<&str> = lines[3].split(',').collect();
+    assert!(f[7].parse::<f64>().unwrap() > 0.0, "{csv}");
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        report.contains("## Differences from the baseline cell c001"),
+        "{report}"
+    );
+    // Every cell played duplicate deals.
+    let seeds = std::fs::read_to_string(out.join("cells/c000/games.csv")).unwrap();
+    let s: Vec<&str> = seeds
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(1).unwrap())
+        .collect();
+    assert_eq!(s[0], s[2]);
+    assert_ne!(s[0], s[4]);
+}

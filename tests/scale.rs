@@ -289,3 +289,145 @@ fn faults_forfeit_one_game_and_the_run_goes_on() {
         7
     );
 }
+
+/// `run_args` on Fox (which has chance) with duplicate deals.
+fn duplicate_args<'a>(dir: &'a str, games: &'a str) -> Vec<&'a str> {
+    let mut args = run_args(dir, games);
+    args[2] = "fox";
+    args.push("--duplicate");
+    args
+}
+
+#[test]
+fn duplicate_deals_resume_and_merge_like_one_run() {
+    let full = temp_dir("dup-full");
+    assert!(
+        boardlab(&duplicate_args(full.to_str().unwrap(), "300"))
+            .status
+            .success()
+    );
+    // Resume after a cut in the middle of a deal.
+    let cut = temp_dir("dup-cut");
+    assert!(
+        boardlab(&duplicate_args(cut.to_str().unwrap(), "300"))
+            .status
+            .success()
+    );
+    let text = std::fs::read_to_string(cut.join("games.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(cut.join("games.csv"), lines[..203].join("\n") + "\n").unwrap();
+    let mut args = duplicate_args(cut.to_str().unwrap(), "300");
+    args.push("--resume");
+    let out = boardlab(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("101 games were already done"));
+    assert_eq!(
+        without_timing(&cut.join("games.csv")),
+        without_timing(&full.join("games.csv"))
+    );
+    // Resuming with or without --duplicate against the other setting is refused.
+    let mut args = run_args(cut.to_str().unwrap(), "300");
+    args[2] = "fox";
+    args.push("--resume");
+    let out = boardlab(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("duplicate differs"), "{err}");
+    let plain = temp_dir("dup-plain");
+    assert!(
+        boardlab(&run_args(plain.to_str().unwrap(), "20"))
+            .status
+            .success()
+    );
+    let mut args = run_args(plain.to_str().unwrap(), "20");
+    args.extend(["--duplicate", "--resume"]);
+    let out = boardlab(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("duplicate differs"), "{err}");
+    // Shards of a duplicate run (a deal may span shards) merge into the run.
+    let dirs: Vec<PathBuf> = (1..=3).map(|k| temp_dir(&format!("dup-s{k}"))).collect();
+    for (k, d) in dirs.iter().enumerate() {
+        let shard = format!("{}/3", k + 1);
+        let mut args = duplicate_args(d.to_str().unwrap(), "300");
+        args.extend(["--shard", &shard]);
+        assert!(boardlab(&args).status.success());
+    }
+    let merged = temp_dir("dup-merged");
+    let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+    args.extend(dirs.iter().map(|d| d.to_str().unwrap()));
+    let out = boardlab(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        without_timing(&merged.join("games.csv")),
+        without_timing(&full.join("games.csv"))
+    );
+}
+
+#[test]
+fn until_resumes_where_it_stopped() {
+    let args = |dir: &str| -> Vec<String> {
+        let mut a: Vec<String> = run_args(dir, "1").into_iter().map(str::to_string).collect();
+        let at = a.iter().position(|x| x == "--games").unwrap();
+        a.drain(at..at + 2);
+        a.extend(["--until", "ci=0.04", "--max-games", "3000"].map(String::from));
+        a
+    };
+    let full = temp_dir("until-full");
+    let a = args(full.to_str().unwrap());
+    let out = boardlab(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let cut = temp_dir("until-cut");
+    let a = args(cut.to_str().unwrap());
+    assert!(
+        boardlab(&a.iter().map(String::as_str).collect::<Vec<_>>())
+            .status
+            .success()
+    );
+    let text = std::fs::read_to_string(cut.join("games.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(cut.join("games.csv"), lines[..301].join("\n") + "\n").unwrap();
+    let mut a = args(cut.to_str().unwrap());
+    a.push("--resume".into());
+    let out = boardlab(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        without_timing(&cut.join("games.csv")),
+        without_timing(&full.join("games.csv"))
+    );
+    let json = |d: &PathBuf| std::fs::read_to_string(d.join("run.json")).unwrap();
+    let stop = |d: &PathBuf| {
+        let j = json(d);
+        j[j.find("\"stop\"").unwrap()..]
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(stop(&cut), stop(&full));
+    // A different stopping rule is a different run.
+    let mut a = args(cut.to_str().unwrap());
+    let at = a.iter().position(|x| x == "ci=0.04").unwrap();
+    a[at] = "ci=0.05".into();
+    a.push("--resume".into());
+    let out = boardlab(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("until differs"), "{err}");
+}

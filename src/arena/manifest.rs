@@ -16,8 +16,15 @@ pub struct Identity {
     pub resolved_agents: Vec<String>,
     /// Master seed.
     pub seed: u64,
-    /// Games in the whole run (after rounding to whole seat rotations).
+    /// Games in the whole run (after rounding to whole seat rotations); with
+    /// `until`, the cap.
     pub games: u64,
+    /// Duplicate deals (`--duplicate`): one seed per seat rotation.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub duplicate: bool,
+    /// The sequential stopping rule (`--until`), e.g. `ci=0.02`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub until: Option<String>,
 }
 
 /// The file written next to games.csv.
@@ -32,6 +39,9 @@ pub struct Manifest {
     pub version: String,
     /// The command line, for provenance.
     pub command: String,
+    /// Why a run with `until` stopped: its interval was reached, or the cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<String>,
 }
 
 impl Identity {
@@ -48,6 +58,8 @@ impl Identity {
             ),
             ("seed", show(&self.seed), show(&other.seed)),
             ("games", show(&self.games), show(&other.games)),
+            ("duplicate", show(&self.duplicate), show(&other.duplicate)),
+            ("until", show(&self.until), show(&other.until)),
         ];
         pairs
             .into_iter()

@@ -53,6 +53,13 @@ pub struct RunOptions {
     pub progress: bool,
     /// The command line, recorded in run.json.
     pub command: String,
+    /// Duplicate deals: the games of each block of one game per seating share
+    /// one seed, so every seating meets the same setup and chance stream.
+    pub duplicate: bool,
+    /// Sequential stopping: play in batches of [`until_batch`] games until the
+    /// 95 % interval half-width of seat 0's and every agent's win rate is at
+    /// most this, or `games` (the cap) is reached.
+    pub until: Option<f64>,
 }
 
 /// Everything a run produced.
@@ -70,6 +77,8 @@ pub struct RunOutput {
     pub errors: u64,
     /// True when `max_errors` stopped the run early.
     pub stopped: bool,
+    /// With `until`: why the run stopped (interval reached or cap), as in run.json.
+    pub stop_reason: Option<String>,
     /// All rows in game-index order, when `keep_rows` was set.
     pub rows: Vec<GameRow>,
     /// Per agent.
@@ -173,19 +182,52 @@ pub fn rounded_games(requested: u64, seats: usize) -> u64 {
     requested.div_ceil(seats as u64) * seats as u64
 }
 
+/// The seed of game `index`, written in games.csv and traces: its setup and
+/// chance stream. With duplicate deals, the `seats` games of one seat rotation
+/// are one deal and share the deal's seed (the same setup, and the same chance
+/// stream: deck order, dice, tiles by position in the stream), with the agents
+/// rotated over the seats; the view and seat streams still come from
+/// `game_seed(master, index)`.
+pub fn seed_of(master: u64, index: u64, seats: usize, duplicate: bool) -> u64 {
+    if duplicate {
+        game_seed(master, index / seats as u64)
+    } else {
+        game_seed(master, index)
+    }
+}
+
+/// Games per batch of a run with `until`: fixed by the seat count alone, so
+/// the stopping point does not depend on the thread count.
+pub fn until_batch(seats: usize) -> u64 {
+    rounded_games(200, seats)
+}
+
+/// The widest 95 % Wilson half-width of seat 0's and every agent's win rate.
+fn widest_half_width(t: &Tallies) -> f64 {
+    t.seats
+        .iter()
+        .take(1)
+        .chain(&t.agents)
+        .map(|t| {
+            let points = t.wins as f64 + 0.5 * t.draws as f64;
+            let (lo, hi) = crate::stats::wilson(points, t.games as f64, crate::stats::Z95);
+            (hi - lo) / 2.0
+        })
+        .fold(0.0, f64::max)
+}
+
 /// Plays one game of the run and returns its rows.
 pub fn play_indexed<G: Game>(
     game: &G,
     specs: &[AgentSpec],
     labels: &[String],
-    master: u64,
     index: u64,
-    trace: Option<&PathBuf>,
-    move_timeout: Option<std::time::Duration>,
+    opts: &RunOptions,
 ) -> PlayedGame {
+    let (master, trace, move_timeout) = (opts.seed, opts.trace.as_ref(), opts.move_timeout);
     let n = game.num_players();
     let seats = seating(index, n);
-    let seed = game_seed(master, index);
+    let seed = seed_of(master, index, n, opts.duplicate);
     let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
     for &a in &seats {
         match specs[a].build::<G>() {
@@ -202,7 +244,14 @@ pub fn play_indexed<G: Game>(
     // A bug in the game itself forfeits this game only, like an agent fault.
     let played = play::contained(|| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            play::play_game(game, &mut agents, seed, move_timeout, &mut record)
+            play::play_game_split(
+                game,
+                &mut agents,
+                seed,
+                game_seed(master, index),
+                move_timeout,
+                &mut record,
+            )
         }))
     });
     let result = match played {
@@ -341,6 +390,21 @@ pub fn run<G: Game>(
         ))
         .into());
     }
+    if let Some(ci) = opts.until {
+        if !(ci > 0.0 && ci < 0.5) {
+            return Err(SpecError::Invalid(format!(
+                "bad --until ci={ci}: the half-width must be between 0 and 0.5"
+            ))
+            .into());
+        }
+        if opts.shard.is_some() {
+            return Err(SpecError::Invalid(
+                "--until cannot be combined with --shard: the stopping rule needs every game"
+                    .into(),
+            )
+            .into());
+        }
+    }
     let labels: Vec<String> = specs.iter().map(|s| s.label.clone()).collect();
     let total = rounded_games(opts.games, n);
     let identity = manifest::Identity {
@@ -349,6 +413,8 @@ pub fn run<G: Game>(
         resolved_agents: specs.iter().map(|s| s.spec.to_string()).collect(),
         seed: opts.seed,
         games: total,
+        duplicate: opts.duplicate,
+        until: opts.until.map(|ci| format!("ci={ci}")),
     };
     let indices: Vec<u64> = manifest::shard_indices(total, opts.shard).collect();
     let mut tallies = Tallies::new(n, n);
@@ -391,6 +457,7 @@ pub fn run<G: Game>(
                 shard: opts.shard,
                 version: env!("CARGO_PKG_VERSION").to_string(),
                 command: opts.command.clone(),
+                stop: None,
             };
             manifest::write(dir, &m).map_err(|e| output_error(&dir.join("run.json"), e))?;
             Some(RawFiles {
@@ -409,23 +476,36 @@ pub fn run<G: Game>(
         .map_err(|e| SpecError::Invalid(format!("cannot start {} threads: {e}", opts.threads)))?;
     let bar = progress_bar((indices.len() - done) as u64, opts.progress);
     let chunk = (pool.current_num_threads() * 32).max(64);
+    let batch_size = until_batch(n) as usize;
     let resumed = done as u64;
     let mut stopped = false;
+    let mut stop_reason = None;
     while done < indices.len() && !stopped {
-        let end = (done + chunk).min(indices.len());
+        // With --until the interval is checked after every whole batch (a
+        // resumed run rechecks where it left off), in index order.
+        if let Some(ci) = opts.until
+            && done > 0
+            && done.is_multiple_of(batch_size)
+        {
+            let width = widest_half_width(&tallies);
+            if width <= ci {
+                stop_reason = Some(format!(
+                    "interval reached: after {done} games the widest 95 % half-width (seat 0 and \
+                     every agent) is {width:.4} <= {ci}"
+                ));
+                break;
+            }
+        }
+        let end = match opts.until {
+            Some(_) => (done / batch_size + 1) * batch_size,
+            None => done + chunk,
+        }
+        .min(indices.len());
         let mut batch: Vec<PlayedGame> = pool.install(|| {
             indices[done..end]
                 .par_iter()
                 .map(|&i| {
-                    let r = play_indexed(
-                        game,
-                        specs,
-                        &labels,
-                        opts.seed,
-                        i,
-                        opts.trace.as_ref(),
-                        opts.move_timeout,
-                    );
+                    let r = play_indexed(game, specs, &labels, i, opts);
                     bar.inc(1);
                     r
                 })
@@ -457,6 +537,29 @@ pub fn run<G: Game>(
         }
     }
     bar.finish_and_clear();
+    if let Some(ci) = opts.until
+        && stop_reason.is_none()
+        && !stopped
+    {
+        let width = widest_half_width(&tallies);
+        stop_reason = Some(if width <= ci {
+            format!(
+                "interval reached: after {done} games the widest 95 % half-width (seat 0 and \
+                 every agent) is {width:.4} <= {ci}"
+            )
+        } else {
+            format!(
+                "cap reached: {done} games (--max-games) with the widest 95 % half-width \
+                 {width:.4} > {ci}"
+            )
+        });
+    }
+    if let (Some(dir), Some(reason)) = (&opts.out, &stop_reason) {
+        let path = dir.join("run.json");
+        let mut m = manifest::read(dir).map_err(|e| output_error(&path, e))?;
+        m.stop = Some(reason.clone());
+        manifest::write(dir, &m).map_err(|e| output_error(&path, e))?;
+    }
     let (agents, seats) = tallies.finish(&labels);
     if let Some(dir) = &opts.out {
         let p = dir.join("summary.csv");
@@ -471,6 +574,7 @@ pub fn run<G: Game>(
         rounded: total != opts.games,
         errors,
         stopped,
+        stop_reason,
         rows: kept,
         agents,
         seats,

@@ -144,12 +144,27 @@ pub fn play_game<G: Game>(
     move_timeout: Option<std::time::Duration>,
     on_step: &mut StepHook<'_, G>,
 ) -> GameResult {
+    play_game_split(game, agents, seed, seed, move_timeout, on_step)
+}
+
+/// [`play_game`] with the setup and chance stream drawn from `chance_seed` and
+/// the view and seat streams from `agent_seed`: duplicate deals replay one
+/// deal's luck under each seating while the agents' own randomness stays
+/// fresh, so two copies of a random agent do not replay the same game.
+pub fn play_game_split<G: Game>(
+    game: &G,
+    agents: &mut [Box<dyn Agent<G>>],
+    chance_seed: u64,
+    agent_seed: u64,
+    move_timeout: Option<std::time::Duration>,
+    on_step: &mut StepHook<'_, G>,
+) -> GameResult {
     let start = Instant::now();
     let n = game.num_players();
-    let mut game_rng = stream_rng(seed, Stream::Game);
-    let mut view_rng = stream_rng(seed, Stream::View);
+    let mut game_rng = stream_rng(chance_seed, Stream::Game);
+    let mut view_rng = stream_rng(agent_seed, Stream::View);
     let mut seat_rngs: ArrayVec<GameRng, MAX_PLAYERS> = (0..n)
-        .map(|s| stream_rng(seed, Stream::Seat(s as u8)))
+        .map(|s| stream_rng(agent_seed, Stream::Seat(s as u8)))
         .collect();
     let mut decisions = [0u32; MAX_PLAYERS];
     let mut iterations = [0u64; MAX_PLAYERS];

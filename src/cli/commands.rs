@@ -94,7 +94,7 @@ fn run(a: RunArgs) -> Result<ExitCode> {
     let game = AnyGame::parse(&a.game)?;
     let specs = parse_agents(&a.agents)?;
     let opts = RunOptions {
-        games: a.games,
+        games: a.max_games.unwrap_or(a.games),
         seed: a.seed,
         threads: a.threads,
         out: a.out.clone(),
@@ -107,6 +107,8 @@ fn run(a: RunArgs) -> Result<ExitCode> {
         keep_rows: false,
         progress: !a.quiet,
         command: std::env::args().collect::<Vec<_>>().join(" "),
+        duplicate: a.duplicate,
+        until: a.until,
     };
     let out = with_game!(&game, g => arena::run(g, &specs, &opts))?;
     let spec = with_game!(&game, g => g.spec());
@@ -126,10 +128,25 @@ fn run(a: RunArgs) -> Result<ExitCode> {
     if out.rounded {
         println!(
             "note: {} games requested, {} played so that every agent sits in every seat equally often",
-            a.games, out.games
+            opts.games, out.games
         );
     }
-    println!("{spec}: {} games, seed {}", out.games, a.seed);
+    if let Some(reason) = &out.stop_reason {
+        println!("stopped: {reason}");
+    }
+    let played = match out.stop_reason {
+        Some(_) => out.resumed + out.played,
+        None => out.games,
+    };
+    let deals = if a.duplicate {
+        format!(
+            " ({} duplicate deals)",
+            played / out.seats.len().max(1) as u64
+        )
+    } else {
+        String::new()
+    };
+    println!("{spec}: {played} games{deals}, seed {}", a.seed);
     print!("{}", record::format_table(&out.agents));
     let seats: Vec<String> = out
         .seats

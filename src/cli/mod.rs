@@ -316,9 +316,31 @@ pub struct RunArgs {
     /// A decision that takes longer than this forfeits the game (milliseconds).
     #[arg(long, value_name = "MS")]
     pub move_timeout_ms: Option<u64>,
+    /// Duplicate deals: each deal (setup and chance stream) is played once per seating, so
+    /// seats and agents are compared on identical luck; reports use per-deal paired estimates.
+    #[arg(long)]
+    pub duplicate: bool,
+    /// Play in batches until the 95 % interval half-width of seat 0's and every agent's win
+    /// rate is at most X (e.g. ci=0.02), or --max-games; run.json says why it stopped.
+    #[arg(long, value_name = "ci=X", value_parser = parse_until, requires = "max_games", conflicts_with = "games")]
+    pub until: Option<f64>,
+    /// The cap on games for --until.
+    #[arg(long, value_name = "N", requires = "until")]
+    pub max_games: Option<u64>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+fn parse_until(text: &str) -> Result<f64, String> {
+    let bad = || format!("expected ci=X with 0 < X < 0.5 (e.g. ci=0.02), got '{text}'");
+    let value = text.strip_prefix("ci=").ok_or_else(bad)?;
+    let ci: f64 = value.parse().map_err(|_| bad())?;
+    if ci > 0.0 && ci < 0.5 {
+        Ok(ci)
+    } else {
+        Err(bad())
+    }
 }
 
 /// Arguments of `play`.

@@ -54,6 +54,18 @@ pub(super) fn summarize(a: SummarizeArgs) -> Result<()> {
         notes.push(format!("agents: {}", m.identity.resolved_agents.join(", ")));
         notes.push(format!("master seed: {}", m.identity.seed));
         notes.push(format!("command: `{}`", m.command));
+        if m.identity.duplicate {
+            notes.push("duplicate deals: each deal played once per seating".into());
+        }
+        if let Some(until) = &m.identity.until {
+            notes.push(format!(
+                "sequential: until {until}, at most {} games",
+                m.identity.games
+            ));
+        }
+        if let Some(stop) = &m.stop {
+            notes.push(format!("stopped: {stop}"));
+        }
     }
     let meta = ReportMeta {
         title: a.title.clone().unwrap_or_default(),

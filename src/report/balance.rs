@@ -14,6 +14,7 @@ use crate::arena::play::FIRST_PLAYER;
 use crate::arena::record::{GameRow, MetricRow, Tally};
 use crate::game::Outcome;
 use crate::stats::ratings::{RatingOptions, Ratings, rate_rows};
+use crate::stats::seat_tests::{TestResult, mean_interval, seat_chi_square, seat_trend};
 use crate::stats::{Z95, holm, mean, median, p90, proportion_p_value, wilson};
 
 /// Family-wise error rate of the flags.
@@ -95,6 +96,156 @@ pub struct Balance {
     /// The first players' rows, when metrics.csv names them (see
     /// [`with_first_movers`](Balance::with_first_movers)).
     pub first_mover: Option<Group>,
+    /// Tests across all seats at once, reported before the per-seat tests:
+    /// the omnibus chi-square and the trend over seat order (none with one seat).
+    pub seat_tests: Vec<SeatTest>,
+    /// Distinct hypotheses in Holm's family (see [`analyze`]).
+    pub hypotheses: usize,
+    /// Paired estimates per deal, when the rows come from duplicate deals.
+    pub deals: Option<Deals>,
+}
+
+/// A test across every seat.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatTest {
+    /// What it tests.
+    pub name: String,
+    /// Statistic, degrees of freedom and raw p-value.
+    pub test: TestResult,
+    /// The p-value after Holm's correction.
+    pub p_holm: f64,
+    /// Rejected at [`ALPHA`] after correction.
+    pub flagged: bool,
+}
+
+/// A paired estimate: the mean over deals of a per-deal advantage.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairedEstimate {
+    /// `seat 0` or the agent's label.
+    pub label: String,
+    /// Mean advantage over the average seat of the deal (in win rate).
+    pub estimate: f64,
+    /// Lower bound of its 95 % interval.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+    /// Two-sided p-value of "no advantage".
+    pub p_value: f64,
+}
+
+/// Duplicate deals: every deal (one seed) played once per seating. Per deal,
+/// a seat's (or agent's) advantage is its mean result over the deal's games
+/// minus the deal's mean result per seat; deals are independent, so these
+/// per-deal differences give the interval.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deals {
+    /// Deals.
+    pub deals: u64,
+    /// Per seat.
+    pub seats: Vec<PairedEstimate>,
+    /// Per agent (by agent index), with the agent label.
+    pub agents: Vec<PairedEstimate>,
+}
+
+/// A row's result: 1 for a win, ½ for a draw, 0 for a loss.
+pub fn points(o: Outcome) -> f64 {
+    match o {
+        Outcome::Win => 1.0,
+        Outcome::Draw => 0.5,
+        Outcome::Loss => 0.0,
+    }
+}
+
+/// The paired estimates of rows played as duplicate deals, or `None` when
+/// they are not: rows are duplicate deals when every seed is shared by exactly
+/// as many games as there are seats (independent games have distinct seeds).
+pub fn deals(rows: &[GameRow]) -> Option<Deals> {
+    let seats = rows.iter().map(|r| r.seat as usize + 1).max().unwrap_or(0);
+    if seats < 2 {
+        return None;
+    }
+    let mut by_seed: BTreeMap<u64, BTreeMap<u64, Vec<&GameRow>>> = BTreeMap::new();
+    for r in rows {
+        by_seed
+            .entry(r.seed)
+            .or_default()
+            .entry(r.game_index)
+            .or_default()
+            .push(r);
+    }
+    if by_seed.values().any(|games| games.len() != seats) {
+        return None;
+    }
+    let agents = rows.iter().map(|r| r.agent_index + 1).max().unwrap_or(0);
+    let mut labels = vec![String::new(); agents];
+    for r in rows {
+        labels[r.agent_index].clone_from(&r.agent);
+    }
+    let mut per_seat = vec![Vec::with_capacity(by_seed.len()); seats];
+    let mut per_agent = vec![Vec::with_capacity(by_seed.len()); agents];
+    for games in by_seed.values() {
+        let mut seat_sum = vec![0.0; seats];
+        let mut seat_n = vec![0.0; seats];
+        let mut agent_sum = vec![0.0; agents];
+        let mut agent_n = vec![0.0; agents];
+        let mut total = 0.0;
+        for r in games.values().flatten() {
+            let x = points(r.outcome);
+            seat_sum[r.seat as usize] += x;
+            seat_n[r.seat as usize] += 1.0;
+            agent_sum[r.agent_index] += x;
+            agent_n[r.agent_index] += 1.0;
+            total += x;
+        }
+        let average = total / (seats * games.len()) as f64;
+        for s in 0..seats {
+            if seat_n[s] > 0.0 {
+                per_seat[s].push(seat_sum[s] / seat_n[s] - average);
+            }
+        }
+        for a in 0..agents {
+            if agent_n[a] > 0.0 {
+                per_agent[a].push(agent_sum[a] / agent_n[a] - average);
+            }
+        }
+    }
+    let estimate = |label: String, values: &[f64]| {
+        let (estimate, low, high, p_value) = mean_interval(values);
+        PairedEstimate {
+            label,
+            estimate,
+            low,
+            high,
+            p_value,
+        }
+    };
+    Some(Deals {
+        deals: by_seed.len() as u64,
+        seats: per_seat
+            .iter()
+            .enumerate()
+            .map(|(s, v)| estimate(format!("seat {s}"), v))
+            .collect(),
+        agents: per_agent
+            .iter()
+            .zip(labels)
+            .filter(|(v, _)| !v.is_empty())
+            .map(|(v, l)| estimate(l, v))
+            .collect(),
+    })
+}
+
+/// An order-free fingerprint of a set of rows (by game and seat): two groups
+/// with equal fingerprints hold the same rows, so they test one hypothesis.
+fn fingerprint<'a>(rows: impl Iterator<Item = &'a GameRow>) -> (u64, u64, u64) {
+    let mut f = (0u64, 0u64, 0u64);
+    for r in rows {
+        let key = r.game_index.wrapping_mul(64) ^ u64::from(r.seat);
+        f.0 += 1;
+        f.1 = f.1.wrapping_add(crate::rng::game_seed(0x5eed, key));
+        f.2 = f.2.wrapping_add(crate::rng::game_seed(0xface, key));
+    }
+    f
 }
 
 impl Balance {
@@ -194,12 +345,108 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
         .into_iter()
         .map(|(role, sel)| group(role, &sel, fair))
         .collect();
-    let family: Vec<f64> = by_seat.iter().chain(&by_role).map(|g| g.p_value).collect();
+    let deal_estimates = deals(rows);
+    if let Some(d) = &deal_estimates {
+        // Games of one deal share their luck: the per-deal differences are the
+        // independent observations, so the seat tests use them.
+        for (g, e) in by_seat.iter_mut().zip(&d.seats) {
+            g.p_value = e.p_value;
+        }
+    }
+    let mut seat_tests = Vec::new();
+    if seats >= 2 {
+        let pts: Vec<f64> = by_seat
+            .iter()
+            .map(|g| g.tally.wins as f64 + 0.5 * g.tally.draws as f64)
+            .collect();
+        let n: Vec<f64> = by_seat.iter().map(|g| g.tally.games as f64).collect();
+        for (name, test) in [
+            (
+                format!(
+                    "omnibus: seat win rates all equal (chi-square, {} df)",
+                    seats - 1
+                ),
+                seat_chi_square(&pts, &n),
+            ),
+            (
+                "trend over seat order (Cochran-Armitage)".to_string(),
+                seat_trend(&pts, &n),
+            ),
+        ] {
+            seat_tests.push(SeatTest {
+                name,
+                test,
+                p_holm: 1.0,
+                flagged: false,
+            });
+        }
+    }
+    // Holm counts each distinct hypothesis once. A seat and a role holding the
+    // same rows are one hypothesis, and so are two groups whose rows are each
+    // other's complement (against the pooled rate, one is above it exactly when
+    // the other is below): the two seats of a two-seat game, or a faction and
+    // its opponents. With two seats the omnibus and trend tests are that same
+    // hypothesis too. A hypothesis tested several ways keeps its largest p.
+    let total = fingerprint(rows.iter());
+    let key_of = |sel: (u64, u64, u64)| {
+        let comp = (
+            total.0 - sel.0,
+            total.1.wrapping_sub(sel.1),
+            total.2.wrapping_sub(sel.2),
+        );
+        sel.min(comp)
+    };
+    let mut keys: Vec<(u64, u64, u64)> = Vec::new();
+    for s in 0..seats {
+        keys.push(key_of(fingerprint(
+            rows.iter().filter(|r| r.seat as usize == s),
+        )));
+    }
+    for g in &by_role {
+        keys.push(key_of(fingerprint(rows.iter().filter(|r| {
+            !r.role.is_empty() && role_parts(&r.role).contains(&g.label)
+        }))));
+    }
+    for (i, _) in seat_tests.iter().enumerate() {
+        keys.push(if seats == 2 {
+            keys[0]
+        } else {
+            (u64::MAX, u64::MAX, i as u64)
+        });
+    }
+    let p_of: Vec<f64> = by_seat
+        .iter()
+        .chain(&by_role)
+        .map(|g| g.p_value)
+        .chain(seat_tests.iter().map(|t| t.test.p_value))
+        .collect();
+    let mut distinct: Vec<(u64, u64, u64)> = keys.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let family: Vec<f64> = distinct
+        .iter()
+        .map(|k| {
+            keys.iter()
+                .zip(&p_of)
+                .filter(|(key, _)| *key == k)
+                .map(|(_, &p)| if p.is_nan() { 1.0 } else { p })
+                .fold(0.0, f64::max)
+        })
+        .collect();
     let adjusted = holm(&family);
-    for (g, &p) in by_seat.iter_mut().chain(by_role.iter_mut()).zip(&adjusted) {
+    let adjusted_of = |k: &(u64, u64, u64)| distinct.binary_search(k).map_or(1.0, |i| adjusted[i]);
+    let mut keys = keys.iter();
+    for g in by_seat.iter_mut().chain(by_role.iter_mut()) {
+        let p = keys.next().map_or(1.0, adjusted_of);
         g.p_holm = p;
         g.flagged = p <= ALPHA;
     }
+    for t in &mut seat_tests {
+        let p = keys.next().map_or(1.0, adjusted_of);
+        t.p_holm = p;
+        t.flagged = p <= ALPHA;
+    }
+    let hypotheses = distinct.len();
     let truncated = games.values().filter(|g| g[0].truncated).count() as u64;
     let faulted = games.values().filter(|g| !g[0].error.is_empty()).count() as u64;
     let decisive = games
@@ -235,6 +482,9 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
         actions: Lengths::of(&actions),
         ratings: rate_rows(rows, ratings),
         first_mover: None,
+        seat_tests,
+        hypotheses,
+        deals: deal_estimates,
     }
 }
 
@@ -352,11 +602,62 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
         out,
         "Game `{}`: {} games, {} seats. A draw counts as half a win; intervals are 95 % Wilson \
          intervals. Each seat and role is tested against the fair rate {:.3} (the pooled win \
-         rate of all seats), and the p-values are corrected together by Holm's method; \
+         rate of all seats), and the p-values are corrected together by Holm's method, \
+         counting each distinct hypothesis once ({} here: a seat and a role holding the same \
+         games, or two groups that are each other's opponents, test one hypothesis); \
          **unbalanced** marks a family-wise significant difference at {ALPHA}.\n",
-        b.game, b.games, b.seats, b.fair
+        b.game, b.games, b.seats, b.fair, b.hypotheses
     );
     endings_table(&mut out, b);
+    if !b.seat_tests.is_empty() {
+        let _ = writeln!(out, "## Tests across seats\n");
+        let _ = writeln!(out, "| test | statistic | p | Holm p | flag |");
+        let _ = writeln!(out, "|---|---:|---:|---:|---|");
+        for t in &b.seat_tests {
+            let _ = writeln!(
+                out,
+                "| {} | {:.3} | {} | {} | {} |",
+                t.name,
+                t.test.statistic,
+                p_text(t.test.p_value),
+                p_text(t.p_holm),
+                if t.flagged { "**unbalanced**" } else { "" }
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\nThe omnibus test compares the seats' points (wins plus half the draws) with \
+             equal shares; the trend test (Cochran-Armitage z with the variance of points \
+             shared within a game, positive when later seats do better) looks for a rate \
+             rising or falling with seat order. Both come before the per-seat tests below; \
+             both treat games as independent.\n"
+        );
+    }
+    if let Some(d) = &b.deals {
+        let _ = writeln!(
+            out,
+            "## Paired estimates over {} duplicate deals\n\nEach deal is played once per \
+             seating with the same chance stream. Per deal, an advantage is the mean result \
+             of the seat (or agent) over the deal's games minus the deal's mean per seat; the \
+             interval is the normal interval of these independent per-deal differences, and \
+             the seat tests below use them.\n",
+            d.deals
+        );
+        let _ = writeln!(out, "| seat or agent | advantage | 95 % CI | p |");
+        let _ = writeln!(out, "|---|---:|---|---:|");
+        for e in d.seats.iter().chain(&d.agents) {
+            let _ = writeln!(
+                out,
+                "| {} | {:+.4} | [{:+.4}, {:+.4}] | {} |",
+                e.label,
+                e.estimate,
+                e.low,
+                e.high,
+                p_text(e.p_value)
+            );
+        }
+        out.push('\n');
+    }
     let _ = writeln!(out, "## Win rate by seat\n");
     group_table(&mut out, "seat", &b.by_seat);
     if let Some(g) = &b.first_mover {
@@ -389,7 +690,8 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
     if !b.by_role.is_empty() {
         let _ = writeln!(
             out,
-            "\n## Win rate by role\n\nA seat holding several roles (`a+b`) counts for each.\n"
+            "\n## Win rate by role\n\nA seat holding several roles (`a+b`, such as drafted \
+             characters) counts for each: one row per role, never per combination.\n"
         );
         group_table(&mut out, "role", &b.by_role);
     }
@@ -580,12 +882,13 @@ pub(crate) mod tests {
         let s0 = &b.by_seat[0];
         assert!((s0.tally.win_rate - 0.75).abs() < 1e-12);
         assert!(s0.p_value < 1e-6 && s0.flagged);
-        // Four comparisons (two seats, two roles) with equal p-values: Holm
-        // multiplies the smallest by four and keeps the rest monotone.
+        // Two seats and two roles holding the same rows, and the omnibus and
+        // trend tests of two seats, are one hypothesis: Holm leaves it alone.
         assert_eq!(b.by_role.len(), 2);
-        assert!((s0.p_holm - 4.0 * s0.p_value).abs() < 1e-12);
+        assert_eq!(b.hypotheses, 1);
+        assert!((s0.p_holm - s0.p_value).abs() < 1e-12, "{s0:?}");
         let md = markdown(&b, &ReportMeta::default(), &[]);
-        assert_eq!(md.matches("| **unbalanced** |").count(), 4, "{md}");
+        assert_eq!(md.matches("| **unbalanced** |").count(), 6, "{md}");
         assert_eq!((b.decisive, b.drawn, b.truncated), (180, 20, 1));
         assert!((b.decisiveness() - 0.9).abs() < 1e-12);
         // Turns cycle 5..=9: mean 7, median 7, p90 9.
@@ -624,6 +927,183 @@ pub(crate) mod tests {
         assert_eq!(b.by_role[0].tally, b.by_seat[0].tally);
         assert_eq!(b.by_role[1].tally.games, 200);
         assert_eq!(b.by_role[2].tally, b.by_seat[1].tally);
+    }
+
+    /// Rows of `games` games of `seats` seats; `winner(g)` names the winning
+    /// seat, the role of a seat is `role(seat)`.
+    fn multi(games: u64, seats: u8, winner: impl Fn(u64) -> u8, role: &[&str]) -> Vec<GameRow> {
+        let mut out = Vec::new();
+        for g in 0..games {
+            for seat in 0..seats {
+                let mut r = rows(1, 1, 0)[0].clone();
+                r.game_index = g;
+                r.seed = g;
+                r.seat = seat;
+                r.agent_index = (seat as usize + g as usize) % seats as usize;
+                r.agent = format!("a{}", r.agent_index);
+                r.role = role[seat as usize].into();
+                r.outcome = if winner(g) == seat {
+                    Outcome::Win
+                } else {
+                    Outcome::Loss
+                };
+                out.push(r);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn omnibus_and_trend_come_first_and_holm_counts_distinct_hypotheses() {
+        // Three seats, 300 games, seat 0 winning 130, seat 1 100, seat 2 70:
+        // X² = (900 + 0 + 900) / 100 = 18 on 2 df, p = exp(-9).
+        let w = |g: u64| {
+            if g < 130 {
+                0
+            } else if g < 230 {
+                1
+            } else {
+                2
+            }
+        };
+        let b = analyze(&multi(300, 3, w, &["r0", "r1", "r2"]), &opts());
+        let omni = &b.seat_tests[0];
+        assert!((omni.test.statistic - 18.0).abs() < 1e-9, "{omni:?}");
+        assert!((omni.test.p_value - (-9.0f64).exp()).abs() < 1e-9);
+        // Trend: rates 0.433, 0.333, 0.233 fall with seat order, z = −4.24.
+        let trend = &b.seat_tests[1];
+        assert!(
+            (trend.test.statistic + 4.2426).abs() < 1e-4 && trend.flagged,
+            "{trend:?}"
+        );
+        // Roles r0..r2 hold the seats' rows: 3 seat hypotheses + 2 tests.
+        assert_eq!(b.hypotheses, 5);
+        let p: Vec<f64> = b
+            .by_seat
+            .iter()
+            .map(|g| g.p_value)
+            .chain(b.seat_tests.iter().map(|t| t.test.p_value))
+            .collect();
+        let adjusted = holm(&p);
+        for (g, a) in b.by_seat.iter().zip(&adjusted) {
+            assert!((g.p_holm - a).abs() < 1e-12, "{g:?} {a}");
+        }
+        for (g, r) in b.by_seat.iter().zip(&b.by_role) {
+            assert_eq!(g.p_holm, r.p_holm);
+        }
+        let md = markdown(&b, &ReportMeta::default(), &[]);
+        let at = |needle: &str| md.find(needle).unwrap_or_else(|| panic!("{needle}: {md}"));
+        assert!(at("## Tests across seats") < at("## Win rate by seat"));
+        assert!(md.contains("| omnibus: seat win rates all equal (chi-square, 2 df) | 18.000 |"));
+    }
+
+    #[test]
+    fn drafted_karmox_characters_get_one_row_each() {
+        use crate::game::Game;
+        let game = crate::games::AnyGame::parse("karmox").unwrap();
+        let roles: Vec<String> = crate::with_game!(&game, g => {
+            let s = g.initial_state(&mut crate::rng::rng_from_seed(1));
+            (0..g.num_players()).map(|p| g.role(&s, p as u8)).collect()
+        });
+        assert!(roles.iter().all(|r| r.contains('+')), "{roles:?}");
+        let refs: Vec<&str> = roles.iter().map(String::as_str).collect();
+        let b = analyze(
+            &multi(100, roles.len() as u8, |g| (g % 2) as u8, &refs),
+            &opts(),
+        );
+        let labels: Vec<&str> = b.by_role.iter().map(|g| g.label.as_str()).collect();
+        let mut chars: Vec<&str> = refs.iter().flat_map(|r| r.split('+')).collect();
+        chars.sort_unstable();
+        assert_eq!(labels, chars);
+        assert!(labels.iter().all(|l| !l.contains('+')));
+    }
+
+    /// Duplicate deals with a planted seat advantage: seat 0 wins with
+    /// probability 0.6 whoever sits there, both games of a deal share the
+    /// deal's luck half the time.
+    fn planted(deals: u64, shared: bool) -> Vec<GameRow> {
+        luck_model(deals, shared, true)
+    }
+
+    /// [`planted`] with the deal's luck shared by its games (`luck`) or drawn
+    /// afresh per game, and the rows grouped into deals by seed (`shared`).
+    fn luck_model(deals: u64, shared: bool, luck_shared: bool) -> Vec<GameRow> {
+        let mut rng = crate::rng::rng_from_seed(7);
+        let mut out = Vec::new();
+        for d in 0..deals {
+            let mut luck = crate::rng::unit(&mut rng);
+            for k in 0..2 {
+                let g = 2 * d + k;
+                if !luck_shared {
+                    luck = crate::rng::unit(&mut rng);
+                }
+                let u = if crate::rng::unit(&mut rng) < 0.5 {
+                    luck
+                } else {
+                    crate::rng::unit(&mut rng)
+                };
+                let seat0 = u < 0.6;
+                for mut r in multi(1, 2, |_| u8::from(!seat0), &["", ""]) {
+                    r.game_index = g;
+                    r.seed = if shared { d } else { g };
+                    r.agent_index = (r.seat as usize + g as usize) % 2;
+                    r.agent = ["x", "y"][r.agent_index].into();
+                    out.push(r);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn duplicate_deals_recover_a_planted_seat_advantage() {
+        assert!(deals(&planted(50, false)).is_none());
+        let d = deals(&planted(2000, true)).expect("duplicate deals");
+        assert_eq!(d.deals, 2000);
+        // Seat 0 scores 0.6 against an average of 0.5: advantage +0.1.
+        let s0 = &d.seats[0];
+        assert!(s0.low < 0.1 && 0.1 < s0.high, "{s0:?}");
+        assert!(s0.low > 0.0 && s0.p_value < 1e-6, "{s0:?}");
+        assert!((d.seats[1].estimate + s0.estimate).abs() < 1e-12);
+        // The agents are equal: no agent advantage.
+        assert!(
+            d.agents.iter().all(|a| a.low < 0.0 && 0.0 < a.high),
+            "{d:?}"
+        );
+        let b = analyze(&planted(2000, true), &opts());
+        assert_eq!(b.by_seat[0].p_value, s0.p_value);
+        assert!(markdown(&b, &ReportMeta::default(), &[]).contains("over 2000 duplicate deals"));
+    }
+
+    /// Luck bound to seats (the same deal gives seat 0 the same luck in both
+    /// seatings) cancels from the agents' comparison, not from the seats': a
+    /// seat keeps its luck in every seating, so the seat interval widens.
+    #[test]
+    fn duplicate_deals_narrow_the_agent_interval() {
+        let deals_n = 4000u64;
+        let width = |rows: &[GameRow]| {
+            let d = deals(rows).unwrap();
+            (
+                d.seats[0].high - d.seats[0].low,
+                d.agents[0].high - d.agents[0].low,
+            )
+        };
+        let (seat_dup, agent_dup) = width(&luck_model(deals_n, true, true));
+        let (seat_ind, agent_ind) = width(&luck_model(deals_n, true, false));
+        // The two games of a deal share their luck a quarter of the time
+        // (correlation 0.25): the agent interval shrinks by sqrt(0.75) = 0.87
+        // and the seat interval grows by sqrt(1.25) = 1.12. A width estimated
+        // from D deals has relative error about 1 / sqrt(2 D) = 0.011; allow 4.
+        let margin = 4.0 / (2.0 * deals_n as f64).sqrt();
+        assert!(
+            agent_dup < agent_ind * (1.0 - margin),
+            "{agent_dup} {agent_ind}"
+        );
+        assert!((agent_dup / agent_ind - 0.75f64.sqrt()).abs() < 2.0 * margin);
+        assert!(
+            seat_dup > seat_ind * (1.0 + margin),
+            "{seat_dup} {seat_ind}"
+        );
     }
 
     #[test]

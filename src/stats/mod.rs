@@ -10,6 +10,7 @@ pub mod hypothesis;
 pub mod mm;
 pub mod plackett_luce;
 pub mod ratings;
+pub mod seat_tests;
 pub mod sprt;
 
 pub use describe::{mean, median, p90, percentile_nearest_rank};
