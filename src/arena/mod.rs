@@ -173,10 +173,29 @@ pub fn rounded_games(requested: u64, seats: usize) -> u64 {
     requested.div_ceil(seats as u64) * seats as u64
 }
 
+/// Builds a fresh agent for one game: how a library caller (the Python
+/// bindings) seats an agent that is not in the registry.
+pub type AgentFactory<G> = std::sync::Arc<dyn Fn() -> Box<dyn Agent<G>> + Send + Sync>;
+
 /// Plays one game of the run and returns its rows.
 pub fn play_indexed<G: Game>(
     game: &G,
     specs: &[AgentSpec],
+    labels: &[String],
+    master: u64,
+    index: u64,
+    trace: Option<&PathBuf>,
+    move_timeout: Option<std::time::Duration>,
+) -> PlayedGame {
+    play_indexed_with(game, specs, &[], labels, master, index, trace, move_timeout)
+}
+
+/// [`play_indexed`] where `factories[a]`, when given, builds agent `a` instead of its spec.
+#[allow(clippy::too_many_arguments)]
+pub fn play_indexed_with<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
     labels: &[String],
     master: u64,
     index: u64,
@@ -188,6 +207,10 @@ pub fn play_indexed<G: Game>(
     let seed = game_seed(master, index);
     let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
     for &a in &seats {
+        if let Some(Some(make)) = factories.get(a) {
+            agents.push(make());
+            continue;
+        }
         match specs[a].build::<G>() {
             Ok(agent) => agents.push(agent),
             Err(e) => unreachable!("agent specs are validated before the run: {e}"),
@@ -318,6 +341,17 @@ pub fn run<G: Game>(
     specs: &[AgentSpec],
     opts: &RunOptions,
 ) -> Result<RunOutput, RunError> {
+    run_with(game, specs, &[], opts)
+}
+
+/// [`run`] where `factories[a]`, when given, builds agent `a` for each game
+/// instead of its spec; the spec then only names it (label and run.json).
+pub fn run_with<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    opts: &RunOptions,
+) -> Result<RunOutput, RunError> {
     let n = game.num_players();
     if specs.len() != n {
         return Err(SpecError::Invalid(format!(
@@ -327,8 +361,10 @@ pub fn run<G: Game>(
         ))
         .into());
     }
-    for s in specs {
-        s.build::<G>()?;
+    for (a, s) in specs.iter().enumerate() {
+        if !matches!(factories.get(a), Some(Some(_))) {
+            s.build::<G>()?;
+        }
     }
     if opts.games == 0 {
         return Err(SpecError::Invalid("--games must be at least 1".into()).into());
@@ -417,9 +453,10 @@ pub fn run<G: Game>(
             indices[done..end]
                 .par_iter()
                 .map(|&i| {
-                    let r = play_indexed(
+                    let r = play_indexed_with(
                         game,
                         specs,
+                        factories,
                         &labels,
                         opts.seed,
                         i,
