@@ -36,6 +36,10 @@ pub trait Encode: Game {
 
     /// What `player` sees of `state`, as numbers, written into `out` (cleared first).
     fn observation_tensor(&self, state: &Self::State, player: PlayerId, out: &mut Vec<f32>);
+
+    /// What `player` sees of `state`, as text (OpenSpiel's information state
+    /// string): equal for two states the seat cannot tell apart.
+    fn information_string(&self, state: &Self::State, player: PlayerId) -> String;
 }
 
 /// An index space made of consecutive blocks, one per action variant.
@@ -99,7 +103,8 @@ pub fn relative(seat: usize, player: PlayerId, players: usize) -> usize {
 /// Checks the encoding on `playouts` random games from `seed`: every legal
 /// action and chance outcome has an index in range that decodes back to it,
 /// distinct actions have distinct indices, tensors have the declared shape,
-/// finite values, and are equal for a state and its determinizations for the
+/// finite values, and tensors and information strings are equal for a state
+/// and its determinizations for the
 /// seat (which keep what the seat knows, everything else resampled), checked
 /// at every third step. Panics
 /// naming the spec, seed and step of the first failure.
@@ -159,6 +164,11 @@ pub fn check<G: Encode>(game: &G, playouts: u32, seed: u64) {
                     "{ctx}: seat {p}'s tensor differs on a determinization for it"
                 );
                 hidden_changed += u64::from(view != state);
+                assert_eq!(
+                    game.information_string(&state, p),
+                    game.information_string(&view, p),
+                    "{ctx}: seat {p}'s information string differs on a determinization for it"
+                );
             }
             if actions.is_empty() {
                 break;

@@ -203,6 +203,9 @@ impl crate::game::encoding::Encode for Connect4 {
     fn action_from_index(&self, _state: &State, index: u32) -> Option<Action> {
         (index < u32::from(WIDTH)).then_some(index as u8)
     }
+    fn information_string(&self, state: &State, _player: PlayerId) -> String {
+        self.render(state, None)
+    }
     fn observation_shape(&self) -> Vec<usize> {
         vec![3, HEIGHT.into(), WIDTH.into()]
     }

@@ -124,6 +124,11 @@ impl Encode for Karmaka {
         })
     }
 
+    /// The table as the seat sees it.
+    fn information_string(&self, state: &State, player: PlayerId) -> String {
+        crate::game::Game::render(self, state, Some(player))
+    }
+
     fn observation_shape(&self) -> Vec<usize> {
         vec![4 * PER_SEAT + 2 + 4 * MAX_TYPES + 4 + PHASES + 1]
     }

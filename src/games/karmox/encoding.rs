@@ -195,6 +195,11 @@ impl Encode for Karmox {
         })
     }
 
+    /// The board as the seat sees it.
+    fn information_string(&self, state: &State, player: PlayerId) -> String {
+        crate::game::Game::render(self, state, Some(player))
+    }
+
     fn observation_shape(&self) -> Vec<usize> {
         let chars = 6 * 20;
         let piles = 6 * 3 * (2 + MAX_MISSIONS);
