@@ -33,6 +33,7 @@ TERMINAL = -4
 def run(game, agents, games=1, seed=0, threads=1, out=None, force=False):
     """Plays a tournament through boardlab's runner and returns games.csv's rows.
 
+    ``game`` is a spec (``"fox(players=3)"``) or a Game from ``load_game``.
     ``agents`` holds one entry per seat: an agent spec or preset name (as on the
     command line, e.g. ``"ismcts-1k"``) or a Python callable
     ``f(view, legal_actions) -> action`` that gets a State determinized for its
@@ -41,6 +42,8 @@ def run(game, agents, games=1, seed=0, threads=1, out=None, force=False):
     ``error`` says why). With ``out``, the same files as ``boardlab run --out``
     are written there. Returns a list of dicts, one per seat and game.
     """
+    if hasattr(game, "spec"):
+        game = game.spec()
     rows, _errors = _boardlab._run(
         game,
         list(agents),

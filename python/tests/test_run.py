@@ -19,7 +19,8 @@ def test_python_agent_in_a_tournament(tmp_path):
         assert (tmp_path / name).exists(), name
     with open(tmp_path / "games.csv") as f:
         assert len(list(csv.DictReader(f))) == 8
-    again = boardlab.run("tictactoe", agents=[first_legal, "random"], games=4, seed=7, threads=2)
+    game = boardlab.load_game("tictactoe")
+    again = boardlab.run(game, agents=[first_legal, "random"], games=4, seed=7, threads=2)
     assert [r["outcome"] for r in again] == [r["outcome"] for r in rows]
 
 
