@@ -216,10 +216,26 @@ fn widest_half_width(t: &Tallies) -> f64 {
         .fold(0.0, f64::max)
 }
 
+/// Builds a fresh agent for one game: how a library caller (the Python
+/// bindings) seats an agent that is not in the registry.
+pub type AgentFactory<G> = std::sync::Arc<dyn Fn() -> Box<dyn Agent<G>> + Send + Sync>;
+
 /// Plays one game of the run and returns its rows.
 pub fn play_indexed<G: Game>(
     game: &G,
     specs: &[AgentSpec],
+    labels: &[String],
+    index: u64,
+    opts: &RunOptions,
+) -> PlayedGame {
+    play_indexed_with(game, specs, &[], labels, index, opts)
+}
+
+/// [`play_indexed`] where `factories[a]`, when given, builds agent `a` instead of its spec.
+pub fn play_indexed_with<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
     labels: &[String],
     index: u64,
     opts: &RunOptions,
@@ -230,6 +246,10 @@ pub fn play_indexed<G: Game>(
     let seed = seed_of(master, index, n, opts.duplicate);
     let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
     for &a in &seats {
+        if let Some(Some(make)) = factories.get(a) {
+            agents.push(make());
+            continue;
+        }
         match specs[a].build::<G>() {
             Ok(agent) => agents.push(agent),
             Err(e) => unreachable!("agent specs are validated before the run: {e}"),
@@ -367,6 +387,17 @@ pub fn run<G: Game>(
     specs: &[AgentSpec],
     opts: &RunOptions,
 ) -> Result<RunOutput, RunError> {
+    run_with(game, specs, &[], opts)
+}
+
+/// [`run`] where `factories[a]`, when given, builds agent `a` for each game
+/// instead of its spec; the spec then only names it (label and run.json).
+pub fn run_with<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    opts: &RunOptions,
+) -> Result<RunOutput, RunError> {
     let n = game.num_players();
     if specs.len() != n {
         return Err(SpecError::Invalid(format!(
@@ -376,8 +407,10 @@ pub fn run<G: Game>(
         ))
         .into());
     }
-    for s in specs {
-        s.build::<G>()?;
+    for (a, s) in specs.iter().enumerate() {
+        if !matches!(factories.get(a), Some(Some(_))) {
+            s.build::<G>()?;
+        }
     }
     if opts.games == 0 {
         return Err(SpecError::Invalid("--games must be at least 1".into()).into());
@@ -505,7 +538,7 @@ pub fn run<G: Game>(
             indices[done..end]
                 .par_iter()
                 .map(|&i| {
-                    let r = play_indexed(game, specs, &labels, i, opts);
+                    let r = play_indexed_with(game, specs, factories, &labels, i, opts);
                     bar.inc(1);
                     r
                 })

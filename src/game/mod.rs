@@ -14,6 +14,7 @@
 //! * Legal actions come in a fixed-capacity list; no heap in the hot path.
 
 pub mod conformance;
+pub mod encoding;
 
 use std::fmt::Debug;
 use std::hash::Hash;

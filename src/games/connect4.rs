@@ -201,6 +201,38 @@ impl Game for Connect4 {
     }
 }
 
+/// Action index = column (0..7). Observation: 3 planes of 6 rows (bottom row
+/// first) by 7 columns: empty, player 0's discs, player 1's discs.
+impl crate::game::encoding::Encode for Connect4 {
+    fn num_distinct_actions(&self) -> u32 {
+        WIDTH.into()
+    }
+    fn action_index(&self, _state: &State, action: Action) -> u32 {
+        action.into()
+    }
+    fn action_from_index(&self, _state: &State, index: u32) -> Option<Action> {
+        (index < u32::from(WIDTH)).then_some(index as u8)
+    }
+    fn information_string(&self, state: &State, _player: PlayerId) -> String {
+        self.render(state, None)
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![3, HEIGHT.into(), WIDTH.into()]
+    }
+    fn observation_tensor(&self, state: &State, _player: PlayerId, out: &mut Vec<f32>) {
+        out.clear();
+        let [a, b] = state.discs;
+        for plane in [!(a | b), a, b] {
+            for row in 0..HEIGHT {
+                for c in 0..WIDTH {
+                    let bit = 1u64 << (c * COLUMN_BITS + row);
+                    out.push(f32::from(u8::from(plane & bit != 0)));
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -177,6 +177,33 @@ impl Game for TicTacToe {
     }
 }
 
+/// Action index = cell (0..9). Observation: 3 planes of 3x3, row-major cells:
+/// empty, X (player 0), O (player 1); the board is public.
+impl crate::game::encoding::Encode for TicTacToe {
+    fn num_distinct_actions(&self) -> u32 {
+        9
+    }
+    fn action_index(&self, _state: &State, action: Action) -> u32 {
+        action.into()
+    }
+    fn action_from_index(&self, _state: &State, index: u32) -> Option<Action> {
+        (index < 9).then_some(index as u8)
+    }
+    fn information_string(&self, state: &State, _player: PlayerId) -> String {
+        self.render(state, None)
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![3, 3, 3]
+    }
+    fn observation_tensor(&self, state: &State, _player: PlayerId, out: &mut Vec<f32>) {
+        out.clear();
+        let [x, o] = state.marks;
+        for plane in [!(x | o), x, o] {
+            out.extend((0..9).map(|c| f32::from(u8::from(plane >> c & 1 == 1))));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

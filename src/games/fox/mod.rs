@@ -10,6 +10,7 @@
 mod abilities;
 pub mod board;
 pub mod data;
+pub mod encoding;
 mod heuristic;
 mod invariants;
 pub mod movement;

@@ -10,6 +10,7 @@ pub mod board;
 pub mod combat;
 pub mod data;
 pub mod determinize;
+pub mod encoding;
 pub mod heuristic;
 pub mod invariants;
 pub mod render;

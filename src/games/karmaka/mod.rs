@@ -5,6 +5,7 @@
 pub mod abilities;
 pub mod cards;
 pub mod determinize;
+pub mod encoding;
 pub mod heuristic;
 pub mod render;
 pub mod rules;

@@ -8,6 +8,7 @@
 pub mod combat;
 pub mod data;
 pub mod determinize;
+pub mod encoding;
 pub mod heuristic;
 pub mod invariants;
 pub mod missions;

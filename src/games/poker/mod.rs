@@ -5,6 +5,7 @@
 //! OpenSpiel (`kuhn_poker`, `leduc_poker`), including action numbering; the deal
 //! is chance nodes, so a game's tree is enumerable. See `RULES.md`.
 
+mod encoding;
 pub mod kuhn;
 pub mod leduc;
 

@@ -1,0 +1,61 @@
+"""boardlab's games, agents and tournaments from Python.
+
+The rules run in Rust (the boardlab crate); this package is a thin, pyspiel-like
+API over them:
+
+    >>> import boardlab
+    >>> game = boardlab.load_game("connect4")
+    >>> state = game.new_initial_state(seed=1)
+    >>> while not state.is_terminal():
+    ...     state.apply_action(state.legal_actions()[0])
+
+Actions are integers in ``range(game.num_distinct_actions())``; chance nodes
+have ``current_player() == -1`` and terminal states ``-4``, as in pyspiel.
+"""
+
+import json as _json
+
+from ._boardlab import (  # noqa: F401
+    BuiltinAgentObj as Agent,
+    GameObj as Game,
+    State,
+    _state_from_json,
+    agent,
+    games,
+    load_game,
+)
+from . import _boardlab
+
+CHANCE = -1
+TERMINAL = -4
+
+
+def run(game, agents, games=1, seed=0, threads=1, out=None, force=False):
+    """Plays a tournament through boardlab's runner and returns games.csv's rows.
+
+    ``game`` is a spec (``"fox(players=3)"``) or a Game from ``load_game``.
+    ``agents`` holds one entry per seat: an agent spec or preset name (as on the
+    command line, e.g. ``"ismcts-1k"``) or a Python callable
+    ``f(view, legal_actions) -> action`` that gets a State determinized for its
+    seat and the legal action indices. Seatings rotate as in the CLI; an agent
+    that raises or returns an illegal action forfeits that game (the row's
+    ``error`` says why). With ``out``, the same files as ``boardlab run --out``
+    are written there. Returns a list of dicts, one per seat and game.
+    """
+    if hasattr(game, "spec"):
+        game = game.spec()
+    rows, _errors = _boardlab._run(
+        game,
+        list(agents),
+        games=games,
+        seed=seed,
+        threads=threads,
+        out=None if out is None else str(out),
+        force=force,
+    )
+    return _json.loads(rows)
+
+
+def random_playouts(game, n, seed=0):
+    """Plays ``n`` uniformly random games in Rust; returns the total number of actions."""
+    return _boardlab._random_playouts(game, n, seed)

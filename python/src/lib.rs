@@ -1,0 +1,646 @@
+//! The `boardlab._boardlab` extension: boardlab's games, agents and runner
+//! behind a pyspiel-like API. Rules live only in the Rust core; this crate
+//! erases the game type (`DynGame`, `DynState`) and converts at the border.
+
+use std::any::Any;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use boardlab::agents::registry::AgentSpec;
+use boardlab::agents::{Agent, Decision};
+use boardlab::arena::{self, AgentFactory, RunOptions};
+use boardlab::game::encoding::Encode;
+use boardlab::game::{Game, PlayerId, Turn};
+use boardlab::games::{AnyGame, GAMES};
+use boardlab::rng::{GameRng, rng_from_seed};
+use boardlab::spec::Spec;
+use boardlab::with_game;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList};
+
+/// pyspiel's player ids for chance and terminal states.
+const CHANCE: i32 = -1;
+const TERMINAL: i32 = -4;
+
+fn value_error(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// One game with its type erased.
+trait DynGame: Send + Sync {
+    fn spec(&self) -> String;
+    fn num_players(&self) -> usize;
+    fn num_distinct_actions(&self) -> u32;
+    fn max_game_length(&self) -> u32;
+    fn observation_shape(&self) -> Vec<usize>;
+    fn new_initial_state(&self, seed: u64) -> Box<dyn DynState>;
+    fn state_from_json(&self, json: &str) -> Result<Box<dyn DynState>, String>;
+    fn run(&self, seats: &[Seat], opts: &RunOptions) -> PyResult<arena::RunOutput>;
+}
+
+/// One state with its game, type erased.
+trait DynState: Send + Sync {
+    fn game(&self) -> Arc<dyn DynGame>;
+    fn box_clone(&self) -> Box<dyn DynState>;
+    fn current_player(&self) -> i32;
+    fn chance_outcomes(&self) -> Vec<(u32, f64)>;
+    fn legal_actions(&self) -> Vec<u32>;
+    fn apply_index(&mut self, index: u32) -> Result<(), String>;
+    fn action_to_string(&self, index: u32) -> Result<String, String>;
+    fn returns(&self) -> Vec<f64>;
+    fn info_string(&self, player: PlayerId) -> String;
+    fn observation(&self, player: PlayerId) -> Vec<f32>;
+    fn determinize(&self, player: PlayerId, seed: u64) -> Box<dyn DynState>;
+    fn render(&self) -> String;
+    fn to_json(&self) -> String;
+    fn build_agent(&self, spec: &AgentSpec) -> Result<Box<dyn DynAgent>, String>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A built-in agent bound to one game type.
+trait DynAgent: Send {
+    /// The game spec it was built for.
+    fn game_spec(&self) -> String;
+    fn step(&mut self, state: &dyn DynState, rng: &mut GameRng) -> Result<u32, String>;
+}
+
+struct GameBox<G: Encode> {
+    game: Arc<G>,
+}
+
+struct StateBox<G: Encode> {
+    game: Arc<G>,
+    state: G::State,
+}
+
+impl<G: Encode> GameBox<G> {
+    fn wrap(&self, state: G::State) -> Box<dyn DynState> {
+        Box::new(StateBox {
+            game: self.game.clone(),
+            state,
+        })
+    }
+}
+
+impl<G: Encode> DynGame for GameBox<G> {
+    fn spec(&self) -> String {
+        self.game.spec()
+    }
+    fn num_players(&self) -> usize {
+        self.game.num_players()
+    }
+    fn num_distinct_actions(&self) -> u32 {
+        self.game.num_distinct_actions()
+    }
+    fn max_game_length(&self) -> u32 {
+        self.game.max_game_length()
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        self.game.observation_shape()
+    }
+    fn new_initial_state(&self, seed: u64) -> Box<dyn DynState> {
+        let mut rng = rng_from_seed(seed);
+        self.wrap(self.game.initial_state(&mut rng))
+    }
+    fn state_from_json(&self, json: &str) -> Result<Box<dyn DynState>, String> {
+        let state: G::State = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        Ok(self.wrap(state))
+    }
+    fn run(&self, seats: &[Seat], opts: &RunOptions) -> PyResult<arena::RunOutput> {
+        let mut specs = Vec::new();
+        let mut factories: Vec<Option<AgentFactory<G>>> = Vec::new();
+        for seat in seats {
+            match seat {
+                Seat::Builtin(spec) => {
+                    specs.push(spec.clone());
+                    factories.push(None);
+                }
+                Seat::Python { label, callable } => {
+                    specs.push(AgentSpec {
+                        label: label.clone(),
+                        spec: Spec {
+                            name: "python".into(),
+                            params: Default::default(),
+                        },
+                    });
+                    let callable = Python::attach(|py| callable.clone_ref(py));
+                    let callable = Arc::new(callable);
+                    let game = self.game.clone();
+                    factories.push(Some(Arc::new(move || {
+                        Box::new(PyAgent {
+                            game: game.clone(),
+                            callable: callable.clone(),
+                        }) as Box<dyn Agent<G>>
+                    })));
+                }
+            }
+        }
+        let game = self.game.clone();
+        let opts = opts.clone();
+        Python::attach(|py| py.detach(|| arena::run_with(&*game, &specs, &factories, &opts)))
+            .map_err(value_error)
+    }
+}
+
+impl<G: Encode> StateBox<G> {
+    fn decode(&self, index: u32) -> Result<G::Action, String> {
+        let g = &self.game;
+        let action = g.action_from_index(&self.state, index);
+        let allowed = match (action, g.turn(&self.state)) {
+            (_, Turn::Terminal) => return Err("the game is over: no action applies".into()),
+            (Some(a), Turn::Chance) => g.chance_outcomes(&self.state).iter().any(|o| o.0 == a),
+            (Some(a), Turn::Player(_)) => g.legal_actions(&self.state).contains(&a),
+            (None, _) => false,
+        };
+        match action {
+            Some(a) if allowed => Ok(a),
+            _ => Err(format!(
+                "action {index} is not legal here (legal: {:?})",
+                self.legal_or_chance()
+            )),
+        }
+    }
+
+    fn legal_or_chance(&self) -> Vec<u32> {
+        match self.game.turn(&self.state) {
+            Turn::Chance => self.chance_outcomes().into_iter().map(|o| o.0).collect(),
+            _ => self.legal_actions(),
+        }
+    }
+}
+
+impl<G: Encode> DynState for StateBox<G> {
+    fn game(&self) -> Arc<dyn DynGame> {
+        Arc::new(GameBox {
+            game: self.game.clone(),
+        })
+    }
+    fn box_clone(&self) -> Box<dyn DynState> {
+        Box::new(StateBox {
+            game: self.game.clone(),
+            state: self.state.clone(),
+        })
+    }
+    fn current_player(&self) -> i32 {
+        match self.game.turn(&self.state) {
+            Turn::Player(p) => i32::from(p),
+            Turn::Chance => CHANCE,
+            Turn::Terminal => TERMINAL,
+        }
+    }
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        if self.game.turn(&self.state) != Turn::Chance {
+            return Vec::new();
+        }
+        self.game
+            .chance_outcomes(&self.state)
+            .into_iter()
+            .map(|(a, p)| (self.game.action_index(&self.state, a), p))
+            .collect()
+    }
+    fn legal_actions(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .game
+            .legal_actions(&self.state)
+            .iter()
+            .map(|&a| self.game.action_index(&self.state, a))
+            .collect();
+        v.sort_unstable();
+        v
+    }
+    fn apply_index(&mut self, index: u32) -> Result<(), String> {
+        let a = self.decode(index)?;
+        self.game.apply(&mut self.state, a);
+        Ok(())
+    }
+    fn action_to_string(&self, index: u32) -> Result<String, String> {
+        match self.game.action_from_index(&self.state, index) {
+            Some(a) => Ok(self.game.action_label(&self.state, a)),
+            None => Err(format!(
+                "action {index} is outside 0..{}",
+                self.game.num_distinct_actions()
+            )),
+        }
+    }
+    fn returns(&self) -> Vec<f64> {
+        if self.game.turn(&self.state) == Turn::Terminal {
+            self.game.returns(&self.state).to_vec()
+        } else {
+            vec![0.0; self.game.num_players()]
+        }
+    }
+    fn info_string(&self, player: PlayerId) -> String {
+        self.game.information_string(&self.state, player)
+    }
+    fn observation(&self, player: PlayerId) -> Vec<f32> {
+        let mut out = Vec::new();
+        self.game.observation_tensor(&self.state, player, &mut out);
+        out
+    }
+    fn determinize(&self, player: PlayerId, seed: u64) -> Box<dyn DynState> {
+        let mut rng = rng_from_seed(seed);
+        Box::new(StateBox {
+            game: self.game.clone(),
+            state: self.game.determinize(&self.state, player, &mut rng),
+        })
+    }
+    fn render(&self) -> String {
+        self.game.render(&self.state, None)
+    }
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.state).expect("states serialize")
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn build_agent(&self, spec: &AgentSpec) -> Result<Box<dyn DynAgent>, String> {
+        let agent = spec.build::<G>().map_err(|e| e.to_string())?;
+        Ok(Box::new(BuiltinAgent {
+            game: self.game.clone(),
+            agent,
+        }))
+    }
+}
+
+struct BuiltinAgent<G: Encode> {
+    game: Arc<G>,
+    agent: Box<dyn Agent<G>>,
+}
+
+impl<G: Encode> DynAgent for BuiltinAgent<G> {
+    fn game_spec(&self) -> String {
+        self.game.spec()
+    }
+    fn step(&mut self, state: &dyn DynState, rng: &mut GameRng) -> Result<u32, String> {
+        let s = state
+            .as_any()
+            .downcast_ref::<StateBox<G>>()
+            .ok_or("the state belongs to another game")?;
+        let g = &*self.game;
+        let Turn::Player(me) = g.turn(&s.state) else {
+            return Err("no player acts here (chance or terminal state)".into());
+        };
+        // The agent sees a determinization for its seat, never the state itself.
+        let view = g.determinize(&s.state, me, rng);
+        let legal = g.legal_actions(&s.state);
+        let action = self.agent.act(Decision {
+            game: g,
+            me,
+            view: &view,
+            legal: &legal,
+            rng,
+        });
+        Ok(g.action_index(&s.state, action))
+    }
+}
+
+/// A Python callable seated in a tournament: called with the seat's view (a
+/// `State` determinized for it) and the legal action indices.
+struct PyAgent<G: Encode> {
+    game: Arc<G>,
+    callable: Arc<Py<PyAny>>,
+}
+
+impl<G: Encode> Agent<G> for PyAgent<G> {
+    fn act(&mut self, d: Decision<'_, G>) -> G::Action {
+        let legal: Vec<u32> = d
+            .legal
+            .iter()
+            .map(|&a| d.game.action_index(d.view, a))
+            .collect();
+        let view = State {
+            inner: Box::new(StateBox {
+                game: self.game.clone(),
+                state: d.view.clone(),
+            }),
+        };
+        let chosen: Result<u32, String> = Python::attach(|py| {
+            let result = self
+                .callable
+                .call1(py, (view, legal))
+                .map_err(|e| format!("the Python agent raised {e}"))?;
+            result.extract::<u32>(py).map_err(|_| {
+                "the Python agent returned something other than an action index".into()
+            })
+        });
+        let index = chosen.unwrap_or_else(|e| panic!("{e}"));
+        d.game
+            .action_from_index(d.view, index)
+            .unwrap_or_else(|| panic!("the Python agent returned {index}, which names no action"))
+    }
+}
+
+/// A seat of a Python-driven tournament.
+enum Seat {
+    Builtin(AgentSpec),
+    Python { label: String, callable: Py<PyAny> },
+}
+
+fn parse_game(spec: &str) -> PyResult<Arc<dyn DynGame>> {
+    let game = AnyGame::parse(spec).map_err(value_error)?;
+    Ok(with_game!(game, g => Arc::new(GameBox { game: Arc::new(g) }) as Arc<dyn DynGame>))
+}
+
+/// A game with its parameters fixed (pyspiel's `Game`).
+#[pyclass(module = "boardlab", frozen)]
+struct GameObj {
+    inner: Arc<dyn DynGame>,
+}
+
+#[pymethods]
+impl GameObj {
+    /// The canonical spec.
+    fn spec(&self) -> String {
+        self.inner.spec()
+    }
+    fn num_players(&self) -> usize {
+        self.inner.num_players()
+    }
+    /// Size of the action index space.
+    fn num_distinct_actions(&self) -> u32 {
+        self.inner.num_distinct_actions()
+    }
+    fn max_game_length(&self) -> u32 {
+        self.inner.max_game_length()
+    }
+    fn observation_tensor_shape(&self) -> Vec<usize> {
+        self.inner.observation_shape()
+    }
+    /// The state before the first action; `seed` fixes the setup shuffles.
+    #[pyo3(signature = (seed=0))]
+    fn new_initial_state(&self, seed: u64) -> State {
+        State {
+            inner: self.inner.new_initial_state(seed),
+        }
+    }
+    fn __repr__(&self) -> String {
+        format!("boardlab.load_game({:?})", self.inner.spec())
+    }
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String,))> {
+        let f = py.import("boardlab")?.getattr("load_game")?.unbind();
+        Ok((f, (self.inner.spec(),)))
+    }
+}
+
+/// A game state (pyspiel's `State`).
+#[pyclass(module = "boardlab")]
+struct State {
+    inner: Box<dyn DynState>,
+}
+
+impl State {
+    fn seat(&self, player: i64) -> PyResult<PlayerId> {
+        let n = self.inner.game().num_players();
+        if player < 0 || player as usize >= n {
+            return Err(PyValueError::new_err(format!(
+                "player {player} is not a seat (0..{n})"
+            )));
+        }
+        Ok(player as PlayerId)
+    }
+}
+
+#[pymethods]
+impl State {
+    /// The game of this state.
+    fn get_game(&self) -> GameObj {
+        GameObj {
+            inner: self.inner.game(),
+        }
+    }
+    /// The seat to act, -1 at a chance node, -4 at the end.
+    fn current_player(&self) -> i32 {
+        self.inner.current_player()
+    }
+    fn is_chance_node(&self) -> bool {
+        self.inner.current_player() == CHANCE
+    }
+    fn is_terminal(&self) -> bool {
+        self.inner.current_player() == TERMINAL
+    }
+    /// `[(action, probability)]` at a chance node, else empty.
+    fn chance_outcomes(&self) -> Vec<(u32, f64)> {
+        self.inner.chance_outcomes()
+    }
+    /// Legal action indices, ascending (empty at chance and terminal states).
+    fn legal_actions(&self) -> Vec<u32> {
+        self.inner.legal_actions()
+    }
+    /// A 0/1 list of length `num_distinct_actions()`.
+    fn legal_actions_mask(&self) -> Vec<u8> {
+        let mut mask = vec![0u8; self.inner.game().num_distinct_actions() as usize];
+        for a in self.inner.legal_actions() {
+            mask[a as usize] = 1;
+        }
+        mask
+    }
+    /// Applies a legal action or chance outcome; anything else is a ValueError.
+    fn apply_action(&mut self, action: i64) -> PyResult<()> {
+        let index = u32::try_from(action)
+            .map_err(|_| PyValueError::new_err(format!("action {action} is not legal here")))?;
+        self.inner.apply_index(index).map_err(PyValueError::new_err)
+    }
+    /// The label of an action at this state.
+    fn action_to_string(&self, player: i64, action: i64) -> PyResult<String> {
+        let _ = player;
+        let index = u32::try_from(action)
+            .map_err(|_| PyValueError::new_err(format!("action {action} is negative")))?;
+        self.inner
+            .action_to_string(index)
+            .map_err(PyValueError::new_err)
+    }
+    /// Final payoffs (zeros before the end).
+    fn returns(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
+    /// The state as `player` sees it, as text.
+    fn information_state_string(&self, player: i64) -> PyResult<String> {
+        Ok(self.inner.info_string(self.seat(player)?))
+    }
+    /// What `player` sees, as a float32 numpy array of `observation_tensor_shape()`.
+    fn observation_tensor<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
+        let data = self.inner.observation(self.seat(player)?);
+        let bytes: Vec<u8> = data.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let np = py.import("numpy")?;
+        let arr = np.call_method1("frombuffer", (PyBytes::new(py, &bytes), "<f4"))?;
+        let shape = self.inner.game().observation_shape();
+        arr.call_method1("reshape", (shape,))?.call_method0("copy")
+    }
+    /// A full state consistent with what `player` knows, every hidden part resampled.
+    #[pyo3(signature = (player, seed=0))]
+    fn determinize(&self, player: i64, seed: u64) -> PyResult<State> {
+        Ok(State {
+            inner: self.inner.determinize(self.seat(player)?, seed),
+        })
+    }
+    fn clone(&self) -> State {
+        State {
+            inner: self.inner.box_clone(),
+        }
+    }
+    fn __copy__(&self) -> State {
+        self.clone()
+    }
+    fn __deepcopy__(&self, _memo: Py<PyAny>) -> State {
+        self.clone()
+    }
+    fn __str__(&self) -> String {
+        self.inner.render()
+    }
+    /// The state as JSON (its serde form).
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String, String))> {
+        let f = py.import("boardlab")?.getattr("_state_from_json")?.unbind();
+        Ok((f, (self.inner.game().spec(), self.inner.to_json())))
+    }
+}
+
+/// Rebuilds a state from its game spec and JSON (for pickling).
+#[pyfunction]
+fn _state_from_json(spec: &str, json: &str) -> PyResult<State> {
+    let game = parse_game(spec)?;
+    Ok(State {
+        inner: game.state_from_json(json).map_err(value_error)?,
+    })
+}
+
+/// A built-in agent from the registry (a preset name or a kind spec).
+#[pyclass(module = "boardlab")]
+struct BuiltinAgentObj {
+    spec: AgentSpec,
+    /// The random stream and the agent built for the last game seen.
+    inner: Mutex<(GameRng, Option<Box<dyn DynAgent>>)>,
+}
+
+#[pymethods]
+impl BuiltinAgentObj {
+    /// The chosen action index for the player to act at `state`. The agent
+    /// sees only a determinization of `state` for that player.
+    fn step(&self, state: &State) -> PyResult<u32> {
+        let spec = state.inner.game().spec();
+        let mut guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let (rng, built) = &mut *guard;
+        if built.as_ref().is_none_or(|a| a.game_spec() != spec) {
+            *built = Some(state.inner.build_agent(&self.spec).map_err(value_error)?);
+        }
+        let agent = built.as_mut().expect("built above");
+        agent.step(&*state.inner, rng).map_err(value_error)
+    }
+    fn __repr__(&self) -> String {
+        format!("boardlab.agent({:?})", self.spec.label)
+    }
+}
+
+/// A built-in agent; `seed` fixes its random stream.
+#[pyfunction]
+#[pyo3(signature = (spec, seed=0))]
+fn agent(spec: &str, seed: u64) -> PyResult<BuiltinAgentObj> {
+    Ok(BuiltinAgentObj {
+        spec: AgentSpec::parse(spec).map_err(value_error)?,
+        inner: Mutex::new((rng_from_seed(seed), None)),
+    })
+}
+
+/// Builds a game from its spec, e.g. `karmaka(players=3)`.
+#[pyfunction]
+fn load_game(spec: &str) -> PyResult<GameObj> {
+    Ok(GameObj {
+        inner: parse_game(spec)?,
+    })
+}
+
+/// Names of the registered games.
+#[pyfunction]
+fn games() -> Vec<&'static str> {
+    GAMES.iter().map(|g| g.name).collect()
+}
+
+/// Runs a tournament through the real runner; returns the rows of games.csv
+/// as JSON (the Python wrapper turns them into dicts).
+#[pyfunction]
+#[pyo3(signature = (game, agents, games=1, seed=0, threads=1, out=None, force=false))]
+fn _run(
+    game: &str,
+    agents: &Bound<'_, PyList>,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    out: Option<PathBuf>,
+    force: bool,
+) -> PyResult<(String, u64)> {
+    let g = parse_game(game)?;
+    let mut seats = Vec::new();
+    for (i, a) in agents.iter().enumerate() {
+        if let Ok(text) = a.extract::<String>() {
+            seats.push(Seat::Builtin(AgentSpec::parse(&text).map_err(value_error)?));
+        } else if a.is_callable() {
+            let name = a
+                .getattr("__name__")
+                .and_then(|n| n.extract::<String>())
+                .unwrap_or_else(|_| format!("agent{i}"));
+            seats.push(Seat::Python {
+                label: format!("python:{name}"),
+                callable: a.unbind(),
+            });
+        } else {
+            return Err(PyValueError::new_err(format!(
+                "agent {i} is neither an agent spec string nor a callable"
+            )));
+        }
+    }
+    let opts = RunOptions {
+        games,
+        seed,
+        threads,
+        out,
+        force,
+        keep_rows: true,
+        command: format!("boardlab.run({game:?}, games={games}, seed={seed})"),
+        ..RunOptions::default()
+    };
+    let output = g.run(&seats, &opts)?;
+    let rows =
+        serde_json::to_string(&output.rows).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    Ok((rows, output.errors))
+}
+
+/// Plays `n` uniformly random games of `game` in Rust (the batched path for
+/// speed comparisons); returns the total number of actions applied.
+#[pyfunction]
+fn _random_playouts(py: Python<'_>, game: &str, n: u64, seed: u64) -> PyResult<u64> {
+    let game = AnyGame::parse(game).map_err(value_error)?;
+    Ok(py.detach(|| {
+        with_game!(&game, g => {
+            let mut total = 0u64;
+            for i in 0..n {
+                let mut rng = rng_from_seed(seed.wrapping_add(i));
+                let mut state = g.initial_state(&mut rng);
+                total += u64::from(boardlab::game::random_playout(
+                    g,
+                    &mut state,
+                    &mut rng,
+                    g.max_game_length(),
+                ));
+            }
+            total
+        })
+    }))
+}
+
+#[pymodule]
+fn _boardlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    boardlab::arena::play::quiet_contained_panics();
+    m.add_class::<GameObj>()?;
+    m.add_class::<State>()?;
+    m.add_class::<BuiltinAgentObj>()?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(load_game, m)?)?;
+    m.add_function(wrap_pyfunction!(agent, m)?)?;
+    m.add_function(wrap_pyfunction!(_state_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(_run, m)?)?;
+    m.add_function(wrap_pyfunction!(_random_playouts, m)?)?;
+    Ok(())
+}
