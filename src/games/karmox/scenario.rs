@@ -7,7 +7,7 @@
 //! markers, every tile in the supply, empty mission piles and a face-down deck.
 //! Seats and sides come from the game's configuration and cannot be changed.
 //! [`Scenario::build`] runs the turn start of the rules (EP0) for the chosen
-//! seat and then the game's own [`Game::check_invariants`](crate::game::Game::check_invariants),
+//! seat and then the game's own [`Game::check_invariants`],
 //! so a position it returns is one the rules can continue from.
 //!
 //! ```
