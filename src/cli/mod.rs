@@ -59,7 +59,7 @@ pub enum Command {
     Bench(BenchArgs),
     /// Run a study described in a TOML file: a parameter sweep × agent lineups.
     ///
-    /// Example: boardlab experiment experiments/fox-factions.toml
+    /// Example: boardlab experiment experiments/seats-fox.toml --out runs/seats-fox
     Experiment(ExperimentArgs),
     /// Combine the shard directories of one run (`run --shard K/N`) into one result.
     Merge(MergeArgs),
