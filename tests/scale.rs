@@ -431,3 +431,97 @@ fn until_resumes_where_it_stopped() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("until differs"), "{err}");
 }
+
+/// `run --force` starts from a clean directory: the report, ratings and
+/// charts of the earlier run do not survive beside the new games, and files
+/// that are not the run's own are left alone.
+#[test]
+fn force_leaves_nothing_of_the_earlier_run() {
+    let dir = temp_dir("force-clean");
+    let d = dir.to_str().unwrap();
+    let run = |game: &str, extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--game",
+            game,
+            "--agents",
+            "random,random",
+            "--games",
+            "20",
+            "-q",
+            "--out",
+            d,
+        ];
+        args.extend_from_slice(extra);
+        let o = boardlab(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run("tictactoe", &[]);
+    let o = boardlab(&["summarize", d]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(dir.join("report.md").exists() && dir.join("ratings.csv").exists());
+    std::fs::write(dir.join("notes.txt"), "mine").unwrap();
+    std::fs::write(dir.join("summary.csv.tmp"), "half").unwrap();
+    run("connect4", &["--force"]);
+    for stale in [
+        "report.md",
+        "ratings.csv",
+        "plot-seats.svg",
+        "plot-turns.svg",
+        "summary.csv.tmp",
+    ] {
+        assert!(
+            !dir.join(stale).exists(),
+            "{stale} of the earlier run survived --force"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(dir.join("notes.txt")).unwrap(),
+        "mine"
+    );
+    let games = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    assert!(games.contains("connect4") && !games.contains("tictactoe"));
+}
+
+/// Traces of another run are never mixed with new ones: refused without
+/// `--force`, replaced with it.
+#[test]
+fn a_used_trace_directory_needs_force() {
+    let traces = temp_dir("trace-used");
+    let t = traces.to_str().unwrap();
+    let run = |games: &str, extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--game",
+            "tictactoe",
+            "--agents",
+            "random,random",
+            "--games",
+            games,
+            "-q",
+            "--trace",
+            t,
+        ];
+        args.extend_from_slice(extra);
+        boardlab(&args)
+    };
+    assert!(run("6", &[]).status.success());
+    let count = || std::fs::read_dir(&traces).unwrap().count();
+    assert_eq!(count(), 6);
+    let before = std::fs::read(traces.join("game-00000000.jsonl")).unwrap();
+    let o = run("2", &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("already holds traces"), "{err}");
+    assert_eq!(count(), 6);
+    assert_eq!(
+        std::fs::read(traces.join("game-00000000.jsonl")).unwrap(),
+        before
+    );
+    assert!(run("2", &["--force"]).status.success());
+    assert_eq!(
+        count(),
+        2,
+        "the six old traces were replaced by the two new ones"
+    );
+}

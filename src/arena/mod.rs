@@ -13,7 +13,7 @@ pub mod resume;
 pub mod trace;
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
@@ -381,6 +381,60 @@ impl RawFiles {
     }
 }
 
+/// The files a run and `summarize` write into an output directory. `--force`
+/// removes every one of them first, so that no report, rating or chart of an
+/// earlier run survives beside the new games.
+pub const RUN_FILES: &[&str] = &[
+    "games.csv",
+    "metrics.csv",
+    "summary.csv",
+    "seats.csv",
+    "run.json",
+    crate::report::balance::REPORT_FILE,
+    crate::report::balance::RATINGS_FILE,
+    crate::report::balance::SEATS_PLOT,
+    crate::report::balance::ROLES_PLOT,
+    crate::report::balance::TURNS_PLOT,
+];
+
+/// Removes what an earlier run left in `dir` (see [`RUN_FILES`]), with any
+/// temporary file of an interrupted write.
+fn clear_previous_run(dir: &Path) -> Result<(), RunError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| output_error(dir, e))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = RUN_FILES.contains(&name.as_str())
+            || RUN_FILES
+                .iter()
+                .any(|f| name.starts_with(f) && name.ends_with(".tmp"));
+        if ours && entry.file_type().is_ok_and(|t| !t.is_dir()) {
+            let p = entry.path();
+            std::fs::remove_file(&p).map_err(|e| output_error(&p, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// A trace directory holding traces of another run is refused (the games
+/// would mix), or with `--force` emptied of its traces first.
+fn prepare_trace_dir(dir: &Path, force: bool) -> Result<(), RunError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| output_error(dir, e))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("game-") && name.ends_with(".jsonl") {
+            let p = entry.path();
+            if !force {
+                return Err(output_error(
+                    &p,
+                    "the trace directory already holds traces (use --force to replace them, or another --trace)",
+                ));
+            }
+            std::fs::remove_file(&p).map_err(|e| output_error(&p, e))?;
+        }
+    }
+    Ok(())
+}
+
 /// Runs a tournament of `game` between `specs` (one per seat).
 pub fn run<G: Game>(
     game: &G,
@@ -479,6 +533,9 @@ pub fn run_with<G: Game>(
                         "it already holds results (use --resume to continue them, --force to overwrite, or another --out)",
                     ));
                 }
+                if opts.force {
+                    clear_previous_run(dir)?;
+                }
                 (
                     std::fs::File::create(&path).map_err(|e| output_error(&path, e))?,
                     std::fs::File::create(&metrics_path)
@@ -502,6 +559,9 @@ pub fn run_with<G: Game>(
     };
     if let Some(dir) = &opts.trace {
         std::fs::create_dir_all(dir).map_err(|e| output_error(dir, e))?;
+        if !opts.resume {
+            prepare_trace_dir(dir, opts.force)?;
+        }
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
