@@ -679,3 +679,81 @@ fn standard_output_that_fails() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(stderr.trim().is_empty(), "{stderr}");
 }
+
+/// `replay` recomputes a trace's result and refuses one that disagrees; a
+/// trace whose header names no agents, and `bench` of an agent that panics,
+/// are one-line errors, not panics. Genuine traces, those of games ended by a
+/// game's own cap included, replay cleanly.
+#[test]
+fn forged_traces_and_panicking_agents() {
+    let dir = made_dir("forged");
+    let traces = dir.join("traces");
+    let t = traces.to_str().unwrap();
+    for (game, seats) in [
+        ("tictactoe", "random,random"),
+        ("hamunaptra(max_rounds=1)", "random,random"),
+    ] {
+        let out = boardlab(&[
+            "run", "--game", game, "--agents", seats, "--games", "2", "-q", "--trace", t, "--force",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let first = traces.join("game-00000000.jsonl");
+        let out = boardlab(&["replay", first.to_str().unwrap()]);
+        assert!(
+            out.status.success(),
+            "{game}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if game != "tictactoe" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&first).unwrap();
+        let mut lines: Vec<serde_json::Value> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        let forge = |name: &str, lines: &[serde_json::Value]| {
+            let p = dir.join(name);
+            let body: Vec<String> = lines.iter().map(|v| v.to_string()).collect();
+            std::fs::write(&p, body.join("\n") + "\n").unwrap();
+            p.to_str().unwrap().to_string()
+        };
+        let last = lines.len() - 1;
+        let mut outcomes = lines.clone();
+        outcomes[last]["outcomes"] = serde_json::json!(["loss", "loss"]);
+        let mut truncated = lines.clone();
+        truncated[last]["truncated"] = serde_json::json!(true);
+        let mut ending = lines.clone();
+        ending[last]["ending"] = serde_json::json!("full-board-or-not");
+        lines[0]["agents"] = serde_json::json!([]);
+        let cases = vec![
+            case(&["replay", &forge("outcomes.jsonl", &outcomes)], "outcomes"),
+            case(
+                &["replay", &forge("truncated.jsonl", &truncated)],
+                "truncated",
+            ),
+            case(&["replay", &forge("ending.jsonl", &ending)], "ended by"),
+            case(
+                &["replay", &forge("no-agents.jsonl", &lines)],
+                "names 0 agents",
+            ),
+            case(
+                &[
+                    "bench",
+                    "--game",
+                    "connect4",
+                    "--agent",
+                    "faulty",
+                    "--seconds",
+                    "0.1",
+                ],
+                "crashed",
+            ),
+        ];
+        check(cases);
+    }
+}

@@ -107,15 +107,28 @@ fn search<G: Game>(game: &G, spec: &AgentSpec, limit: Duration) -> Result<serde_
     let (mut searches, mut iterations) = (0u64, 0u64);
     let cpu_start = thread_cpu_seconds();
     let start = Instant::now();
+    crate::arena::play::quiet_contained_panics();
     while start.elapsed() < limit {
         let view = game.determinize(&state, me, &mut rng);
-        agent.act(Decision {
-            game,
-            me,
-            view: &view,
-            legal: &legal,
-            rng: &mut rng,
+        // An agent that panics is reported as the fault it is, in one line.
+        let searched = crate::arena::play::contained(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                agent.act(Decision {
+                    game,
+                    me,
+                    view: &view,
+                    legal: &legal,
+                    rng: &mut rng,
+                })
+            }))
         });
+        if let Err(panic) = searched {
+            bail!(
+                "agent '{}' crashed: {}",
+                spec.label,
+                crate::arena::play::panic_text(&*panic)
+            );
+        }
         iterations += agent.last_iterations();
         searches += 1;
     }

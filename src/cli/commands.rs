@@ -270,6 +270,14 @@ fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String]) -> Result<
         bail!("trace has no result line");
     };
     let expected: ResultLine = serde_json::from_str(last).context("malformed trace result line")?;
+    if header.agents.len() != game.num_players() {
+        bail!(
+            "the trace's header names {} agents, but {} has {} seats",
+            header.agents.len(),
+            header.game,
+            game.num_players()
+        );
+    }
     let mut rng = crate::rng::stream_rng(header.seed, crate::rng::Stream::Game);
     let mut state = game.initial_state(&mut rng);
     println!(
@@ -330,6 +338,22 @@ fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String]) -> Result<
                 "re-simulated returns {:?} differ from the trace's {:?}",
                 &*returns,
                 expected.returns
+            );
+        }
+        // A finished game: only the runner's length cap (never reached here) draws all.
+        let computed = crate::game::outcomes(game, &returns, false);
+        let computed: Vec<&str> = computed.iter().map(|o| o.as_str()).collect();
+        if computed != expected.outcomes {
+            bail!(
+                "re-simulated outcomes {} differ from the trace's {}",
+                computed.join(", "),
+                expected.outcomes.join(", ")
+            );
+        }
+        if game.truncated(&state) != expected.truncated {
+            bail!(
+                "the re-simulated game is{} truncated, the trace says the opposite",
+                if game.truncated(&state) { "" } else { " not" }
             );
         }
         let ending = game.ending(&state);
