@@ -272,6 +272,24 @@ fn malformed_component_data_files() {
     };
     let base = run_game("tictactoe");
     let mut cases = Vec::new();
+    // A Karmox board row with a character of several bytes (as many
+    // characters as the width, more bytes) would shift its squares.
+    let board: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/games/karmox/board.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let mut wide = board.clone();
+    let row = wide["rows"][2].as_str().unwrap().replacen('.', "é", 1);
+    wide["rows"][2] = serde_json::json!(row);
+    let wide = file("wide-row.json", wide.to_string().as_bytes());
+    cases.push(case(
+        &owned(&with_game(base.clone(), &format!("karmox(board={wide})"))),
+        "outside ASCII",
+    ));
     // Generic over the registry: every parameter that replaces embedded
     // component data by a file rejects missing, malformed and mis-shaped files.
     let mut file_params = 0;

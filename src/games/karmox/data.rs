@@ -493,7 +493,15 @@ fn compile_board(f: &BoardFile) -> Result<Board, String> {
             f.width, f.height
         ));
     }
-    if f.rows.len() != f.height || f.rows.iter().any(|r| r.chars().count() != f.width) {
+    // Squares are read byte by byte: a character of several bytes would shift
+    // the rest of its row.
+    if let Some(y) = f.rows.iter().position(|r| !r.is_ascii()) {
+        return Err(format!(
+            "row {} of the board holds a character outside ASCII; board symbols are ASCII",
+            y + 1
+        ));
+    }
+    if f.rows.len() != f.height || f.rows.iter().any(|r| r.len() != f.width) {
         return Err(format!(
             "rows must be {} strings of {} characters",
             f.height, f.width
