@@ -418,16 +418,8 @@ fn elo_chart(
     title: &str,
     series: &[(String, Vec<SweepPoint>)],
 ) -> std::io::Result<()> {
+    use crate::report::plots::COLOURS;
     use plotters::prelude::*;
-    const COLOURS: [RGBColor; 7] = [
-        RGBColor(0, 114, 178),
-        RGBColor(213, 94, 0),
-        RGBColor(0, 158, 115),
-        RGBColor(204, 121, 167),
-        RGBColor(230, 159, 0),
-        RGBColor(86, 180, 233),
-        RGBColor(0, 0, 0),
-    ];
     let err = |e: &dyn std::fmt::Display| std::io::Error::other(format!("cannot draw chart: {e}"));
     let pts = || series.iter().flat_map(|s| s.1.iter());
     let span = |lo: f64, hi: f64| {

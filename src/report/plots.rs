@@ -12,7 +12,7 @@ use plotters::prelude::*;
 const SIZE: (u32, u32) = (720, 420);
 
 /// Series colours, distinguishable and print-safe (Okabe–Ito).
-const COLOURS: [RGBColor; 7] = [
+pub(crate) const COLOURS: [RGBColor; 7] = [
     RGBColor(0, 114, 178),
     RGBColor(213, 94, 0),
     RGBColor(0, 158, 115),
