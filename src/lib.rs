@@ -12,6 +12,7 @@ pub mod cli;
 pub mod data;
 pub mod error;
 pub mod experiment;
+pub mod fsutil;
 pub mod game;
 pub mod games;
 pub mod ladder;

@@ -71,17 +71,17 @@ impl Identity {
 /// Reads `run.json` from a directory.
 pub fn read(dir: &Path) -> Result<Manifest, String> {
     let path = dir.join("run.json");
-    let text = std::fs::read_to_string(&path)
+    let text = crate::fsutil::read_text(&path, crate::fsutil::MAX_TEXT_BYTES)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("malformed {}: {e}", path.display()))
+    crate::data::parse_json(&text).map_err(|e| format!("malformed {}: {e}", path.display()))
 }
 
-/// Writes `run.json` atomically.
+/// Writes `run.json` atomically, never through a link.
 pub fn write(dir: &Path, m: &Manifest) -> std::io::Result<()> {
-    let path = dir.join("run.json");
-    let tmp = dir.join("run.json.tmp");
-    std::fs::write(&tmp, serde_json::to_string_pretty(m)? + "\n")?;
-    std::fs::rename(tmp, path)
+    crate::fsutil::write_atomic(
+        &dir.join("run.json"),
+        serde_json::to_string_pretty(m)? + "\n",
+    )
 }
 
 /// The game indices of shard `k` of `n` (1-based) in a run of `games` games.

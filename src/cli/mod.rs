@@ -214,6 +214,10 @@ pub struct ExperimentArgs {
     /// Overwrite an earlier output.
     #[arg(long)]
     pub force: bool,
+    /// Play only shard K of N of every cell's games (1-based), e.g. 2/8; combine the
+    /// output directories of all shards with `boardlab merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
     /// No progress output.
     #[arg(long, short)]
     pub quiet: bool,
@@ -222,7 +226,8 @@ pub struct ExperimentArgs {
 /// Arguments of `merge`.
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
-    /// Shard directories, each written by `run --shard K/N --out DIR`.
+    /// Shard directories, each written by `run --shard K/N --out DIR` (or
+    /// `experiment FILE --shard K/N --out DIR`).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Directory for the merged results.
@@ -260,6 +265,16 @@ fn parse_games(text: &str) -> Result<u64, String> {
         Ok(n @ 1..=MAX_GAMES) => Ok(n),
         _ => Err(format!(
             "'{text}' is not a number of games from 1 to {MAX_GAMES}"
+        )),
+    }
+}
+
+/// A `--max-errors` value: at least 1 (omit the flag for no limit).
+fn parse_max_errors(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of faulty games from 1 (stop at the first); omit --max-errors for no limit"
         )),
     }
 }
@@ -310,8 +325,9 @@ pub struct RunArgs {
     /// Play only shard K of N of the game indices (1-based), e.g. 2/8; combine shards with `boardlab merge`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
-    /// Stop the run once this many games have ended in a fault (agent panic, illegal action, timeout).
-    #[arg(long, value_name = "N")]
+    /// Stop the run once this many games have ended in a fault (agent panic, illegal action,
+    /// timeout), counted from this invocation's start: `--resume` after such a stop continues.
+    #[arg(long, value_name = "N", value_parser = parse_max_errors)]
     pub max_errors: Option<u64>,
     /// A decision that takes longer than this forfeits the game (milliseconds).
     #[arg(long, value_name = "MS")]
@@ -362,6 +378,10 @@ pub struct PlayArgs {
 pub struct ReplayArgs {
     /// A trace file (game-NNNNNNNN.jsonl).
     pub file: PathBuf,
+    /// The trace's game spec, required when it names data files: replay reads
+    /// only files named on its command line, never one a trace names.
+    #[arg(long)]
+    pub game: Option<String>,
 }
 
 /// Arguments of `soak`.

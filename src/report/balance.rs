@@ -283,9 +283,11 @@ impl Balance {
 /// of `dir`/metrics.csv (empty without the file or the metric).
 pub fn first_movers(dir: &Path) -> io::Result<HashMap<u64, u8>> {
     let mut first = HashMap::new();
-    let Ok(mut reader) = csv::Reader::from_path(dir.join("metrics.csv")) else {
+    let path = dir.join("metrics.csv");
+    if !path.exists() {
         return Ok(first);
-    };
+    }
+    let mut reader = crate::fsutil::csv_reader(&path, crate::fsutil::MAX_CSV_BYTES)?;
     for m in reader.deserialize::<MetricRow>() {
         let m = m.map_err(io::Error::other)?;
         if m.metric == FIRST_PLAYER && m.value > 0.0 {
@@ -815,8 +817,8 @@ pub fn write_report(
         caption: "Game length (turns)".into(),
         file: TURNS_PLOT.into(),
     });
-    std::fs::write(dir.join(RATINGS_FILE), b.ratings.to_csv())?;
-    std::fs::write(dir.join(REPORT_FILE), markdown(&b, meta, &links))?;
+    crate::fsutil::write_atomic(&dir.join(RATINGS_FILE), b.ratings.to_csv())?;
+    crate::fsutil::write_atomic(&dir.join(REPORT_FILE), markdown(&b, meta, &links))?;
     Ok(b)
 }
 

@@ -76,8 +76,16 @@ pub struct Series {
     pub points: Vec<SweepPoint>,
 }
 
-fn area(path: &Path) -> DrawingArea<SVGBackend<'_>, Shift> {
-    SVGBackend::new(path, SIZE).into_drawing_area()
+/// Draws a chart in memory and writes it to `path` atomically (never
+/// through a link planted there).
+pub fn svg_file(
+    path: &Path,
+    size: (u32, u32),
+    draw: impl FnOnce(DrawingArea<SVGBackend<'_>, Shift>) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut svg = String::new();
+    draw(SVGBackend::with_string(&mut svg, size).into_drawing_area())?;
+    crate::fsutil::write_atomic(path, svg)
 }
 
 /// A bar chart of win rates with 95 % error bars, one bar per label (seats or
@@ -90,72 +98,73 @@ pub fn win_rate_chart(
     points: &[RatePoint],
     fair: Option<f64>,
 ) -> io::Result<()> {
-    let root = area(path);
-    root.fill(&WHITE).map_err(plot_error)?;
-    // An integer range is inclusive here: `0..n - 1` gives n bars (one bar
-    // still needs a range of positive width).
-    let last = (points.len() as i32 - 1).max(1);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(56)
-        .build_cartesian_2d((0..last).into_segmented(), 0f64..1f64)
-        .map_err(plot_error)?;
-    let label = |v: &SegmentValue<i32>| match v {
-        SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => points
-            .get(*i as usize)
-            .map(|p| p.label.clone())
-            .unwrap_or_default(),
-        SegmentValue::Last => String::new(),
-    };
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .max_light_lines(1)
-        .x_labels(points.len().max(1))
-        .x_label_formatter(&label)
-        .x_desc(x_desc)
-        .y_desc("win rate (draw = 1/2)")
-        .draw()
-        .map_err(plot_error)?;
-    chart
-        .draw_series(points.iter().enumerate().map(|(i, p)| {
-            let i = i as i32;
-            let mut bar = Rectangle::new(
-                [
-                    (SegmentValue::Exact(i), 0.0),
-                    (SegmentValue::Exact(i + 1), p.rate),
-                ],
-                colour(0).mix(0.6).filled(),
-            );
-            bar.set_margin(0, 0, 18, 18);
-            bar
-        }))
-        .map_err(plot_error)?;
-    chart
-        .draw_series(points.iter().enumerate().map(|(i, p)| {
-            ErrorBar::new_vertical(
-                SegmentValue::CenterOf(i as i32),
-                p.low,
-                p.rate,
-                p.high,
-                BLACK.stroke_width(2),
-                14,
-            )
-        }))
-        .map_err(plot_error)?;
-    if let Some(fair) = fair {
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(SegmentValue::Exact(0), fair), (SegmentValue::Last, fair)],
-                6,
-                4,
-                colour(1).stroke_width(2),
-            ))
+    svg_file(path, SIZE, |root| {
+        root.fill(&WHITE).map_err(plot_error)?;
+        // An integer range is inclusive here: `0..n - 1` gives n bars (one bar
+        // still needs a range of positive width).
+        let last = (points.len() as i32 - 1).max(1);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(56)
+            .build_cartesian_2d((0..last).into_segmented(), 0f64..1f64)
             .map_err(plot_error)?;
-    }
-    root.present().map_err(plot_error)
+        let label = |v: &SegmentValue<i32>| match v {
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => points
+                .get(*i as usize)
+                .map(|p| p.label.clone())
+                .unwrap_or_default(),
+            SegmentValue::Last => String::new(),
+        };
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .max_light_lines(1)
+            .x_labels(points.len().max(1))
+            .x_label_formatter(&label)
+            .x_desc(x_desc)
+            .y_desc("win rate (draw = 1/2)")
+            .draw()
+            .map_err(plot_error)?;
+        chart
+            .draw_series(points.iter().enumerate().map(|(i, p)| {
+                let i = i as i32;
+                let mut bar = Rectangle::new(
+                    [
+                        (SegmentValue::Exact(i), 0.0),
+                        (SegmentValue::Exact(i + 1), p.rate),
+                    ],
+                    colour(0).mix(0.6).filled(),
+                );
+                bar.set_margin(0, 0, 18, 18);
+                bar
+            }))
+            .map_err(plot_error)?;
+        chart
+            .draw_series(points.iter().enumerate().map(|(i, p)| {
+                ErrorBar::new_vertical(
+                    SegmentValue::CenterOf(i as i32),
+                    p.low,
+                    p.rate,
+                    p.high,
+                    BLACK.stroke_width(2),
+                    14,
+                )
+            }))
+            .map_err(plot_error)?;
+        if let Some(fair) = fair {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(SegmentValue::Exact(0), fair), (SegmentValue::Last, fair)],
+                    6,
+                    4,
+                    colour(1).stroke_width(2),
+                ))
+                .map_err(plot_error)?;
+        }
+        root.present().map_err(plot_error)
+    })
 }
 
 /// Win rate against a swept parameter: one line per series with 95 % error
@@ -173,50 +182,51 @@ pub fn sweep_chart(path: &Path, title: &str, x_desc: &str, series: &[Series]) ->
     } else {
         (0.0, 1.0)
     };
-    let root = area(path);
-    root.fill(&WHITE).map_err(plot_error)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(56)
-        .build_cartesian_2d(lo..hi, 0f64..1f64)
-        .map_err(plot_error)?;
-    chart
-        .configure_mesh()
-        .max_light_lines(1)
-        .x_label_formatter(&|x| tidy(*x))
-        .x_desc(x_desc)
-        .y_desc("win rate (draw = 1/2)")
-        .draw()
-        .map_err(plot_error)?;
-    for (i, s) in series.iter().enumerate() {
-        let c = colour(i);
-        let mut pts = s.points.clone();
-        pts.sort_by(|a, b| a.x.total_cmp(&b.x));
-        chart
-            .draw_series(LineSeries::new(
-                pts.iter().map(|p| (p.x, p.rate)),
-                c.stroke_width(2),
-            ))
-            .map_err(plot_error)?
-            .label(s.label.clone())
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], c.stroke_width(2)));
-        chart
-            .draw_series(
-                pts.iter()
-                    .map(|p| ErrorBar::new_vertical(p.x, p.low, p.rate, p.high, c, 10)),
-            )
+    svg_file(path, SIZE, |root| {
+        root.fill(&WHITE).map_err(plot_error)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(56)
+            .build_cartesian_2d(lo..hi, 0f64..1f64)
             .map_err(plot_error)?;
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(plot_error)?;
-    root.present().map_err(plot_error)
+        chart
+            .configure_mesh()
+            .max_light_lines(1)
+            .x_label_formatter(&|x| tidy(*x))
+            .x_desc(x_desc)
+            .y_desc("win rate (draw = 1/2)")
+            .draw()
+            .map_err(plot_error)?;
+        for (i, s) in series.iter().enumerate() {
+            let c = colour(i);
+            let mut pts = s.points.clone();
+            pts.sort_by(|a, b| a.x.total_cmp(&b.x));
+            chart
+                .draw_series(LineSeries::new(
+                    pts.iter().map(|p| (p.x, p.rate)),
+                    c.stroke_width(2),
+                ))
+                .map_err(plot_error)?
+                .label(s.label.clone())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], c.stroke_width(2)));
+            chart
+                .draw_series(
+                    pts.iter()
+                        .map(|p| ErrorBar::new_vertical(p.x, p.low, p.rate, p.high, c, 10)),
+                )
+                .map_err(plot_error)?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(plot_error)?;
+        root.present().map_err(plot_error)
+    })
 }
 
 /// Bins for a histogram of small integers: at most about 40 bins of equal
@@ -243,44 +253,45 @@ pub fn length_histogram(path: &Path, title: &str, x_desc: &str, values: &[u32]) 
     // drawn half a unit wider on each side so an integer's bar is centred on it.
     let x0 = f64::from(start) - 0.5;
     let x1 = x0 + (counts.len().max(1) as f64) * f64::from(width);
-    let root = area(path);
-    root.fill(&WHITE).map_err(plot_error)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(64)
-        .build_cartesian_2d(x0..x1, 0f64..top)
-        .map_err(plot_error)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .max_light_lines(1)
-        .x_label_formatter(&|x| {
-            // Only whole numbers: a length of 6.5 turns means nothing.
-            if (x - x.round()).abs() < 1e-9 {
-                format!("{x:.0}")
-            } else {
-                String::new()
-            }
-        })
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .x_desc(x_desc)
-        .y_desc("games")
-        .draw()
-        .map_err(plot_error)?;
-    chart
-        .draw_series(counts.iter().enumerate().map(|(k, &c)| {
-            let lo = x0 + (k as f64) * f64::from(width);
-            let mut bar = Rectangle::new(
-                [(lo, 0.0), (lo + f64::from(width), c as f64)],
-                colour(2).mix(0.7).filled(),
-            );
-            bar.set_margin(0, 0, 1, 1);
-            bar
-        }))
-        .map_err(plot_error)?;
-    root.present().map_err(plot_error)
+    svg_file(path, SIZE, |root| {
+        root.fill(&WHITE).map_err(plot_error)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(64)
+            .build_cartesian_2d(x0..x1, 0f64..top)
+            .map_err(plot_error)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .max_light_lines(1)
+            .x_label_formatter(&|x| {
+                // Only whole numbers: a length of 6.5 turns means nothing.
+                if (x - x.round()).abs() < 1e-9 {
+                    format!("{x:.0}")
+                } else {
+                    String::new()
+                }
+            })
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .x_desc(x_desc)
+            .y_desc("games")
+            .draw()
+            .map_err(plot_error)?;
+        chart
+            .draw_series(counts.iter().enumerate().map(|(k, &c)| {
+                let lo = x0 + (k as f64) * f64::from(width);
+                let mut bar = Rectangle::new(
+                    [(lo, 0.0), (lo + f64::from(width), c as f64)],
+                    colour(2).mix(0.7).filled(),
+                );
+                bar.set_margin(0, 0, 1, 1);
+                bar
+            }))
+            .map_err(plot_error)?;
+        root.present().map_err(plot_error)
+    })
 }
 
 #[cfg(test)]
