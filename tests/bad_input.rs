@@ -113,6 +113,8 @@ fn check(cases: Vec<Case>) {
             failures.push(format!("{args:?}: {}; stderr: {stderr}", why.join(", ")));
         }
     }
+    // Shown with --nocapture: the size of the catalogue.
+    println!("catalogue: {} cases", cases.len());
     assert!(
         failures.is_empty(),
         "{} of {} cases failed:\n{}",
@@ -1076,6 +1078,17 @@ fn messages_name_the_real_problem() {
     agents[4] = format!("random,@{}", preset.display());
     let nan = finished_run("smaller-nan", &[]);
     edit_rows(&nan, RETURN, |g, s| g == 4 && s == 1, &|_| "inf".into());
+    // Hamunaptra tables with 7 characters: 2 players need 4 each. The message
+    // names the file, not a `characters` parameter nobody gave.
+    let tables = include_str!("../src/games/hamunaptra/components.toml");
+    let eighth = tables.match_indices("[[character]]").nth(7).unwrap().0;
+    let after = tables.find("[[encounter]]").unwrap();
+    let few = dir.join("few-characters.toml");
+    std::fs::write(&few, format!("{}{}", &tables[..eighth], &tables[after..])).unwrap();
+    let few_game = with_game(
+        base.clone(),
+        &format!("hamunaptra(components={})", few.display()),
+    );
     let mut max_errors = base.clone();
     max_errors.extend(["--max-errors".to_string(), "0".to_string()]);
     let cases = vec![
@@ -1086,6 +1099,7 @@ fn messages_name_the_real_problem() {
             &[&nan],
         ),
         case(&owned(&max_errors), "omit --max-errors for no limit"),
+        case(&owned(&few_game), "the tables hold 7 characters"),
     ];
     check(cases);
 }
