@@ -1089,6 +1089,11 @@ fn messages_name_the_real_problem() {
         base.clone(),
         &format!("hamunaptra(components={})", few.display()),
     );
+    let huge_agent = finished_run("smaller-agent", &[]);
+    std::fs::remove_file(huge_agent.join("run.json")).unwrap();
+    edit_rows(&huge_agent, AGENT_INDEX, |g, s| g == 1 && s == 0, &|_| {
+        "18446744073709551615".into()
+    });
     let mut max_errors = base.clone();
     max_errors.extend(["--max-errors".to_string(), "0".to_string()]);
     let cases = vec![
@@ -1100,6 +1105,11 @@ fn messages_name_the_real_problem() {
         ),
         case(&owned(&max_errors), "omit --max-errors for no limit"),
         case(&owned(&few_game), "the tables hold 7 characters"),
+        guarded(
+            &["summarize", huge_agent.to_str().unwrap()],
+            "names agent 18446744073709551615",
+            &[&huge_agent],
+        ),
     ];
     check(cases);
 }
