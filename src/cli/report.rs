@@ -1,0 +1,3 @@
+pub(super) fn run(_a: super::ReportArgs) -> anyhow::Result<()> {
+    Ok(())
+}
