@@ -614,25 +614,22 @@ fn write_report(
                 continue;
             }
             let chart = format!("sweep-{key}-{li}.svg");
-            let x_desc = if numeric {
-                key.clone()
+            let title = format!("win rate by seat against {key} ({})", lineup.join(", "));
+            let series = sweep_series(&runs, SweepKey::Seat);
+            if numeric {
+                plots::sweep_chart(&dir.join(&chart), &title, key, &series)?;
             } else {
-                format!(
-                    "{key} ({})",
-                    values
-                        .iter()
-                        .enumerate()
-                        .map(|(i, v)| format!("{i}={}", value_text(v)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
-            plots::sweep_chart(
-                &dir.join(&chart),
-                &format!("win rate by seat against {key} ({})", lineup.join(", ")),
-                &x_desc,
-                &sweep_series(&runs, SweepKey::Seat),
-            )?;
+                // Categories (tile sets, character lists) get a categorical
+                // axis: a file's name, not its path, labels its slot.
+                let categories: Vec<String> = values
+                    .iter()
+                    .map(|v| {
+                        let text = value_text(v);
+                        text.rsplit('/').next().unwrap_or(&text).to_string()
+                    })
+                    .collect();
+                plots::category_chart(&dir.join(&chart), &title, key, &categories, &series, None)?;
+            }
             let _ = writeln!(md, "\n![win rate against {key}]({chart})");
         }
     }

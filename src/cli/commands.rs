@@ -28,6 +28,8 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Sprt(a) => return super::sprt::sprt(a),
         Command::Exploitability(a) => super::exploitability::exploitability(a)?,
         Command::Ladder(a) => super::ladder::run(a)?,
+        Command::Quality(a) => super::quality::run(a)?,
+        Command::Report(a) => super::report::run(a)?,
     }
     Ok(ExitCode::SUCCESS)
 }

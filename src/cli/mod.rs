@@ -7,6 +7,8 @@ mod bench;
 mod commands;
 mod exploitability;
 mod ladder;
+mod quality;
+mod report;
 mod sprt;
 mod summarize;
 
@@ -85,6 +87,53 @@ pub enum Command {
     ///
     /// Example: boardlab ladder --game fox --agents mcts,ismcts,greedy --time-ms 5,10,20 --games 40 --out results/ladders/fox
     Ladder(LadderArgs),
+    /// Game-quality metrics (completion, drawishness, decisiveness, duration,
+    /// branching, drama, lead changes, uncertainty, killer moves) and a
+    /// skill-depth index, as quality.csv and quality.md.
+    ///
+    /// Example: boardlab quality --game connect4 --agents greedy,mcts-1k --games 200 --out results/quality-c4
+    Quality(QualityArgs),
+    /// One self-contained HTML dashboard (report.html, with dashboard.md beside
+    /// it) for a run or experiment directory, picking up optional study CSVs.
+    ///
+    /// Example: boardlab report results/fox-tile-sets
+    Report(ReportArgs),
+}
+
+/// Arguments of `quality`.
+#[derive(Debug, clap::Args)]
+pub struct QualityArgs {
+    /// Game spec.
+    #[arg(long)]
+    pub game: String,
+    /// Agents, one per seat, comma-separated; they rotate over the seats.
+    #[arg(long)]
+    pub agents: String,
+    /// Games (rounded up to whole seat rotations).
+    #[arg(long, default_value_t = 100, value_parser = parse_games)]
+    pub games: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core); the results do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
+    /// A ladder.csv (from `boardlab ladder`) for the Elo spread from random to the best agent.
+    #[arg(long)]
+    pub ladder: Option<PathBuf>,
+    /// Output directory (quality.csv, quality.md).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Overwrite an existing quality.csv in --out.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Arguments of `report`.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// A run directory (games.csv) or an experiment directory (cells.csv).
+    pub dir: PathBuf,
 }
 
 /// Arguments of `exploitability`.

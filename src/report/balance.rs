@@ -743,7 +743,8 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
     out
 }
 
-fn rate_points(groups: &[Group]) -> Vec<RatePoint> {
+/// Win rates with their intervals, for charts.
+pub fn rate_points(groups: &[Group]) -> Vec<RatePoint> {
     groups
         .iter()
         .map(|g| RatePoint {
@@ -754,6 +755,10 @@ fn rate_points(groups: &[Group]) -> Vec<RatePoint> {
         })
         .collect()
 }
+
+/// Roles drawn as vertical bars; more are drawn one row each
+/// ([`plots::interval_chart`]), where their labels stay readable.
+pub const ROLE_BARS: usize = 8;
 
 /// File names written by [`write_report`].
 pub const REPORT_FILE: &str = "report.md";
@@ -789,7 +794,17 @@ pub fn write_report(
         caption: "Win rate by seat".into(),
         file: SEATS_PLOT.into(),
     });
-    if !b.by_role.is_empty() {
+    if b.by_role.len() > ROLE_BARS {
+        // Many roles (drafted characters): one row each on a categorical axis.
+        plots::interval_chart(
+            &dir.join(ROLES_PLOT),
+            &format!("{game}: win rate by role"),
+            "win rate (draw = 1/2)",
+            &rate_points(&b.by_role),
+            Some(b.fair),
+            Some((0.0, 1.0)),
+        )?;
+    } else if !b.by_role.is_empty() {
         plots::win_rate_chart(
             &dir.join(ROLES_PLOT),
             &format!("{game}: win rate by role"),
