@@ -23,6 +23,44 @@ fn bad(path: &Path, why: impl Into<String>) -> RunError {
     }
 }
 
+/// Checks that a shard's rows are the games its manifest describes: each
+/// row's index belongs to the shard, its seed is derived from the master
+/// seed, its game is the run's game and its agent the one seated there.
+fn check_rows(m: &Manifest, rows: &[GameRow]) -> Result<(), String> {
+    let id = &m.identity;
+    let seats = id.agents.len();
+    let (k, n) = m.shard.unwrap_or((1, 1));
+    for r in rows {
+        let index_ok = n > 0 && r.game_index < id.games && r.game_index % n == k - 1;
+        let why = if !index_ok {
+            format!(
+                "game index {} does not belong to shard {k}/{n}",
+                r.game_index
+            )
+        } else if r.seat as usize >= seats {
+            format!("seat {} but the run has {seats} agents", r.seat)
+        } else if r.game != id.game {
+            format!("game '{}' but the run plays '{}'", r.game, id.game)
+        } else if r.seed != super::seed_of(id.seed, r.game_index, seats, id.duplicate) {
+            format!(
+                "seed {} is not derived from master seed {}",
+                r.seed, id.seed
+            )
+        } else if r.agent_index != super::seating(r.game_index, seats)[r.seat as usize]
+            || r.agent != id.agents[r.agent_index]
+        {
+            format!("agent '{}' is not the one seated there", r.agent)
+        } else {
+            continue;
+        };
+        return Err(format!(
+            "games.csv row of game {} seat {}: {why}",
+            r.game_index, r.seat
+        ));
+    }
+    Ok(())
+}
+
 /// Checks the shard directories belong to one run and cover every game index
 /// exactly once, then writes games.csv, summary.csv, seats.csv and run.json to `out`.
 pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunError> {
@@ -41,14 +79,30 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunErr
             ));
         }
         let part = record::read_games(&dir.join("games.csv")).map_err(|e| bad(dir, e))?;
-        rows.extend(part);
+        check_rows(&m, &part).map_err(|e| bad(dir, e))?;
         let path = dir.join("metrics.csv");
-        if path.exists() {
-            let mut r = csv::Reader::from_path(&path).map_err(|e| bad(dir, e.to_string()))?;
-            for m in r.deserialize() {
-                metrics.push(m.map_err(|e| bad(dir, format!("malformed metrics.csv: {e}")))?);
-            }
+        if !path.exists() {
+            return Err(bad(
+                dir,
+                "metrics.csv is missing (every shard writes one; copy it with games.csv)",
+            ));
         }
+        let mut r = csv::Reader::from_path(&path).map_err(|e| bad(dir, e.to_string()))?;
+        let played: std::collections::HashSet<u64> = part.iter().map(|r| r.game_index).collect();
+        for row in r.deserialize::<record::MetricRow>() {
+            let row = row.map_err(|e| bad(dir, format!("malformed metrics.csv: {e}")))?;
+            if !played.contains(&row.game_index) {
+                return Err(bad(
+                    dir,
+                    format!(
+                        "metrics.csv has a row of game {} that is not in this shard's games.csv",
+                        row.game_index
+                    ),
+                ));
+            }
+            metrics.push(row);
+        }
+        rows.extend(part);
     }
     // Stable: each game's metrics keep the order the game reported them in.
     metrics.sort_by_key(|m| (m.game_index, m.seat));
@@ -131,6 +185,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunErr
     record::write_summary(&p, &agents).map_err(|e| output_error(&p, e))?;
     let p = out.join("seats.csv");
     record::write_summary(&p, &seat_rows).map_err(|e| output_error(&p, e))?;
+    crate::verify::write_sample(out).map_err(|e| output_error(out, e))?;
     let manifest = Manifest {
         shard: None,
         ..base

@@ -30,6 +30,7 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Sprt(a) => return super::sprt::sprt(a),
         Command::Exploitability(a) => super::exploitability::exploitability(a)?,
         Command::Ladder(a) => super::ladder::run(a)?,
+        Command::Verify(a) => return super::verify::run(a),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -51,7 +52,7 @@ fn experiment(a: ExperimentArgs) -> Result<()> {
         resume: a.resume,
         force: a.force,
         progress: !a.quiet,
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: crate::provenance::command_line(),
     };
     let results = crate::experiment::run(&exp, &a.file, &opts)?;
     for r in &results {
@@ -106,7 +107,7 @@ fn run(a: RunArgs) -> Result<ExitCode> {
         move_timeout: a.move_timeout_ms.map(std::time::Duration::from_millis),
         keep_rows: false,
         progress: !a.quiet,
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: crate::provenance::command_line(),
         duplicate: a.duplicate,
         until: a.until,
     };
