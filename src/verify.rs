@@ -79,7 +79,7 @@ pub fn superseded(dir: &Path) -> Option<String> {
     text.lines()
         .map(|l| l.trim_start_matches(|c: char| "#>*_ ".contains(c)))
         .find(|l| l.starts_with("SUPERSEDED"))
-        .map(|l| l.trim_end().to_string())
+        .map(|l| l.replace("**", "").trim_end().to_string())
 }
 
 /// The run directories at or below `dir` (those holding run.json), in order.

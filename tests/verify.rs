@@ -105,7 +105,7 @@ fn a_superseded_study_is_skipped() {
     let (code, text) = verify(&[dir.to_str().unwrap()]);
     assert_eq!(code, Some(0), "{text}");
     assert!(
-        text.contains("skipped, superseded: SUPERSEDED** by results/new-study"),
+        text.contains("skipped, superseded: SUPERSEDED by results/new-study"),
         "{text}"
     );
 }
