@@ -218,30 +218,32 @@ pub struct CellResult {
 /// Provenance of an experiment's outputs.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Provenance {
-    /// The command line.
+    /// The command line, shell-quoted.
     pub command: String,
     /// The experiment file.
     pub experiment: String,
-    /// The git commit of the source tree, if known.
+    /// SHA-256 of the experiment file.
+    #[serde(default)]
+    pub experiment_sha256: Option<String>,
+    /// The git commit the binary was built from, if known.
     pub git_commit: Option<String>,
+    /// Whether that build had uncommitted edits to its sources.
+    #[serde(default)]
+    pub dirty: Option<bool>,
+    /// Fingerprint of the sources that decide games.
+    #[serde(default)]
+    pub code: Option<String>,
     /// Master seed.
     pub seed: u64,
-    /// Worker threads requested.
+    /// Worker threads requested (0: one per core).
     pub threads: usize,
+    /// The machine.
+    #[serde(default)]
+    pub machine: Option<crate::provenance::Machine>,
     /// boardlab version.
     pub version: String,
     /// When the run finished (UTC, RFC 3339).
     pub date: String,
-}
-
-fn git_commit() -> Option<String> {
-    let out = std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 /// How to run an experiment.
@@ -447,11 +449,15 @@ fn write_outputs(
     let provenance = Provenance {
         command: opts.command.clone(),
         experiment: file.display().to_string(),
-        git_commit: git_commit(),
+        experiment_sha256: crate::provenance::sha256_file(file).ok(),
+        git_commit: crate::provenance::commit(),
+        dirty: crate::provenance::dirty(),
+        code: Some(crate::provenance::CODE_FINGERPRINT.to_string()),
         seed: exp.seed,
         threads,
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        machine: Some(crate::provenance::Machine::current()),
+        version: crate::provenance::VERSION.to_string(),
+        date: crate::provenance::now(),
     };
     let text = serde_json::to_string_pretty(&provenance).map_err(|e| io(&opts.out, e.into()))?;
     crate::fsutil::write_atomic(&opts.out.join("provenance.json"), text + "\n")

@@ -39,7 +39,7 @@ pub fn game_rows<G: Game>(
         }
         if r.seed != seed {
             return Err(format!(
-                "{} has seed {}, not {seed} (derived from master seed {} and the index)",
+                "{} has seed {}, which is not derived from master seed {} (expected {seed})",
                 at(r),
                 r.seed,
                 id.seed

@@ -105,6 +105,18 @@ fn merge_game<G: crate::game::Game>(
             return Err(bad(dir, format!("shard {k}/{n} is given twice")));
         }
         let part = record::read_games(&dir.join("games.csv")).map_err(|e| bad(dir, e))?;
+        if let Some(r) = part
+            .iter()
+            .find(|r| r.game_index >= games || r.game_index % n != k - 1)
+        {
+            return Err(bad(
+                dir,
+                format!(
+                    "games.csv row of game {} seat {} does not belong to shard {k}/{n}",
+                    r.game_index, r.seat
+                ),
+            ));
+        }
         let expected = manifest::shard_indices(games, m.shard).count();
         if part.len() != expected * seats {
             return Err(bad(
@@ -123,6 +135,12 @@ fn merge_game<G: crate::game::Game>(
         // Every run writes metrics.csv: without it the merged metrics would
         // silently cover only some of the games.
         let path = dir.join("metrics.csv");
+        if !path.exists() {
+            return Err(bad(
+                dir,
+                "metrics.csv is missing (every shard writes one; copy it with games.csv)",
+            ));
+        }
         let part = record::read_metrics(&path).map_err(|e| bad(dir, e))?;
         if let Some(m) = part.iter().find(|m| {
             m.game_index >= games || m.game_index % n != k - 1 || m.seat as usize >= seats
@@ -178,6 +196,7 @@ fn merge_game<G: crate::game::Game>(
     record::write_summary(&p, &agents).map_err(|e| output_error(&p, e))?;
     let p = out.join("seats.csv");
     record::write_summary(&p, &seat_rows).map_err(|e| output_error(&p, e))?;
+    crate::verify::write_sample(out).map_err(|e| output_error(out, e))?;
     let manifest = Manifest {
         shard: None,
         ..base

@@ -418,6 +418,8 @@ pub const RUN_FILES: &[&str] = &[
     "summary.csv",
     "seats.csv",
     "run.json",
+    crate::verify::SAMPLE_FILE,
+    crate::verify::SAMPLE_METRICS_FILE,
     crate::report::balance::REPORT_FILE,
     crate::report::balance::RATINGS_FILE,
     crate::report::balance::SEATS_PLOT,
@@ -530,6 +532,10 @@ pub fn run_with<G: Game>(
         games: total,
         duplicate: opts.duplicate,
         until: opts.until.map(|ci| format!("ci={ci}")),
+        move_timeout_ms: opts.move_timeout.map(|d| d.as_millis() as u64),
+        data_files: crate::provenance::data_files(&game.spec()),
+        version: crate::provenance::VERSION.to_string(),
+        code: crate::provenance::CODE_FINGERPRINT.to_string(),
     };
     let indices: Vec<u64> = manifest::shard_indices(total, opts.shard).collect();
     let mut tallies = Tallies::new(n, n);
@@ -576,7 +582,14 @@ pub fn run_with<G: Game>(
             let m = manifest::Manifest {
                 identity: identity.clone(),
                 shard: opts.shard,
-                version: env!("CARGO_PKG_VERSION").to_string(),
+                commit: crate::provenance::commit(),
+                dirty: crate::provenance::dirty(),
+                date: crate::provenance::now(),
+                threads: match opts.threads {
+                    0 => crate::provenance::Machine::current().cpus,
+                    t => t,
+                },
+                machine: Some(crate::provenance::Machine::current()),
                 command: opts.command.clone(),
                 stop: None,
             };
@@ -713,6 +726,7 @@ pub fn run_with<G: Game>(
         record::write_summary(&p, &agents).map_err(|e| output_error(&p, e))?;
         let p = dir.join("seats.csv");
         record::write_summary(&p, &seats).map_err(|e| output_error(&p, e))?;
+        crate::verify::write_sample(dir).map_err(|e| output_error(dir, e))?;
     }
     Ok(RunOutput {
         games: total,

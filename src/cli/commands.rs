@@ -30,6 +30,7 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Ladder(a) => super::ladder::run(a)?,
         Command::Quality(a) => super::quality::run(a)?,
         Command::Report(a) => super::report::run(a)?,
+        Command::Verify(a) => return super::verify::run(a),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -51,7 +52,7 @@ fn experiment(a: ExperimentArgs) -> Result<()> {
         resume: a.resume,
         force: a.force,
         progress: !a.quiet,
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: crate::provenance::command_line(),
         shard: a.shard,
     };
     let results = crate::experiment::run(&exp, &a.file, &opts)?;
@@ -122,7 +123,7 @@ fn run(a: RunArgs) -> Result<ExitCode> {
         move_timeout: a.move_timeout_ms.map(std::time::Duration::from_millis),
         keep_rows: false,
         progress: !a.quiet,
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: crate::provenance::command_line(),
         duplicate: a.duplicate,
         until: a.until,
     };

@@ -11,6 +11,7 @@ mod quality;
 mod report;
 mod sprt;
 mod summarize;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -98,6 +99,15 @@ pub enum Command {
     ///
     /// Example: boardlab report results/fox-tile-sets
     Report(ReportArgs),
+    /// Replay the first games of stored results (a run folder, an experiment
+    /// folder, or a folder of them) with this binary and compare every column
+    /// but the timings: fresh, stale (what differs) or not reproducible.
+    ///
+    /// A study whose README.md has a line starting with SUPERSEDED is skipped.
+    /// Exit code 0 when everything is fresh or skipped, 1 otherwise.
+    ///
+    /// Example: boardlab verify results/seats-fox --sample 5
+    Verify(VerifyArgs),
 }
 
 /// Arguments of `quality`.
@@ -134,6 +144,20 @@ pub struct QualityArgs {
 pub struct ReportArgs {
     /// A run directory (games.csv) or an experiment directory (cells.csv).
     pub dir: PathBuf,
+}
+
+/// Arguments of `verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Study folders: each holds run.json, or run folders below it (cells/c000, ...).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Games replayed per run (the first ones of the run).
+    #[arg(long, default_value_t = crate::verify::SAMPLE_GAMES)]
+    pub sample: usize,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
 }
 
 /// Arguments of `exploitability`.
