@@ -24,32 +24,92 @@ pub fn load<T: DeserializeOwned>(
         why,
     };
     let value: T = if name.ends_with(".json") {
-        serde_json::from_str(&text).map_err(|e| fail(e.to_string()))?
+        parse_json(&text).map_err(fail)?
     } else {
-        toml::from_str(&text).map_err(|e| fail(e.to_string().replace('\n', " ")))?
+        parse_toml(&text).map_err(fail)?
     };
     validate(&value).map_err(fail)?;
     Ok(value)
 }
 
-/// Largest data or preset file read, so that a path such as `/dev/zero` is
-/// an error rather than memory exhaustion.
-pub const MAX_FILE_BYTES: u64 = 16 << 20;
-
-/// Reads a user file as UTF-8 text of at most [`MAX_FILE_BYTES`].
-pub fn read_text(path: &str) -> Result<String, SpecError> {
-    use std::io::Read;
-    let fail = |why: String| SpecError::DataFile {
-        path: path.to_string(),
-        why,
-    };
-    let file = std::fs::File::open(path).map_err(|e| fail(e.to_string()))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| fail(e.to_string()))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(fail(format!("larger than {} MiB", MAX_FILE_BYTES >> 20)));
+/// Parses TOML text. A file that is not TOML at all is reported by position
+/// only: its text is never quoted, since a wrong path (`/etc/passwd`,
+/// `/proc/self/environ`) would otherwise print what it holds. Errors in a
+/// well-formed TOML file name its keys and values as usual.
+pub fn parse_toml<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    if let Err(e) = toml::from_str::<toml::Table>(text) {
+        return Err(format!(
+            "not a valid TOML file ({})",
+            position(text, e.span())
+        ));
     }
-    String::from_utf8(bytes).map_err(|e| fail(format!("not UTF-8 text: {e}")))
+    toml::from_str(text).map_err(|e| {
+        format!(
+            "{} ({}{})",
+            e.message().trim().replace('\n', " "),
+            key_at(text, e.span()),
+            position(text, e.span())
+        )
+    })
+}
+
+/// Parses JSON text; like [`parse_toml`], a file that is not JSON is reported
+/// by position only.
+pub fn parse_json<T: DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => e.to_string(),
+        _ => format!(
+            "not a valid JSON file (line {}, column {})",
+            e.line(),
+            e.column()
+        ),
+    })
+}
+
+/// "key 'K', " when the line of a span's start in a well-formed TOML file
+/// reads `K = ...`.
+fn key_at(text: &str, span: Option<std::ops::Range<usize>>) -> String {
+    let Some(at) = span.map(|s| s.start.min(text.len())) else {
+        return String::new();
+    };
+    let start = text[..at].rfind('\n').map_or(0, |p| p + 1);
+    let line = text[start..].lines().next().unwrap_or("");
+    match line.split_once('=') {
+        Some((key, _))
+            if !key.trim().is_empty()
+                && key
+                    .trim()
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c)) =>
+        {
+            format!("key '{}', ", key.trim())
+        }
+        _ => String::new(),
+    }
+}
+
+/// "line L, column C" of a byte span's start.
+fn position(text: &str, span: Option<std::ops::Range<usize>>) -> String {
+    let Some(at) = span.map(|s| s.start.min(text.len())) else {
+        return "position unknown".into();
+    };
+    let before = text.as_bytes()[..at].iter();
+    let line = 1 + before.clone().filter(|&&b| b == b'\n').count();
+    let column = 1 + text.as_bytes()[..at]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .count();
+    format!("line {line}, column {column}")
+}
+
+/// Reads a user file as UTF-8 text: a regular file of at most
+/// [`crate::fsutil::MAX_TEXT_BYTES`].
+pub fn read_text(path: &str) -> Result<String, SpecError> {
+    crate::fsutil::read_text(std::path::Path::new(path), crate::fsutil::MAX_TEXT_BYTES).map_err(
+        |e| SpecError::DataFile {
+            path: path.to_string(),
+            why: e.to_string(),
+        },
+    )
 }

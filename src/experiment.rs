@@ -88,14 +88,13 @@ fn value_text(v: &toml::Value) -> String {
 impl Experiment {
     /// Reads and validates an experiment file.
     pub fn load(path: &Path) -> Result<Experiment, SpecError> {
-        let text = std::fs::read_to_string(path).map_err(|e| SpecError::DataFile {
+        let fail = |why: String| SpecError::DataFile {
             path: path.display().to_string(),
-            why: e.to_string(),
-        })?;
-        let exp: Experiment = toml::from_str(&text).map_err(|e| SpecError::DataFile {
-            path: path.display().to_string(),
-            why: e.to_string().replace('\n', " "),
-        })?;
+            why,
+        };
+        let text = crate::fsutil::read_text(path, crate::fsutil::MAX_TEXT_BYTES)
+            .map_err(|e| fail(e.to_string()))?;
+        let exp: Experiment = crate::data::parse_toml(&text).map_err(fail)?;
         exp.cells()?;
         Ok(exp)
     }
@@ -219,30 +218,32 @@ pub struct CellResult {
 /// Provenance of an experiment's outputs.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Provenance {
-    /// The command line.
+    /// The command line, shell-quoted.
     pub command: String,
     /// The experiment file.
     pub experiment: String,
-    /// The git commit of the source tree, if known.
+    /// SHA-256 of the experiment file.
+    #[serde(default)]
+    pub experiment_sha256: Option<String>,
+    /// The git commit the binary was built from, if known.
     pub git_commit: Option<String>,
+    /// Whether that build had uncommitted edits to its sources.
+    #[serde(default)]
+    pub dirty: Option<bool>,
+    /// Fingerprint of the sources that decide games.
+    #[serde(default)]
+    pub code: Option<String>,
     /// Master seed.
     pub seed: u64,
-    /// Worker threads requested.
+    /// Worker threads requested (0: one per core).
     pub threads: usize,
+    /// The machine.
+    #[serde(default)]
+    pub machine: Option<crate::provenance::Machine>,
     /// boardlab version.
     pub version: String,
     /// When the run finished (UTC, RFC 3339).
     pub date: String,
-}
-
-fn git_commit() -> Option<String> {
-    let out = std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .output()
-        .ok()?;
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 /// How to run an experiment.
@@ -260,7 +261,14 @@ pub struct ExperimentOptions {
     pub progress: bool,
     /// The command line.
     pub command: String,
+    /// Play only shard `k` of `n` of every cell's games; `boardlab merge`
+    /// combines the shard directories and writes the combined outputs.
+    pub shard: Option<(u64, u64)>,
 }
+
+/// The copy of the experiment file kept in its output directory, from which
+/// `merge` rebuilds the grid of a sharded experiment.
+pub const EXPERIMENT_FILE: &str = "experiment.toml";
 
 /// Runs every cell and writes the combined outputs; returns the cells' rows.
 pub fn run(
@@ -278,10 +286,12 @@ pub fn run(
         ))
         .into());
     }
-    let io = |p: &Path, e: std::io::Error| arena::RunError::Output {
-        path: p.display().to_string(),
-        why: e.to_string(),
-    };
+    let text = crate::fsutil::read_text(file, crate::fsutil::MAX_TEXT_BYTES).map_err(|e| {
+        SpecError::DataFile {
+            path: file.display().to_string(),
+            why: e.to_string(),
+        }
+    })?;
     let mut results = Vec::new();
     for cell in &cells {
         let game = AnyGame::parse(&cell.game)?;
@@ -298,6 +308,7 @@ pub fn run(
             out: Some(dir.clone()),
             force: opts.force,
             resume: opts.resume && dir.join("run.json").exists(),
+            shard: opts.shard,
             keep_rows: true,
             progress: opts.progress,
             command: opts.command.clone(),
@@ -319,8 +330,99 @@ pub fn run(
             rows: out.rows,
         });
     }
-    write_cells_csv(&opts.out.join("cells.csv"), exp, &results).map_err(|e| io(&opts.out, e))?;
-    for r in &results {
+    let copy = opts.out.join(EXPERIMENT_FILE);
+    crate::fsutil::write_atomic(&copy, text).map_err(|e| io(&copy, e))?;
+    // A shard's cells hold part of the games: the combined outputs are
+    // written by `merge` once every shard is there.
+    if opts.shard.is_none() {
+        write_outputs(exp, file, &results, opts, threads)?;
+    }
+    Ok(results)
+}
+
+fn io(p: &Path, e: std::io::Error) -> arena::RunError {
+    arena::RunError::Output {
+        path: p.display().to_string(),
+        why: e.to_string(),
+    }
+}
+
+/// Merges the output directories of the shards of one experiment (each
+/// `experiment FILE --shard K/N`): every cell as `merge` does for runs, then
+/// the combined outputs a single run of the experiment writes.
+pub fn merge(
+    dirs: &[PathBuf],
+    out: &Path,
+    force: bool,
+    command: &str,
+) -> Result<Vec<CellResult>, arena::RunError> {
+    let bad = |dir: &Path, why: String| arena::RunError::Merge {
+        path: dir.display().to_string(),
+        why,
+    };
+    let Some(first) = dirs.first() else {
+        return Err(bad(out, "no shard directories given".into()));
+    };
+    let read = |dir: &Path| {
+        crate::fsutil::read_text(&dir.join(EXPERIMENT_FILE), crate::fsutil::MAX_TEXT_BYTES)
+            .map_err(|e| bad(dir, format!("cannot read {EXPERIMENT_FILE}: {e}")))
+    };
+    let text = read(first)?;
+    for dir in &dirs[1..] {
+        if read(dir)? != text {
+            return Err(bad(
+                dir,
+                format!(
+                    "its {EXPERIMENT_FILE} differs from that of {}: not a shard of the same experiment",
+                    first.display()
+                ),
+            ));
+        }
+    }
+    let exp: Experiment = crate::data::parse_toml(&text)
+        .map_err(|e| bad(first, format!("malformed {EXPERIMENT_FILE}: {e}")))?;
+    let cells = exp.cells()?;
+    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+    let copy = out.join(EXPERIMENT_FILE);
+    crate::fsutil::write_atomic(&copy, &text).map_err(|e| io(&copy, e))?;
+    let mut results = Vec::new();
+    for cell in &cells {
+        let parts: Vec<PathBuf> = dirs
+            .iter()
+            .map(|d| d.join("cells").join(&cell.id))
+            .collect();
+        let dir = out.join("cells").join(&cell.id);
+        arena::merge::merge(&parts, &dir, force)?;
+        let rows = record::read_games(&dir.join("games.csv")).map_err(|e| bad(&dir, e))?;
+        results.push(CellResult {
+            cell: cell.clone(),
+            rows,
+        });
+    }
+    let opts = ExperimentOptions {
+        out: out.to_path_buf(),
+        threads: None,
+        resume: false,
+        force,
+        progress: false,
+        command: command.to_string(),
+        shard: None,
+    };
+    write_outputs(&exp, &copy, &results, &opts, exp.threads)?;
+    Ok(results)
+}
+
+/// The outputs over all cells: cells.csv, each cell's report, comparisons,
+/// the experiment's report, combined summaries and provenance.
+fn write_outputs(
+    exp: &Experiment,
+    file: &Path,
+    results: &[CellResult],
+    opts: &ExperimentOptions,
+    threads: usize,
+) -> Result<(), arena::RunError> {
+    write_cells_csv(&opts.out.join("cells.csv"), exp, results).map_err(|e| io(&opts.out, e))?;
+    for r in results {
         let meta = ReportMeta {
             title: format!(
                 "{}: {} with {}",
@@ -339,27 +441,32 @@ pub fn run(
             .map_err(|e| io(&dir, e))?;
         crate::report::metrics::append_to_report(&dir, &r.rows).map_err(|e| io(&dir, e))?;
     }
-    let comparisons = compare_cells(exp, &results);
+    let comparisons = compare_cells(exp, results);
     write_comparisons(&opts.out.join(COMPARISONS_FILE), &comparisons)
         .map_err(|e| io(&opts.out, e))?;
-    write_report(&opts.out, exp, file, &results, &comparisons).map_err(|e| io(&opts.out, e))?;
-    write_combined(&opts.out, &results).map_err(|e| io(&opts.out, e))?;
+    write_report(&opts.out, exp, file, results, &comparisons).map_err(|e| io(&opts.out, e))?;
+    write_combined(&opts.out, results).map_err(|e| io(&opts.out, e))?;
     let provenance = Provenance {
         command: opts.command.clone(),
         experiment: file.display().to_string(),
-        git_commit: git_commit(),
+        experiment_sha256: crate::provenance::sha256_file(file).ok(),
+        git_commit: crate::provenance::commit(),
+        dirty: crate::provenance::dirty(),
+        code: Some(crate::provenance::CODE_FINGERPRINT.to_string()),
         seed: exp.seed,
         threads,
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        machine: Some(crate::provenance::Machine::current()),
+        version: crate::provenance::VERSION.to_string(),
+        date: crate::provenance::now(),
     };
     let text = serde_json::to_string_pretty(&provenance).map_err(|e| io(&opts.out, e.into()))?;
-    std::fs::write(opts.out.join("provenance.json"), text + "\n").map_err(|e| io(&opts.out, e))?;
-    Ok(results)
+    crate::fsutil::write_atomic(&opts.out.join("provenance.json"), text + "\n")
+        .map_err(|e| io(&opts.out, e))?;
+    Ok(())
 }
 
 fn write_cells_csv(path: &Path, exp: &Experiment, results: &[CellResult]) -> std::io::Result<()> {
-    let mut w = csv::Writer::from_path(path)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     let mut header = vec!["cell".to_string(), "game".to_string(), "agents".to_string()];
     header.extend(exp.sweep.keys().cloned());
     w.write_record(&header)?;
@@ -372,14 +479,20 @@ fn write_cells_csv(path: &Path, exp: &Experiment, results: &[CellResult]) -> std
         rec.extend(r.cell.params.iter().map(|p| p.1.clone()));
         w.write_record(&rec)?;
     }
-    w.flush()
+    crate::fsutil::write_atomic(path, csv_bytes(w)?)
+}
+
+/// The bytes a CSV writer over memory wrote.
+fn csv_bytes(w: csv::Writer<Vec<u8>>) -> std::io::Result<Vec<u8>> {
+    w.into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))
 }
 
 /// `summary.csv` and `seats.csv` of the whole experiment: one block per cell,
 /// with the cell id as the first column.
 fn write_combined(dir: &Path, results: &[CellResult]) -> std::io::Result<()> {
-    let mut agents = csv::Writer::from_path(dir.join("summary.csv"))?;
-    let mut seats = csv::Writer::from_path(dir.join("seats.csv"))?;
+    let mut agents = csv::Writer::from_writer(Vec::new());
+    let mut seats = csv::Writer::from_writer(Vec::new());
     let header = |keys: &[&'static str]| -> Vec<&'static str> {
         keys.iter()
             .chain(record::TALLY_HEADER.iter())
@@ -402,8 +515,8 @@ fn write_combined(dir: &Path, results: &[CellResult]) -> std::io::Result<()> {
             seats.write_record(keys.iter().chain(s.tally.fields().iter()))?;
         }
     }
-    agents.flush()?;
-    seats.flush()
+    crate::fsutil::write_atomic(&dir.join("summary.csv"), csv_bytes(agents)?)?;
+    crate::fsutil::write_atomic(&dir.join("seats.csv"), csv_bytes(seats)?)
 }
 
 /// The experiment's `report.md`: the question, the grid, every cell's agents
@@ -507,25 +620,22 @@ fn write_report(
                 continue;
             }
             let chart = format!("sweep-{key}-{li}.svg");
-            let x_desc = if numeric {
-                key.clone()
+            let title = format!("win rate by seat against {key} ({})", lineup.join(", "));
+            let series = sweep_series(&runs, SweepKey::Seat);
+            if numeric {
+                plots::sweep_chart(&dir.join(&chart), &title, key, &series)?;
             } else {
-                format!(
-                    "{key} ({})",
-                    values
-                        .iter()
-                        .enumerate()
-                        .map(|(i, v)| format!("{i}={}", value_text(v)))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            };
-            plots::sweep_chart(
-                &dir.join(&chart),
-                &format!("win rate by seat against {key} ({})", lineup.join(", ")),
-                &x_desc,
-                &sweep_series(&runs, SweepKey::Seat),
-            )?;
+                // Categories (tile sets, character lists) get a categorical
+                // axis: a file's name, not its path, labels its slot.
+                let categories: Vec<String> = values
+                    .iter()
+                    .map(|v| {
+                        let text = value_text(v);
+                        text.rsplit('/').next().unwrap_or(&text).to_string()
+                    })
+                    .collect();
+                plots::category_chart(&dir.join(&chart), &title, key, &categories, &series, None)?;
+            }
             let _ = writeln!(md, "\n![win rate against {key}]({chart})");
         }
     }
@@ -559,9 +669,9 @@ fn write_report(
             "\n## Ratings over all cells\n\n{}",
             ratings.to_markdown()
         );
-        std::fs::write(dir.join("ratings.csv"), ratings.to_csv())?;
+        crate::fsutil::write_atomic(&dir.join("ratings.csv"), ratings.to_csv())?;
     }
-    std::fs::write(dir.join("report.md"), md)
+    crate::fsutil::write_atomic(&dir.join("report.md"), md)
 }
 
 /// The file of paired cell comparisons.
@@ -639,7 +749,7 @@ pub fn compare_cells(exp: &Experiment, results: &[CellResult]) -> Vec<Comparison
 }
 
 fn write_comparisons(path: &Path, rows: &[Comparison]) -> std::io::Result<()> {
-    let mut w = csv::Writer::from_path(path)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record([
         "cell",
         "baseline",
@@ -673,7 +783,7 @@ fn write_comparisons(path: &Path, rows: &[Comparison]) -> std::io::Result<()> {
             format!("{:.6}", p.test.p_value),
         ])?;
     }
-    w.flush()
+    crate::fsutil::write_atomic(path, csv_bytes(w)?)
 }
 
 fn comparisons_markdown(md: &mut String, rows: &[Comparison]) {

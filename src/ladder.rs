@@ -440,65 +440,66 @@ fn elo_chart(
         pts().map(|p| p.low).fold(0.0, f64::min),
         pts().map(|p| p.high).fold(0.0, f64::max),
     );
-    let root = SVGBackend::new(path, (720, 420)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(56)
-        .build_cartesian_2d(x0..x1, y0..y1)
-        .map_err(|e| err(&e))?;
-    chart
-        .configure_mesh()
-        .max_light_lines(1)
-        .x_label_formatter(&|x| {
-            let ms = x.exp2();
-            if ms >= 10.0 {
-                format!("{ms:.0}")
-            } else {
-                format!("{ms:.2}")
-            }
-        })
-        .x_desc("CPU per decision, ms (log scale)")
-        .y_desc("Elo (random = 0)")
-        .draw()
-        .map_err(|e| err(&e))?;
-    for (i, (label, points)) in series.iter().enumerate() {
-        let c = COLOURS[i % COLOURS.len()];
-        let mut points = points.clone();
-        points.sort_by(|a, b| a.x.total_cmp(&b.x));
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().map(|p| (p.x, p.rate)),
-                c.stroke_width(2),
-            ))
-            .map_err(|e| err(&e))?
-            .label(label.clone())
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], c.stroke_width(2)));
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .map(|p| ErrorBar::new_vertical(p.x, p.low, p.rate, p.high, c, 10)),
-            )
+    crate::report::plots::svg_file(path, (720, 420), |root| {
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x0..x1, y0..y1)
             .map_err(|e| err(&e))?;
         chart
-            .draw_series(
-                points
-                    .iter()
-                    .map(|p| Circle::new((p.x, p.rate), 3, c.filled())),
-            )
+            .configure_mesh()
+            .max_light_lines(1)
+            .x_label_formatter(&|x| {
+                let ms = x.exp2();
+                if ms >= 10.0 {
+                    format!("{ms:.0}")
+                } else {
+                    format!("{ms:.2}")
+                }
+            })
+            .x_desc("CPU per decision, ms (log scale)")
+            .y_desc("Elo (random = 0)")
+            .draw()
             .map_err(|e| err(&e))?;
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))
+        for (i, (label, points)) in series.iter().enumerate() {
+            let c = COLOURS[i % COLOURS.len()];
+            let mut points = points.clone();
+            points.sort_by(|a, b| a.x.total_cmp(&b.x));
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().map(|p| (p.x, p.rate)),
+                    c.stroke_width(2),
+                ))
+                .map_err(|e| err(&e))?
+                .label(label.clone())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], c.stroke_width(2)));
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .map(|p| ErrorBar::new_vertical(p.x, p.low, p.rate, p.high, c, 10)),
+                )
+                .map_err(|e| err(&e))?;
+            chart
+                .draw_series(
+                    points
+                        .iter()
+                        .map(|p| Circle::new((p.x, p.rate), 3, c.filled())),
+                )
+                .map_err(|e| err(&e))?;
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .position(SeriesLabelPosition::UpperLeft)
+            .draw()
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))
+    })
 }
 
 fn csv_field(s: &str) -> String {

@@ -45,6 +45,8 @@ struct Case {
     args: Vec<String>,
     needle: String,
     guarded: Vec<PathBuf>,
+    /// Text that must not appear on stderr (contents of a file read by mistake).
+    hidden: Vec<String>,
 }
 
 fn case(args: &[&str], needle: &str) -> Case {
@@ -52,6 +54,7 @@ fn case(args: &[&str], needle: &str) -> Case {
         args: args.iter().map(|s| s.to_string()).collect(),
         needle: needle.to_string(),
         guarded: Vec::new(),
+        hidden: Vec::new(),
     }
 }
 
@@ -98,6 +101,9 @@ fn check(cases: Vec<Case>) {
         if stderr.contains("panicked") {
             why.push("panicked".to_string());
         }
+        for h in c.hidden.iter().filter(|h| stderr.contains(h.as_str())) {
+            why.push(format!("quoted '{h}'"));
+        }
         for (d, b) in c.guarded.iter().zip(&before) {
             if &snapshot(d) != b {
                 why.push(format!("{} changed", d.display()));
@@ -107,6 +113,8 @@ fn check(cases: Vec<Case>) {
             failures.push(format!("{args:?}: {}; stderr: {stderr}", why.join(", ")));
         }
     }
+    // Shown with --nocapture: the size of the catalogue.
+    println!("catalogue: {} cases", cases.len());
     assert!(
         failures.is_empty(),
         "{} of {} cases failed:\n{}",
@@ -257,7 +265,7 @@ fn malformed_preset_files() {
             format!("random,@{}/missing.toml", dir.display()),
             "missing.toml",
         ),
-        agents("random,@/dev/zero".to_string(), "larger than"),
+        agents("random,@/dev/zero".to_string(), "not a regular file"),
     ];
     check(cases);
 }
@@ -310,7 +318,7 @@ fn malformed_component_data_files() {
                 (file("empty.toml", b""), "empty.toml"),
                 (file("binary.toml", &[0xff, 0x00, 0xfe]), "binary.toml"),
                 (dir.display().to_string(), "cannot use data file"),
-                ("/dev/zero".to_string(), "larger than"),
+                ("/dev/zero".to_string(), "not a regular file"),
             ];
             for (path, needle) in bad_files {
                 cases.push(case(&owned(&with_game(base.clone(), &spec(&path))), needle));
@@ -840,4 +848,428 @@ fn unplayable_karmaka_data() {
         cases.push(case(&owned(&with_game(base.clone(), &spec)), why));
     }
     check(cases);
+}
+
+/// Replaces field `col` of every games.csv row for which `pick(game, seat)`
+/// holds (tictactoe rows hold no quoted commas).
+fn edit_rows(
+    dir: &Path,
+    col: usize,
+    pick: impl Fn(u64, u8) -> bool,
+    value: &dyn Fn(&str) -> String,
+) {
+    edit(dir, "games.csv", |t| {
+        let mut out = Vec::new();
+        for (i, line) in t.lines().enumerate() {
+            let mut f: Vec<String> = line.split(',').map(String::from).collect();
+            if i > 0 && pick(f[0].parse().unwrap(), f[3].parse().unwrap()) {
+                f[col] = value(&f[col]);
+            }
+            out.push(f.join(","));
+        }
+        out.join("\n") + "\n"
+    });
+}
+
+/// games.csv columns edited below.
+const SEED: usize = 1;
+const GAME: usize = 2;
+const AGENT_INDEX: usize = 4;
+const OUTCOME: usize = 7;
+const RETURN: usize = 9;
+
+fn flip(outcome: &str) -> String {
+    if outcome == "win" { "loss" } else { "win" }.to_string()
+}
+
+/// Every row given to `merge` and `--resume` is checked against the run: its
+/// seed (derived from the master seed and the index), game, seating and agent
+/// index, outcomes that follow from its returns, each shard's index range and
+/// completeness, and its metrics.csv.
+#[test]
+fn edited_rows_are_refused_by_merge_and_resume() {
+    let mut cases = Vec::new();
+    type Edit = Box<dyn Fn(&Path)>;
+    let edits: Vec<(&str, Edit, &str)> = vec![
+        (
+            "seed",
+            Box::new(|d: &Path| edit_rows(d, SEED, |g, _| g == 2, &|_| "12345".into())),
+            "is not derived from master seed 3",
+        ),
+        (
+            "outcome",
+            Box::new(|d: &Path| edit_rows(d, OUTCOME, |g, s| g == 2 && s == 0, &flip)),
+            "its returns give",
+        ),
+        (
+            "return",
+            Box::new(|d: &Path| edit_rows(d, RETURN, |g, _| g == 2, &|_| "NaN".into())),
+            "not a finite number",
+        ),
+        (
+            "agent-range",
+            Box::new(|d: &Path| {
+                edit_rows(d, AGENT_INDEX, |g, s| g == 2 && s == 1, &|_| "7".into())
+            }),
+            "names agent 7",
+        ),
+        (
+            "seating",
+            Box::new(|d: &Path| {
+                edit_rows(d, AGENT_INDEX, |g, _| g == 2, &|a| {
+                    if a == "0" { "1" } else { "0" }.into()
+                })
+            }),
+            "seats agent",
+        ),
+        (
+            "game",
+            Box::new(|d: &Path| edit_rows(d, GAME, |g, _| g == 2, &|_| "connect4".into())),
+            "is of game connect4",
+        ),
+        (
+            "metrics",
+            Box::new(|d: &Path| std::fs::remove_file(d.join("metrics.csv")).unwrap()),
+            "metrics.csv",
+        ),
+    ];
+    // --resume of a finished run: every complete game is checked.
+    for (name, edit, needle) in &edits {
+        let dir = finished_run(&format!("rows-r-{name}"), &[]);
+        edit(&dir);
+        cases.push(guarded(&owned(&resume_args(&dir)), needle, &[&dir]));
+    }
+    // merge: the same edits in shard 2 of 2 (its games are 1, 3, 5, ...).
+    let s1 = finished_run("rows-s1", &["--shard", "1/2"]);
+    let out = made_dir("rows-out").join("merged");
+    let merge = |dirs: &[&Path]| -> Vec<String> {
+        let mut a = vec![
+            "merge".to_string(),
+            "--out".into(),
+            out.display().to_string(),
+        ];
+        a.extend(dirs.iter().map(|d| d.display().to_string()));
+        a
+    };
+    for (name, edit, needle) in &edits {
+        let dir = finished_run(&format!("rows-m-{name}"), &["--shard", "2/2"]);
+        // Shard 2 holds odd games: game 3 is edited in place of game 2.
+        edit_shard(&dir, edit.as_ref());
+        cases.push(guarded(&owned(&merge(&[&s1, &dir])), needle, &[&s1, &dir]));
+    }
+    // A shard holding another shard's games, a shard cut short, a shard
+    // given twice.
+    let foreign = finished_run("rows-m-foreign", &["--shard", "2/2"]);
+    std::fs::copy(s1.join("games.csv"), foreign.join("games.csv")).unwrap();
+    cases.push(guarded(
+        &owned(&merge(&[&s1, &foreign])),
+        "does not belong to shard 2/2",
+        &[&s1, &foreign],
+    ));
+    let short = finished_run("rows-m-short", &["--shard", "2/2"]);
+    edit(&short, "games.csv", |t| {
+        let lines: Vec<&str> = t.lines().collect();
+        lines[..lines.len() - 2].join("\n") + "\n"
+    });
+    cases.push(guarded(
+        &owned(&merge(&[&s1, &short])),
+        "incomplete",
+        &[&s1, &short],
+    ));
+    cases.push(guarded(&owned(&merge(&[&s1, &s1])), "given twice", &[&s1]));
+    check(cases);
+}
+
+/// Applies a whole-run edit meant for game 2 to game 3 of an odd shard.
+fn edit_shard(dir: &Path, edit: &dyn Fn(&Path)) {
+    // The edits pick game 2; rename game 3 to 2, edit, and rename it back.
+    let rename = |from: &str, to: &str| {
+        edit_rows(dir, 0, |g, _| g.to_string() == from, &|_| to.to_string());
+    };
+    rename("3", "2");
+    edit(dir);
+    if dir.join("games.csv").exists() {
+        rename("2", "3");
+    }
+}
+
+/// Parse errors quote nothing of a file that is not of the expected kind (a
+/// wrong path given as data, preset, experiment, trace or results), and a
+/// trace never names a file for `replay` to read.
+#[test]
+fn nothing_is_quoted_from_a_file_of_another_kind() {
+    let dir = made_dir("quoted");
+    let secret = "SECRET_TOKEN=hunter2-never-printed";
+    let body = format!("{secret}\nroot:x:0:0:root:/root:/bin/bash\n");
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    };
+    let toml = file("secret.toml", &body);
+    let json = file("secret.json", &body);
+    let trace = file("secret.jsonl", &body);
+    let results = made_dir("quoted-results");
+    std::fs::write(results.join("games.csv"), &body).unwrap();
+    std::fs::write(results.join("run.json"), &body).unwrap();
+    let naming = file(
+        "naming.jsonl",
+        &format!(
+            "{{\"game\":\"fox(tiles={toml})\",\"agents\":[\"random\",\"random\"],\"seed\":1,\"game_index\":0}}\n\
+             {{\"outcomes\":[\"draw\",\"draw\"],\"returns\":[0.0,0.0],\"truncated\":true}}\n"
+        ),
+    );
+    let base = run_game("tictactoe");
+    let agents = |a: &str| {
+        let mut args = base.clone();
+        args[4] = format!("random,@{a}");
+        args
+    };
+    let r = results.display().to_string();
+    let mut cases = vec![
+        case(&owned(&agents(&toml)), "not a valid TOML file"),
+        case(
+            &owned(&with_game(base.clone(), &format!("fox(tiles={toml})"))),
+            "not a valid TOML file",
+        ),
+        case(
+            &owned(&with_game(base.clone(), &format!("karmox(board={json})"))),
+            "not a valid JSON file",
+        ),
+        case(&["experiment", &toml, "--out", &r], "not a valid TOML file"),
+        case(&["replay", &trace], "not a trace file"),
+        case(&["replay", &naming], "replay reads no file a trace names"),
+        case(&["summarize", &r], "not a games.csv file"),
+        case(&["merge", "--out", &format!("{r}/m"), &r], "run.json"),
+        case(&owned(&resume_args(&results)), "run.json"),
+    ];
+    // Real files of another kind, where the system has them.
+    let path_var = std::env::var("PATH").unwrap_or_default();
+    for system in ["/etc/passwd", "/proc/self/environ"] {
+        if !Path::new(system).exists() {
+            continue;
+        }
+        cases.push(case(&owned(&agents(system)), system));
+        cases.push(case(
+            &owned(&with_game(base.clone(), &format!("fox(tiles={system})"))),
+            system,
+        ));
+        cases.push(case(&["replay", system], system));
+        cases.push(case(&["experiment", system, "--out", &r], system));
+    }
+    for c in &mut cases {
+        c.hidden = vec!["hunter2".into(), "root:x".into(), "/bin/bash".into()];
+        if path_var.len() > 8 {
+            c.hidden.push(path_var.clone());
+        }
+    }
+    check(cases);
+}
+
+/// Only regular files of a bounded size are read: a directory, a device, a
+/// FIFO or a huge (sparse) file is a one-line error, never a hang.
+#[test]
+fn inputs_that_are_not_small_regular_files() {
+    let dir = made_dir("irregular");
+    let sparse = |name: &str, bytes: u64| {
+        let p = dir.join(name);
+        std::fs::File::create(&p).unwrap().set_len(bytes).unwrap();
+        p.display().to_string()
+    };
+    let huge_trace = sparse("huge.jsonl", 300 << 20);
+    let huge_results = made_dir("irregular-results");
+    std::fs::File::create(huge_results.join("games.csv"))
+        .unwrap()
+        .set_len(5 << 30)
+        .unwrap();
+    let d = dir.display().to_string();
+    let base = run_game("tictactoe");
+    let mut cases = vec![
+        case(&["replay", &d], "is a directory"),
+        case(&["replay", &huge_trace], "larger than"),
+        case(&["replay", "/dev/zero"], "not a regular file"),
+        case(&["experiment", &d], "is a directory"),
+        case(&["experiment", "/dev/zero"], "not a regular file"),
+        case(
+            &["summarize", huge_results.to_str().unwrap()],
+            "larger than",
+        ),
+        case(
+            &owned(&with_game(base.clone(), &format!("fox(tiles={d})"))),
+            "is a directory",
+        ),
+    ];
+    // A FIFO nobody writes to: opening it for reading would wait forever.
+    let fifo = dir.join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    if made {
+        let f = fifo.display().to_string();
+        let fifo_results = made_dir("irregular-fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(fifo_results.join("games.csv"))
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(made);
+        let mut agents = base.clone();
+        agents[4] = format!("random,@{f}");
+        cases.extend([
+            case(&owned(&agents), "not a regular file"),
+            case(
+                &owned(&with_game(base.clone(), &format!("fox(tiles={f})"))),
+                "not a regular file",
+            ),
+            case(&["replay", &f], "not a regular file"),
+            case(&["experiment", &f], "not a regular file"),
+            case(
+                &["summarize", fifo_results.to_str().unwrap()],
+                "not a regular file",
+            ),
+        ]);
+    }
+    check(cases);
+}
+
+/// Smaller cases: a preset naming a preset as its kind, a parameter the user
+/// never gave, non-finite returns, `--max-errors 0`.
+#[test]
+fn messages_name_the_real_problem() {
+    let dir = made_dir("smaller");
+    let preset = dir.join("preset.toml");
+    std::fs::write(&preset, "description = 'x'\nkind = 'mcts-1k'\n").unwrap();
+    let base = run_game("tictactoe");
+    let mut agents = base.clone();
+    agents[4] = format!("random,@{}", preset.display());
+    let nan = finished_run("smaller-nan", &[]);
+    edit_rows(&nan, RETURN, |g, s| g == 4 && s == 1, &|_| "inf".into());
+    // Hamunaptra tables with 7 characters: 2 players need 4 each. The message
+    // names the file, not a `characters` parameter nobody gave.
+    let tables = include_str!("../src/games/hamunaptra/components.toml");
+    let eighth = tables.match_indices("[[character]]").nth(7).unwrap().0;
+    let after = tables.find("[[encounter]]").unwrap();
+    let few = dir.join("few-characters.toml");
+    std::fs::write(&few, format!("{}{}", &tables[..eighth], &tables[after..])).unwrap();
+    let few_game = with_game(
+        base.clone(),
+        &format!("hamunaptra(components={})", few.display()),
+    );
+    let huge_agent = finished_run("smaller-agent", &[]);
+    std::fs::remove_file(huge_agent.join("run.json")).unwrap();
+    edit_rows(&huge_agent, AGENT_INDEX, |g, s| g == 1 && s == 0, &|_| {
+        "18446744073709551615".into()
+    });
+    let mut max_errors = base.clone();
+    max_errors.extend(["--max-errors".to_string(), "0".to_string()]);
+    let cases = vec![
+        case(&owned(&agents), "names a preset, not an agent kind"),
+        guarded(
+            &["summarize", nan.to_str().unwrap()],
+            "not a finite number",
+            &[&nan],
+        ),
+        case(&owned(&max_errors), "omit --max-errors for no limit"),
+        case(&owned(&few_game), "the tables hold 7 characters"),
+        guarded(
+            &["summarize", huge_agent.to_str().unwrap()],
+            "names agent 18446744073709551615",
+            &[&huge_agent],
+        ),
+    ];
+    check(cases);
+}
+
+/// Links planted in `--out` and `--trace` (a dangling games.csv, metrics.csv,
+/// summary and run.json temporaries, a trace) are replaced or refused, never
+/// followed: no file outside the directory is created or changed.
+#[cfg(unix)]
+#[test]
+fn planted_links_in_the_output_are_replaced_never_followed() {
+    use std::os::unix::fs::symlink;
+    let dir = made_dir("links");
+    let outside = made_dir("links-outside");
+    let victim = outside.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    symlink(outside.join("created.csv"), out.join("games.csv")).unwrap();
+    for name in [
+        "metrics.csv",
+        "summary.csv",
+        "seats.csv",
+        "games.csv.tmp",
+        "summary.csv.tmp",
+        "seats.csv.tmp",
+        "metrics.csv.tmp",
+        "run.json.tmp",
+        "report.md",
+    ] {
+        symlink(&victim, out.join(name)).unwrap();
+    }
+    let traces = dir.join("traces");
+    std::fs::create_dir_all(&traces).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--game",
+            "tictactoe",
+            "--agents",
+            "random,random",
+            "--games",
+            "4",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        boardlab(&args)
+    };
+    let o = run(&[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = boardlab(&["summarize", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        std::fs::symlink_metadata(out.join("report.md"))
+            .unwrap()
+            .is_file()
+    );
+    // A trace link: refused without --force, removed with it.
+    symlink(&victim, traces.join("game-00000000.jsonl")).unwrap();
+    let t = traces.to_str().unwrap();
+    let o = run(&["--trace", t, "--force"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(
+        !outside.join("created.csv").exists(),
+        "a file was created through a link"
+    );
+    for name in [
+        "games.csv",
+        "metrics.csv",
+        "summary.csv",
+        "seats.csv",
+        "run.json",
+    ] {
+        let meta = std::fs::symlink_metadata(out.join(name)).unwrap();
+        assert!(meta.is_file(), "{name} is not a regular file");
+    }
+    // --resume never writes through a link to games.csv or metrics.csv.
+    for name in ["games.csv", "metrics.csv"] {
+        let moved = out.join(format!("{name}.real"));
+        std::fs::rename(out.join(name), &moved).unwrap();
+        std::fs::copy(&moved, &victim).unwrap();
+        let before = std::fs::read(&victim).unwrap();
+        symlink(&victim, out.join(name)).unwrap();
+        let o = run(&["--resume"]);
+        assert_eq!(o.status.code(), Some(2), "{name}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("symbolic link"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(std::fs::read(&victim).unwrap(), before, "{name}");
+        std::fs::remove_file(out.join(name)).unwrap();
+        std::fs::rename(&moved, out.join(name)).unwrap();
+    }
 }

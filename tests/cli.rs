@@ -245,7 +245,7 @@ fn bad_input_is_a_clear_error() {
             ],
             "cannot write",
         ),
-        (vec!["replay", "/no/such/trace.jsonl"], "cannot open trace"),
+        (vec!["replay", "/no/such/trace.jsonl"], "cannot read trace"),
         (
             vec![
                 "run",
@@ -262,7 +262,7 @@ fn bad_input_is_a_clear_error() {
         (vec!["frobnicate"], "unrecognized subcommand"),
         (
             vec!["replay", file.to_str().unwrap()],
-            "malformed trace header",
+            "is not a trace file",
         ),
         (
             vec!["bench", "--game", "connect4", "--seconds=-1"],
@@ -458,7 +458,7 @@ fn play_narration_hides_a_rivals_missions() {
 /// each in its own words.
 #[test]
 fn play_narration_speaks_to_each_human_seat() {
-    let out = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
         .args([
             "play",
             "--game",
@@ -466,9 +466,19 @@ fn play_narration_speaks_to_each_human_seat() {
             "--agents",
             "human,human",
         ])
-        .stdin(std::process::Stdio::null())
-        .output()
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
         .unwrap();
+    // Both humans always pick their first choice (more than the game asks for).
+    use std::io::Write as _;
+    child
+        .stdin
+        .as_mut()
+        .unwrap()
+        .write_all("1\n".repeat(4000).as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
     assert!(

@@ -525,3 +525,332 @@ fn a_used_trace_directory_needs_force() {
         "the six old traces were replaced by the two new ones"
     );
 }
+
+/// Tic-tac-toe with a bug planted in its own code: `Setup` panics while
+/// setting up the games whose seed's first draw is a multiple of 4,
+/// `NoMoves` offers no legal action at the first decision.
+#[derive(Clone, Copy, Debug)]
+enum Bug {
+    Setup,
+    NoMoves,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Buggy(Bug);
+
+mod buggy {
+    use super::{Bug, Buggy};
+    use boardlab::game::{Game, PlayerId, Returns, Turn};
+    use boardlab::games::tictactoe::TicTacToe;
+    use boardlab::rng::GameRng;
+    use rand::RngCore;
+
+    type T = TicTacToe;
+    impl Game for Buggy {
+        type State = <T as Game>::State;
+        type Action = <T as Game>::Action;
+        type Actions = <T as Game>::Actions;
+        type InfoKey = <T as Game>::InfoKey;
+        fn spec(&self) -> String {
+            "tictactoe".into()
+        }
+        fn num_players(&self) -> usize {
+            2
+        }
+        fn max_actions(&self) -> usize {
+            TicTacToe.max_actions()
+        }
+        fn max_game_length(&self) -> u32 {
+            TicTacToe.max_game_length()
+        }
+        fn has_hidden_information(&self) -> bool {
+            false
+        }
+        fn initial_state(&self, rng: &mut GameRng) -> Self::State {
+            if matches!(self.0, Bug::Setup) && rng.next_u64().is_multiple_of(4) {
+                panic!("cannot sample empty range");
+            }
+            TicTacToe.initial_state(rng)
+        }
+        fn turn(&self, s: &Self::State) -> Turn {
+            TicTacToe.turn(s)
+        }
+        fn legal_actions(&self, s: &Self::State) -> Self::Actions {
+            match self.0 {
+                Bug::NoMoves => Default::default(),
+                Bug::Setup => TicTacToe.legal_actions(s),
+            }
+        }
+        fn apply(&self, s: &mut Self::State, a: Self::Action) {
+            TicTacToe.apply(s, a)
+        }
+        fn chance_outcomes(&self, s: &Self::State) -> Vec<(Self::Action, f64)> {
+            TicTacToe.chance_outcomes(s)
+        }
+        fn sample_chance(&self, s: &Self::State, rng: &mut GameRng) -> Self::Action {
+            TicTacToe.sample_chance(s, rng)
+        }
+        fn determinize(&self, s: &Self::State, p: PlayerId, rng: &mut GameRng) -> Self::State {
+            TicTacToe.determinize(s, p, rng)
+        }
+        fn info_key(&self, s: &Self::State, p: PlayerId) -> Self::InfoKey {
+            TicTacToe.info_key(s, p)
+        }
+        fn returns(&self, s: &Self::State) -> Returns {
+            TicTacToe.returns(s)
+        }
+        fn heuristic(&self, s: &Self::State, p: PlayerId) -> f64 {
+            TicTacToe.heuristic(s, p)
+        }
+        fn render(&self, s: &Self::State, v: Option<PlayerId>) -> String {
+            TicTacToe.render(s, v)
+        }
+        fn action_label(&self, s: &Self::State, a: Self::Action) -> String {
+            TicTacToe.action_label(s, a)
+        }
+    }
+}
+
+/// A panic in the game's own code (here its setup), or a decision with no
+/// legal action, is a game error: the run stops with the game and its index
+/// named, the games before it saved, and no agent blamed.
+#[test]
+fn a_bug_in_the_game_stops_the_run_and_blames_no_agent() {
+    use boardlab::agents::registry::AgentSpec;
+    use boardlab::arena::{self, RunError, RunOptions};
+    use rand::RngCore;
+    boardlab::arena::play::quiet_contained_panics();
+    let specs = vec![
+        AgentSpec::parse("random").unwrap(),
+        AgentSpec::parse("random").unwrap(),
+    ];
+    let first_bad = |seed: u64| {
+        (0..1000)
+            .find(|&i| {
+                let s = arena::seed_of(seed, i, 2, false);
+                boardlab::rng::stream_rng(s, boardlab::rng::Stream::Game)
+                    .next_u64()
+                    .is_multiple_of(4)
+            })
+            .unwrap()
+    };
+    // A master seed whose first few games are sound.
+    let seed = (1..).find(|&s| first_bad(s) >= 3).unwrap();
+    let first_bad = first_bad(seed);
+    let dir = temp_dir("game-bug");
+    let opts = RunOptions {
+        games: 200,
+        seed,
+        threads: 2,
+        out: Some(dir.clone()),
+        ..RunOptions::default()
+    };
+    match arena::run(&Buggy(Bug::Setup), &specs, &opts) {
+        Err(e @ RunError::Game { index, .. }) => {
+            assert_eq!(index, first_bad);
+            let text = e.to_string();
+            assert!(text.contains("game error in tictactoe, game"), "{text}");
+            assert!(text.contains("cannot sample empty range"), "{text}");
+            assert!(!text.contains('\n'), "{text}");
+        }
+        other => panic!("expected a game error, got {other:?}"),
+    }
+    // The games before it are saved; no row blames an agent.
+    let rows = boardlab::arena::record::read_games(&dir.join("games.csv")).unwrap();
+    assert_eq!(rows.len() as u64, 2 * first_bad);
+    assert!(rows.iter().all(|r| r.error.is_empty()));
+    let opts = RunOptions {
+        games: 4,
+        ..RunOptions::default()
+    };
+    match arena::run(&Buggy(Bug::NoMoves), &specs, &opts) {
+        Err(RunError::Game { index: 0, why, .. }) => {
+            assert!(why.contains("no legal action"), "{why}")
+        }
+        other => panic!("expected a game error, got {other:?}"),
+    }
+}
+
+/// A trace that cannot be written stops the run (exit 2, one line): it is
+/// not an agent's fault.
+#[test]
+fn an_unwritable_trace_is_a_run_error() {
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--games",
+        "4",
+        "-q",
+        "--trace",
+        "/proc/self",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("cannot write /proc/self/game-"), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+}
+
+/// When most games of a run end at a cap, the run says so.
+#[test]
+fn a_run_whose_games_mostly_hit_a_cap_warns() {
+    let capped = boardlab(&[
+        "run",
+        "--game",
+        "hamunaptra(max_rounds=1)",
+        "--agents",
+        "random,random",
+        "--games",
+        "4",
+        "-q",
+    ]);
+    assert!(capped.status.success());
+    let text = String::from_utf8_lossy(&capped.stdout);
+    assert!(
+        text.contains("warning: 4 of 4 games ended at a length or round cap"),
+        "{text}"
+    );
+    let normal = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--games",
+        "4",
+        "-q",
+    ]);
+    assert!(!String::from_utf8_lossy(&normal.stdout).contains("cap"));
+}
+
+/// A human seat whose standard input ends stops the game with a message and
+/// a non-zero exit: no move is made for it.
+#[test]
+fn a_human_seat_without_input_stops_the_game() {
+    let out = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args(["play", "--game", "tictactoe", "--agents", "human,random"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("standard input ended"), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(!stderr.contains("panicked at"), "{stderr}");
+    // Seat 1 never got to move: the human's turn never ended.
+    assert!(!stdout.contains("seat 1 (random):"), "{stdout}");
+    assert!(!stdout.contains("(score"), "{stdout}");
+}
+
+/// `--resume` after a `--max-errors` stop continues: the limit counts the
+/// faults of each invocation.
+#[test]
+fn resume_after_max_errors_continues() {
+    let dir = temp_dir("max-errors-resume");
+    let args = |resume: bool| {
+        let mut a = vec![
+            "run",
+            "--game",
+            "tictactoe",
+            "--agents",
+            "random,faulty(fault=illegal)",
+            "--games",
+            "50",
+            "--max-errors",
+            "3",
+            "--out",
+            dir.to_str().unwrap(),
+            "-q",
+        ];
+        if resume {
+            a.push("--resume");
+        }
+        boardlab(&a)
+    };
+    let games = || {
+        std::fs::read_to_string(dir.join("games.csv"))
+            .unwrap()
+            .lines()
+            .count()
+            / 2
+    };
+    assert_eq!(args(false).status.code(), Some(1));
+    assert_eq!(games(), 3);
+    let out = args(true);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("resumed: 3 games"));
+    assert_eq!(games(), 6, "the resumed run played three more games");
+}
+
+/// An experiment played in shards and merged equals the experiment played at
+/// once, in every column but timing.
+#[test]
+fn a_sharded_experiment_merges_into_the_whole_experiment() {
+    let dir = temp_dir("experiment-shards");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("exp.toml");
+    std::fs::write(
+        &file,
+        "description = \"d\"\ngame = \"connect4\"\ngames = 21\nseed = 7\nlineups = [[\"random\"], [\"random\", \"greedy\"]]\n",
+    )
+    .unwrap();
+    let run = |out: &PathBuf, shard: Option<&str>| {
+        let mut a = vec![
+            "experiment",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "-q",
+            "--threads",
+            "2",
+        ];
+        if let Some(s) = shard {
+            a.extend(["--shard", s]);
+        }
+        let o = boardlab(&a);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    let whole = dir.join("whole");
+    run(&whole, None);
+    let shards: Vec<PathBuf> = (1..=3).map(|k| dir.join(format!("s{k}"))).collect();
+    for (k, s) in shards.iter().enumerate() {
+        run(s, Some(&format!("{}/3", k + 1)));
+    }
+    let merged = dir.join("merged");
+    let mut a = vec!["merge", "--out", merged.to_str().unwrap()];
+    a.extend(shards.iter().rev().map(|s| s.to_str().unwrap()));
+    let o = boardlab(&a);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for f in [
+        "cells.csv",
+        "summary.csv",
+        "seats.csv",
+        "comparisons.csv",
+        "cells/c000/games.csv",
+        "cells/c000/metrics.csv",
+        "cells/c000/summary.csv",
+        "cells/c001/games.csv",
+        "cells/c001/metrics.csv",
+        "cells/c001/seats.csv",
+    ] {
+        assert_eq!(
+            without_timing(&merged.join(f)),
+            without_timing(&whole.join(f)),
+            "{f}"
+        );
+    }
+    // A shard missing, or one of another experiment, is refused.
+    let o = boardlab(&[
+        "merge",
+        "--out",
+        merged.to_str().unwrap(),
+        "--force",
+        shards[0].to_str().unwrap(),
+        shards[1].to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("shard 3/3 is missing"));
+}

@@ -9,6 +9,10 @@ use crate::game::Game;
 #[derive(Debug, Default)]
 pub struct HumanAgent;
 
+/// The fault of a human seat whose standard input ended: the game stops
+/// there (an agent cannot decline to move), and no move is made for it.
+pub const END_OF_INPUT: &str = "standard input ended before a choice";
+
 impl<G: Game> Agent<G> for HumanAgent {
     fn act(&mut self, d: Decision<'_, G>) -> G::Action {
         let stdin = std::io::stdin();
@@ -23,8 +27,9 @@ impl<G: Game> Agent<G> for HumanAgent {
             let _ = out.flush();
             let mut line = String::new();
             match stdin.lock().read_line(&mut line) {
-                // End of input: nothing more will come, so play the first action.
-                Ok(0) | Err(_) => return d.legal[0],
+                // End of input: nothing more will come. Never guess a move.
+                Ok(0) => panic!("seat {}: {END_OF_INPUT}", d.me),
+                Err(e) => panic!("seat {}: {END_OF_INPUT} ({e})", d.me),
                 Ok(_) => {}
             }
             match line.trim().parse::<usize>() {

@@ -221,10 +221,22 @@ pub struct Preset {
 impl Preset {
     /// Parses preset text; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<Preset, SpecError> {
-        toml::from_str(text).map_err(|e| SpecError::DataFile {
+        let fail = |why: String| SpecError::DataFile {
             path: origin.to_string(),
-            why: e.to_string().replace('\n', " "),
-        })
+            why,
+        };
+        let preset: Preset = crate::data::parse_toml(text).map_err(fail)?;
+        let is_kind = AGENT_KINDS.iter().any(|k| k.name == preset.kind);
+        if !is_kind && PRESETS.iter().any(|(name, _)| *name == preset.kind) {
+            let kinds: Vec<&str> = AGENT_KINDS.iter().map(|k| k.name).collect();
+            return Err(fail(format!(
+                "kind = '{}' names a preset, not an agent kind (kinds: {}); copy that preset's \
+                 kind and parameters instead",
+                preset.kind,
+                kinds.join(", ")
+            )));
+        }
+        Ok(preset)
     }
 
     /// The equivalent spec.

@@ -2,3 +2,4 @@
 //! against known answers.
 
 pub mod exploitability;
+pub mod quality;

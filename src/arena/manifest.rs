@@ -1,6 +1,10 @@
 //! `run.json`: the identity and provenance of a run. Resume and merge compare
-//! identities so that rows of different runs are never mixed.
+//! identities so that rows of different runs are never mixed: the identity
+//! holds everything that decides the games (the game and the content of its
+//! data files, the agents after preset expansion, seeds, every option that
+//! changes play, and the build: version and a fingerprint of the code).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
@@ -25,6 +29,18 @@ pub struct Identity {
     /// The sequential stopping rule (`--until`), e.g. `ci=0.02`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until: Option<String>,
+    /// `--move-timeout-ms`: a slower decision forfeits the game.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub move_timeout_ms: Option<u64>,
+    /// SHA-256 of each data file the game spec names, keyed `param=path`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub data_files: BTreeMap<String, String>,
+    /// boardlab version that played the games.
+    #[serde(default)]
+    pub version: String,
+    /// Fingerprint of the sources that decide games (`provenance::CODE_FINGERPRINT`).
+    #[serde(default)]
+    pub code: String,
 }
 
 /// The file written next to games.csv.
@@ -35,9 +51,22 @@ pub struct Manifest {
     pub identity: Identity,
     /// `(k, n)`: this directory holds shard k of n (1-based), or the whole run.
     pub shard: Option<(u64, u64)>,
-    /// boardlab version that wrote it.
-    pub version: String,
-    /// The command line, for provenance.
+    /// The git commit the binary was built from, when known.
+    #[serde(default)]
+    pub commit: Option<String>,
+    /// Whether that build had uncommitted edits to its sources.
+    #[serde(default)]
+    pub dirty: Option<bool>,
+    /// When this directory was last written to (UTC).
+    #[serde(default)]
+    pub date: String,
+    /// Worker threads (results do not depend on it).
+    #[serde(default)]
+    pub threads: usize,
+    /// The machine.
+    #[serde(default)]
+    pub machine: Option<crate::provenance::Machine>,
+    /// The command line, shell-quoted.
     pub command: String,
     /// Why a run with `until` stopped: its interval was reached, or the cap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -60,6 +89,22 @@ impl Identity {
             ("games", show(&self.games), show(&other.games)),
             ("duplicate", show(&self.duplicate), show(&other.duplicate)),
             ("until", show(&self.until), show(&other.until)),
+            (
+                "move timeout (ms)",
+                show(&self.move_timeout_ms),
+                show(&other.move_timeout_ms),
+            ),
+            (
+                "data files",
+                show(&self.data_files),
+                show(&other.data_files),
+            ),
+            (
+                "boardlab version",
+                show(&self.version),
+                show(&other.version),
+            ),
+            ("code fingerprint", show(&self.code), show(&other.code)),
         ];
         pairs
             .into_iter()
@@ -71,17 +116,17 @@ impl Identity {
 /// Reads `run.json` from a directory.
 pub fn read(dir: &Path) -> Result<Manifest, String> {
     let path = dir.join("run.json");
-    let text = std::fs::read_to_string(&path)
+    let text = crate::fsutil::read_text(&path, crate::fsutil::MAX_TEXT_BYTES)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("malformed {}: {e}", path.display()))
+    crate::data::parse_json(&text).map_err(|e| format!("malformed {}: {e}", path.display()))
 }
 
-/// Writes `run.json` atomically.
+/// Writes `run.json` atomically, never through a link.
 pub fn write(dir: &Path, m: &Manifest) -> std::io::Result<()> {
-    let path = dir.join("run.json");
-    let tmp = dir.join("run.json.tmp");
-    std::fs::write(&tmp, serde_json::to_string_pretty(m)? + "\n")?;
-    std::fs::rename(tmp, path)
+    crate::fsutil::write_atomic(
+        &dir.join("run.json"),
+        serde_json::to_string_pretty(m)? + "\n",
+    )
 }
 
 /// The game indices of shard `k` of `n` (1-based) in a run of `games` games.

@@ -5,6 +5,7 @@
 //! the master seed and its index, agents are built fresh per game, and rows are
 //! written in index order chunk by chunk (a crash loses only the games in flight).
 
+pub mod check;
 pub mod manifest;
 pub mod merge;
 pub mod play;
@@ -77,6 +78,8 @@ pub struct RunOutput {
     pub errors: u64,
     /// True when `max_errors` stopped the run early.
     pub stopped: bool,
+    /// Games (resumed ones included) that ended at a length or round cap.
+    pub capped: u64,
     /// With `until`: why the run stopped (interval reached or cap), as in run.json.
     pub stop_reason: Option<String>,
     /// All rows in game-index order, when `keep_rows` was set.
@@ -107,6 +110,19 @@ pub enum RunError {
         /// The directory.
         path: String,
         /// The reason.
+        why: String,
+    },
+    /// A bug in the game's own code (setup, apply, chance, legal actions, views):
+    /// no agent is at fault, and every later game could hit it too.
+    #[error(
+        "game error in {game}, game {index}: {why} (a bug in the game or its data, not an agent's fault)"
+    )]
+    Game {
+        /// The game spec.
+        game: String,
+        /// The game index.
+        index: u64,
+        /// What went wrong.
         why: String,
     },
     /// Shard directories that do not add up to one run.
@@ -261,7 +277,7 @@ pub fn play_indexed_with<G: Game>(
             log.push(play::Step { player, action });
         }
     };
-    // A bug in the game itself forfeits this game only, like an agent fault.
+    // A panic outside the agents' decisions is a bug in the game's own code.
     let played = play::contained(|| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             play::play_game_split(
@@ -276,10 +292,18 @@ pub fn play_indexed_with<G: Game>(
     });
     let result = match played {
         Ok(r) => r,
-        Err(panic) => play::GameResult::faulted(
-            n,
-            format!("the game panicked: {}", play::panic_text(&*panic)),
-        ),
+        Err(panic) => {
+            let why = format!(
+                "the game's own code panicked: {}",
+                play::panic_text(&*panic)
+            );
+            let result = play::GameResult::faulted(n, why.clone());
+            return PlayedGame {
+                rows: GameRow::from_result(index, seed, &game.spec(), &seats, labels, &result),
+                metrics: Vec::new(),
+                stop: Some(Stop::Game(why)),
+            };
+        }
     };
     if let Some(dir) = trace {
         let header = trace::Header {
@@ -288,28 +312,30 @@ pub fn play_indexed_with<G: Game>(
             seed,
             game_index: index,
         };
-        // A trace that cannot be written is reported in the row's error column.
-        if let Err(e) = trace::write(
-            game,
-            &dir.join(format!("game-{index:08}.jsonl")),
-            &header,
-            &log,
-            &result,
-        ) {
-            let mut rows = GameRow::from_result(index, seed, &game.spec(), &seats, labels, &result);
-            for r in &mut rows {
-                r.error = format!("trace not written: {e}");
-            }
+        // A trace that cannot be written stops the run: no agent is at fault.
+        let path = dir.join(format!("game-{index:08}.jsonl"));
+        if let Err(e) = trace::write(game, &path, &header, &log, &result) {
             return PlayedGame {
-                rows,
-                metrics: record::MetricRow::from_result(index, &result),
+                rows: GameRow::from_result(index, seed, &game.spec(), &seats, labels, &result),
+                metrics: Vec::new(),
+                stop: Some(Stop::Trace(path, e.to_string())),
             };
         }
     }
     PlayedGame {
         rows: GameRow::from_result(index, seed, &game.spec(), &seats, labels, &result),
         metrics: record::MetricRow::from_result(index, &result),
+        stop: None,
     }
+}
+
+/// Why a game stops the whole run instead of being recorded.
+#[derive(Clone, Debug)]
+pub enum Stop {
+    /// The game's own code failed (see [`RunError::Game`]).
+    Game(String),
+    /// The game's trace could not be written.
+    Trace(PathBuf, String),
 }
 
 /// The rows one game produced.
@@ -319,6 +345,8 @@ pub struct PlayedGame {
     pub rows: Vec<GameRow>,
     /// metrics.csv rows.
     pub metrics: Vec<record::MetricRow>,
+    /// Set when the game must stop the run (nothing of it is recorded).
+    pub stop: Option<Stop>,
 }
 
 /// The run's two raw files. Each chunk of games is serialized in memory and
@@ -390,6 +418,8 @@ pub const RUN_FILES: &[&str] = &[
     "summary.csv",
     "seats.csv",
     "run.json",
+    crate::verify::SAMPLE_FILE,
+    crate::verify::SAMPLE_METRICS_FILE,
     crate::report::balance::REPORT_FILE,
     crate::report::balance::RATINGS_FILE,
     crate::report::balance::SEATS_PLOT,
@@ -502,11 +532,16 @@ pub fn run_with<G: Game>(
         games: total,
         duplicate: opts.duplicate,
         until: opts.until.map(|ci| format!("ci={ci}")),
+        move_timeout_ms: opts.move_timeout.map(|d| d.as_millis() as u64),
+        data_files: crate::provenance::data_files(&game.spec()),
+        version: crate::provenance::VERSION.to_string(),
+        code: crate::provenance::CODE_FINGERPRINT.to_string(),
     };
     let indices: Vec<u64> = manifest::shard_indices(total, opts.shard).collect();
     let mut tallies = Tallies::new(n, n);
     let mut kept = Vec::new();
     let mut errors = 0u64;
+    let mut capped = 0u64;
     let mut done = 0usize;
     let mut files = match &opts.out {
         None => None,
@@ -514,12 +549,13 @@ pub fn run_with<G: Game>(
             let path = dir.join("games.csv");
             let metrics_path = dir.join("metrics.csv");
             let (games_file, metrics_file) = if opts.resume {
-                let (file, old) = resume::reopen(dir, &identity, opts.shard, &indices, n)?;
+                let (file, old) = resume::reopen(game, dir, &identity, opts.shard, &indices)?;
                 done = old.len() / n;
                 let metrics_file = resume::trim_metrics(dir, &indices[..done])?;
                 for r in &old {
                     tallies.add(r);
                     errors += u64::from(!r.error.is_empty() && r.seat == 0);
+                    capped += u64::from(r.truncated && r.seat == 0);
                 }
                 if opts.keep_rows {
                     kept = old;
@@ -536,16 +572,24 @@ pub fn run_with<G: Game>(
                 if opts.force {
                     clear_previous_run(dir)?;
                 }
+                // Created afresh beside a planted link, never through it.
                 (
-                    std::fs::File::create(&path).map_err(|e| output_error(&path, e))?,
-                    std::fs::File::create(&metrics_path)
+                    crate::fsutil::create(&path).map_err(|e| output_error(&path, e))?,
+                    crate::fsutil::create(&metrics_path)
                         .map_err(|e| output_error(&metrics_path, e))?,
                 )
             };
             let m = manifest::Manifest {
                 identity: identity.clone(),
                 shard: opts.shard,
-                version: env!("CARGO_PKG_VERSION").to_string(),
+                commit: crate::provenance::commit(),
+                dirty: crate::provenance::dirty(),
+                date: crate::provenance::now(),
+                threads: match opts.threads {
+                    0 => crate::provenance::Machine::current().cpus,
+                    t => t,
+                },
+                machine: Some(crate::provenance::Machine::current()),
                 command: opts.command.clone(),
                 stop: None,
             };
@@ -571,6 +615,8 @@ pub fn run_with<G: Game>(
     let chunk = (pool.current_num_threads() * 32).max(64);
     let batch_size = until_batch(n) as usize;
     let resumed = done as u64;
+    // --max-errors counts this invocation's faults, so a resumed run continues.
+    let resumed_errors = errors;
     let mut stopped = false;
     let mut stop_reason = None;
     while done < indices.len() && !stopped {
@@ -604,9 +650,16 @@ pub fn run_with<G: Game>(
                 })
                 .collect()
         });
+        // A game that stops the run: the games before it are kept.
+        let stop = batch.iter().position(|g| g.stop.is_some()).map(|at| {
+            let failure = batch[at].stop.clone();
+            let index = batch[at].rows[0].game_index;
+            batch.truncate(at);
+            (index, failure)
+        });
         // With --max-errors, the run ends at the game that reaches the limit.
         if let Some(limit) = opts.max_errors {
-            let mut seen = errors;
+            let mut seen = errors - resumed_errors;
             if let Some(stop) = batch.iter().position(|g| {
                 seen += u64::from(!g.rows[0].error.is_empty());
                 seen >= limit
@@ -620,6 +673,7 @@ pub fn run_with<G: Game>(
         }
         for g in batch {
             errors += u64::from(!g.rows[0].error.is_empty());
+            capped += u64::from(g.rows[0].truncated);
             for r in &g.rows {
                 tallies.add(r);
             }
@@ -627,6 +681,19 @@ pub fn run_with<G: Game>(
                 kept.extend(g.rows);
             }
             done += 1;
+        }
+        if let Some((index, Some(failure))) = stop
+            && !stopped
+        {
+            bar.finish_and_clear();
+            return Err(match failure {
+                Stop::Game(why) => RunError::Game {
+                    game: game.spec(),
+                    index,
+                    why,
+                },
+                Stop::Trace(path, why) => output_error(&path, why),
+            });
         }
     }
     bar.finish_and_clear();
@@ -659,6 +726,7 @@ pub fn run_with<G: Game>(
         record::write_summary(&p, &agents).map_err(|e| output_error(&p, e))?;
         let p = dir.join("seats.csv");
         record::write_summary(&p, &seats).map_err(|e| output_error(&p, e))?;
+        crate::verify::write_sample(dir).map_err(|e| output_error(dir, e))?;
     }
     Ok(RunOutput {
         games: total,
@@ -666,6 +734,7 @@ pub fn run_with<G: Game>(
         resumed,
         rounded: total != opts.games,
         errors,
+        capped,
         stopped,
         stop_reason,
         rows: kept,

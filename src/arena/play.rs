@@ -186,6 +186,12 @@ pub fn play_game_split<G: Game>(
             Turn::Player(p) => {
                 first_decision.get_or_insert(p);
                 let legal = game.legal_actions(&state);
+                // The game's own bug, not the agent's: the runner reports
+                // panics outside the agents' decisions as game errors.
+                assert!(
+                    !legal.is_empty(),
+                    "the game offers seat {p} no legal action at its turn"
+                );
                 let view = game.determinize(&state, p, &mut view_rng);
                 let seat = p as usize;
                 let t = Instant::now();

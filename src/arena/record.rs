@@ -269,12 +269,10 @@ impl SummaryRow for SeatSummary {
 }
 
 /// Writes a summary file atomically (temporary file, then rename), so a reader
-/// never sees a half-written file.
+/// never sees a half-written file and a link planted there is not followed.
 pub fn write_summary<R: SummaryRow>(path: &Path, rows: &[R]) -> std::io::Result<()> {
-    let tmp = path.with_extension("csv.tmp");
-    {
-        let file = std::fs::File::create(&tmp)?;
-        let mut w = csv::Writer::from_writer(std::io::BufWriter::new(file));
+    crate::fsutil::write_atomic_with(path, |out| {
+        let mut w = csv::Writer::from_writer(out);
         w.write_record(R::KEYS.iter().chain(TALLY_HEADER.iter()))?;
         for r in rows {
             w.write_record(
@@ -284,13 +282,8 @@ pub fn write_summary<R: SummaryRow>(path: &Path, rows: &[R]) -> std::io::Result<
                     .chain(r.tally().fields().iter().map(String::as_str)),
             )?;
         }
-        w.flush()?;
-        w.into_inner()
-            .map_err(|e| std::io::Error::other(e.to_string()))?
-            .get_ref()
-            .sync_all()?;
-    }
-    std::fs::rename(&tmp, path)
+        w.flush()
+    })
 }
 
 /// Per-agent summaries of `rows`.
@@ -316,13 +309,82 @@ pub fn summarize_seats(rows: &[GameRow], seats: usize) -> Vec<SeatSummary> {
         .collect()
 }
 
-/// Reads `games.csv`.
+/// The first columns of every games.csv header: a file that does not start
+/// with them is not a games.csv, and nothing of it is quoted.
+pub const GAMES_HEADER_START: [&str; 5] = ["game_index", "seed", "game", "seat", "agent_index"];
+
+/// Checks a games.csv header.
+pub fn check_games_header(header: &csv::StringRecord) -> Result<(), String> {
+    if header.len() >= GAMES_HEADER_START.len()
+        && header.iter().zip(GAMES_HEADER_START).all(|(a, b)| a == b)
+    {
+        Ok(())
+    } else {
+        Err(format!(
+            "not a games.csv file: its first line is not a header starting {}",
+            GAMES_HEADER_START.join(",")
+        ))
+    }
+}
+
+/// Checks the numbers of a row are finite: a NaN or infinite return or
+/// score would poison every mean computed from it.
+pub fn check_row(r: &GameRow) -> Result<(), String> {
+    for (name, v) in [
+        ("return", r.ret),
+        ("score", r.score),
+        ("branching", r.branching),
+    ] {
+        if !v.is_finite() {
+            return Err(format!(
+                "game {} seat {} has a {name} of {v}, not a finite number",
+                r.game_index, r.seat
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Reads `games.csv` (a regular file of at most [`crate::fsutil::MAX_CSV_BYTES`]).
 pub fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
-    let mut r =
-        csv::Reader::from_path(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut r = crate::fsutil::csv_reader(path, crate::fsutil::MAX_CSV_BYTES)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let malformed = |e: String| format!("malformed {}: {e}", path.display());
+    let header = r.headers().map_err(|e| malformed(e.to_string()))?.clone();
+    if header.is_empty() {
+        return Ok(Vec::new());
+    }
+    check_games_header(&header).map_err(malformed)?;
+    let mut rows = Vec::new();
+    for row in r.deserialize::<GameRow>() {
+        let row = row.map_err(|e| malformed(e.to_string()))?;
+        check_row(&row).map_err(malformed)?;
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// Reads `metrics.csv` (a regular file of bounded size).
+pub fn read_metrics(path: &Path) -> Result<Vec<MetricRow>, String> {
+    let mut r = crate::fsutil::csv_reader(path, crate::fsutil::MAX_CSV_BYTES)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     r.deserialize()
-        .collect::<Result<Vec<GameRow>, _>>()
-        .map_err(|e| format!("malformed {}: {e}", path.display()))
+        .map(|m: Result<MetricRow, _>| {
+            let m = m.map_err(|e| format!("malformed {}: {e}", path.display()))?;
+            if m.value.is_finite() {
+                Ok(m)
+            } else {
+                Err(format!(
+                    "malformed {}: game {} seat {} has a {} of {}, not a finite number",
+                    path.display(),
+                    m.game_index,
+                    m.seat,
+                    m.metric,
+                    m.value
+                ))
+            }
+        })
+        .collect()
 }
 
 /// The summary table printed on stdout.

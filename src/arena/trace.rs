@@ -53,7 +53,7 @@ pub struct ResultLine {
     pub rounds: Option<u32>,
 }
 
-/// Writes a trace file.
+/// Writes a trace file (afresh: a link planted at `path` is replaced, not followed).
 pub fn write<G: Game>(
     game: &G,
     path: &Path,
@@ -61,7 +61,7 @@ pub fn write<G: Game>(
     log: &[Step<G::Action>],
     result: &GameResult,
 ) -> std::io::Result<()> {
-    let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut w = std::io::BufWriter::new(crate::fsutil::create(path)?);
     writeln!(w, "{}", serde_json::to_string(header)?)?;
     let mut rng = crate::rng::stream_rng(header.seed, crate::rng::Stream::Game);
     let mut state = game.initial_state(&mut rng);

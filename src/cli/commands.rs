@@ -1,7 +1,5 @@
 //! One function per subcommand.
 
-use std::io::BufRead;
-
 use anyhow::{Context, Result, bail};
 
 use std::process::ExitCode;
@@ -30,6 +28,9 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Sprt(a) => return super::sprt::sprt(a),
         Command::Exploitability(a) => super::exploitability::exploitability(a)?,
         Command::Ladder(a) => super::ladder::run(a)?,
+        Command::Quality(a) => super::quality::run(a)?,
+        Command::Report(a) => super::report::run(a)?,
+        Command::Verify(a) => return super::verify::run(a),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -51,7 +52,8 @@ fn experiment(a: ExperimentArgs) -> Result<()> {
         resume: a.resume,
         force: a.force,
         progress: !a.quiet,
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: crate::provenance::command_line(),
+        shard: a.shard,
     };
     let results = crate::experiment::run(&exp, &a.file, &opts)?;
     for r in &results {
@@ -66,11 +68,26 @@ fn experiment(a: ExperimentArgs) -> Result<()> {
             record::format_table(&record::summarize_agents(&r.rows, &r.cell.agents))
         );
     }
+    if let Some((k, n)) = a.shard {
+        println!("shard {k}/{n} of every cell: combine the shards with boardlab merge");
+    }
     println!("results in {}", out.display());
     Ok(())
 }
 
 fn merge(a: MergeArgs) -> Result<()> {
+    // The shards of an experiment hold a copy of its file and a run per cell.
+    if a.dirs[0].join(crate::experiment::EXPERIMENT_FILE).exists() {
+        let command = std::env::args().collect::<Vec<_>>().join(" ");
+        let cells = crate::experiment::merge(&a.dirs, &a.out, a.force, &command)?;
+        println!(
+            "merged {} shard directories of an experiment: {} cells into {}",
+            a.dirs.len(),
+            cells.len(),
+            a.out.display()
+        );
+        return Ok(());
+    }
     let merged = arena::merge::merge(&a.dirs, &a.out, a.force)?;
     println!(
         "merged {} shard directories: {} games of {} into {}",
@@ -106,7 +123,7 @@ fn run(a: RunArgs) -> Result<ExitCode> {
         move_timeout: a.move_timeout_ms.map(std::time::Duration::from_millis),
         keep_rows: false,
         progress: !a.quiet,
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: crate::provenance::command_line(),
         duplicate: a.duplicate,
         until: a.until,
     };
@@ -165,6 +182,13 @@ fn run(a: RunArgs) -> Result<ExitCode> {
             out.errors
         );
     }
+    let finished = out.resumed + out.played;
+    if out.capped * 2 > finished {
+        println!(
+            "warning: {} of {finished} games ended at a length or round cap (truncated): the results describe capped games, check the game's data and parameters",
+            out.capped
+        );
+    }
     if let Some(dir) = &a.out {
         println!("results in {}", dir.display());
     }
@@ -179,6 +203,7 @@ fn run(a: RunArgs) -> Result<ExitCode> {
 }
 
 fn play_interactive(a: PlayArgs) -> Result<()> {
+    arena::play::quiet_contained_panics();
     let game = AnyGame::parse(&a.game)?;
     let specs = parse_agents(&a.agents)?;
     with_game!(&game, g => play_one(g, &specs, a.seed))
@@ -231,13 +256,21 @@ fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seed: u64) -> Result<()> {
             }
         }
     };
-    let result = play::play_game(
-        game,
-        &mut agents,
-        crate::rng::game_seed(seed, 0),
-        None,
-        &mut narrate,
-    );
+    let result = play::contained(|| {
+        play::play_game(
+            game,
+            &mut agents,
+            crate::rng::game_seed(seed, 0),
+            None,
+            &mut narrate,
+        )
+    });
+    // A human seat whose input ended stops the game: no move is made for it.
+    if let Some(e) = &result.error
+        && e.contains(crate::agents::human::END_OF_INPUT)
+    {
+        bail!("game stopped: {e}");
+    }
     println!();
     for (seat, s) in result.seats.iter().enumerate() {
         println!(
@@ -254,14 +287,42 @@ fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seed: u64) -> Result<()> {
 }
 
 fn replay(a: ReplayArgs) -> Result<()> {
-    let file = std::fs::File::open(&a.file)
-        .with_context(|| format!("cannot open trace {}", a.file.display()))?;
-    let mut lines = std::io::BufReader::new(file).lines();
-    let first = lines.next().context("empty trace file")??;
-    let header: Header = serde_json::from_str(&first)
+    let text = crate::fsutil::read_text(&a.file, crate::fsutil::MAX_TRACE_BYTES)
+        .with_context(|| format!("cannot read trace {}", a.file.display()))?;
+    let mut lines = text.lines();
+    let first = lines.next().context("empty trace file")?;
+    // Only a JSON object can be a header; of anything else nothing is quoted.
+    if serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(first).is_err() {
+        bail!(
+            "{} is not a trace file: its first line is not a JSON header",
+            a.file.display()
+        );
+    }
+    let header: Header = serde_json::from_str(first)
         .with_context(|| format!("malformed trace header in {}", a.file.display()))?;
+    // A trace never names a file to read: a game reading data files is
+    // replayed only when the command line gives that same spec.
+    let spec = crate::spec::Spec::parse(&header.game)?;
+    let info = GAMES.iter().find(|g| g.name == spec.name);
+    let file_param = spec.params.iter().find(|(k, _)| {
+        info.is_some_and(|g| {
+            g.params
+                .iter()
+                .any(|p| p.name == *k && p.default.starts_with("embedded"))
+        })
+    });
+    match (&a.game, file_param) {
+        (Some(given), _) if *given != header.game => {
+            bail!("--game {given} is not the trace's game {}", header.game)
+        }
+        (None, Some((key, _))) => bail!(
+            "the trace's game reads a data file ({key}=...), and replay reads no file a trace names; give the spec with --game '{}' to replay it",
+            header.game
+        ),
+        _ => {}
+    }
     let game = AnyGame::parse(&header.game)?;
-    let rest: Vec<String> = lines.collect::<Result<_, _>>()?;
+    let rest: Vec<String> = lines.map(str::to_string).collect();
     with_game!(&game, g => replay_lines(g, &header, &rest))
 }
 

@@ -59,7 +59,8 @@ fn write<G: Game>(game: &G, plan: &LadderPlan, a: &LadderArgs) -> Result<()> {
     let r = ladder::play_ladder(game, plan, a.games, a.seed, a.threads, a.resamples)?;
     let save = |name: &str, text: String| {
         let path = a.out.join(name);
-        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))
+        crate::fsutil::write_atomic(&path, text)
+            .with_context(|| format!("cannot write {}", path.display()))
     };
     save("ladder.csv", r.to_csv(plan.unit))?;
     save("meetings.csv", r.meetings_csv(plan))?;

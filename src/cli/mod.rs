@@ -7,8 +7,11 @@ mod bench;
 mod commands;
 mod exploitability;
 mod ladder;
+mod quality;
+mod report;
 mod sprt;
 mod summarize;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -85,6 +88,76 @@ pub enum Command {
     ///
     /// Example: boardlab ladder --game fox --agents mcts,ismcts,greedy --time-ms 5,10,20 --games 40 --out results/ladders/fox
     Ladder(LadderArgs),
+    /// Game-quality metrics (completion, drawishness, decisiveness, duration,
+    /// branching, drama, lead changes, uncertainty, killer moves) and a
+    /// skill-depth index, as quality.csv and quality.md.
+    ///
+    /// Example: boardlab quality --game connect4 --agents greedy,mcts-1k --games 200 --out results/quality-c4
+    Quality(QualityArgs),
+    /// One self-contained HTML dashboard (report.html, with dashboard.md beside
+    /// it) for a run or experiment directory, picking up optional study CSVs.
+    ///
+    /// Example: boardlab report results/fox-tile-sets
+    Report(ReportArgs),
+    /// Replay the first games of stored results (a run folder, an experiment
+    /// folder, or a folder of them) with this binary and compare every column
+    /// but the timings: fresh, stale (what differs) or not reproducible.
+    ///
+    /// A study whose README.md has a line starting with SUPERSEDED is skipped.
+    /// Exit code 0 when everything is fresh or skipped, 1 otherwise.
+    ///
+    /// Example: boardlab verify results/seats-fox --sample 5
+    Verify(VerifyArgs),
+}
+
+/// Arguments of `quality`.
+#[derive(Debug, clap::Args)]
+pub struct QualityArgs {
+    /// Game spec.
+    #[arg(long)]
+    pub game: String,
+    /// Agents, one per seat, comma-separated; they rotate over the seats.
+    #[arg(long)]
+    pub agents: String,
+    /// Games (rounded up to whole seat rotations).
+    #[arg(long, default_value_t = 100, value_parser = parse_games)]
+    pub games: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core); the results do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
+    /// A ladder.csv (from `boardlab ladder`) for the Elo spread from random to the best agent.
+    #[arg(long)]
+    pub ladder: Option<PathBuf>,
+    /// Output directory (quality.csv, quality.md).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Overwrite an existing quality.csv in --out.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Arguments of `report`.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// A run directory (games.csv) or an experiment directory (cells.csv).
+    pub dir: PathBuf,
+}
+
+/// Arguments of `verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Study folders: each holds run.json, or run folders below it (cells/c000, ...).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Games replayed per run (the first ones of the run).
+    #[arg(long, default_value_t = crate::verify::SAMPLE_GAMES)]
+    pub sample: usize,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
 }
 
 /// Arguments of `exploitability`.
@@ -214,6 +287,10 @@ pub struct ExperimentArgs {
     /// Overwrite an earlier output.
     #[arg(long)]
     pub force: bool,
+    /// Play only shard K of N of every cell's games (1-based), e.g. 2/8; combine the
+    /// output directories of all shards with `boardlab merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
     /// No progress output.
     #[arg(long, short)]
     pub quiet: bool,
@@ -222,7 +299,8 @@ pub struct ExperimentArgs {
 /// Arguments of `merge`.
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
-    /// Shard directories, each written by `run --shard K/N --out DIR`.
+    /// Shard directories, each written by `run --shard K/N --out DIR` (or
+    /// `experiment FILE --shard K/N --out DIR`).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Directory for the merged results.
@@ -260,6 +338,16 @@ fn parse_games(text: &str) -> Result<u64, String> {
         Ok(n @ 1..=MAX_GAMES) => Ok(n),
         _ => Err(format!(
             "'{text}' is not a number of games from 1 to {MAX_GAMES}"
+        )),
+    }
+}
+
+/// A `--max-errors` value: at least 1 (omit the flag for no limit).
+fn parse_max_errors(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of faulty games from 1 (stop at the first); omit --max-errors for no limit"
         )),
     }
 }
@@ -310,8 +398,9 @@ pub struct RunArgs {
     /// Play only shard K of N of the game indices (1-based), e.g. 2/8; combine shards with `boardlab merge`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
-    /// Stop the run once this many games have ended in a fault (agent panic, illegal action, timeout).
-    #[arg(long, value_name = "N")]
+    /// Stop the run once this many games have ended in a fault (agent panic, illegal action,
+    /// timeout), counted from this invocation's start: `--resume` after such a stop continues.
+    #[arg(long, value_name = "N", value_parser = parse_max_errors)]
     pub max_errors: Option<u64>,
     /// A decision that takes longer than this forfeits the game (milliseconds).
     #[arg(long, value_name = "MS")]
@@ -362,6 +451,10 @@ pub struct PlayArgs {
 pub struct ReplayArgs {
     /// A trace file (game-NNNNNNNN.jsonl).
     pub file: PathBuf,
+    /// The trace's game spec, required when it names data files: replay reads
+    /// only files named on its command line, never one a trace names.
+    #[arg(long)]
+    pub game: Option<String>,
 }
 
 /// Arguments of `soak`.

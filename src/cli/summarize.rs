@@ -16,6 +16,18 @@ pub(super) fn summarize(a: SummarizeArgs) -> Result<()> {
     }
     // The manifest names every agent, even one without rows; without it the
     // rows name those that played.
+    // Agents and seats are few: a larger index is not a games.csv row.
+    if let Some(r) = rows.iter().find(|r| {
+        r.agent_index >= crate::game::MAX_PLAYERS || r.seat as usize >= crate::game::MAX_PLAYERS
+    }) {
+        bail!(
+            "games.csv: game {} names agent {} in seat {}, beyond the {} seats a game can have",
+            r.game_index,
+            r.agent_index,
+            r.seat,
+            crate::game::MAX_PLAYERS
+        );
+    }
     let run = manifest::read(&a.dir).ok();
     let labels = match &run {
         Some(m) => m.identity.agents.clone(),

@@ -283,9 +283,11 @@ impl Balance {
 /// of `dir`/metrics.csv (empty without the file or the metric).
 pub fn first_movers(dir: &Path) -> io::Result<HashMap<u64, u8>> {
     let mut first = HashMap::new();
-    let Ok(mut reader) = csv::Reader::from_path(dir.join("metrics.csv")) else {
+    let path = dir.join("metrics.csv");
+    if !path.exists() {
         return Ok(first);
-    };
+    }
+    let mut reader = crate::fsutil::csv_reader(&path, crate::fsutil::MAX_CSV_BYTES)?;
     for m in reader.deserialize::<MetricRow>() {
         let m = m.map_err(io::Error::other)?;
         if m.metric == FIRST_PLAYER && m.value > 0.0 {
@@ -741,7 +743,8 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
     out
 }
 
-fn rate_points(groups: &[Group]) -> Vec<RatePoint> {
+/// Win rates with their intervals, for charts.
+pub fn rate_points(groups: &[Group]) -> Vec<RatePoint> {
     groups
         .iter()
         .map(|g| RatePoint {
@@ -752,6 +755,10 @@ fn rate_points(groups: &[Group]) -> Vec<RatePoint> {
         })
         .collect()
 }
+
+/// Roles drawn as vertical bars; more are drawn one row each
+/// ([`plots::interval_chart`]), where their labels stay readable.
+pub const ROLE_BARS: usize = 8;
 
 /// File names written by [`write_report`].
 pub const REPORT_FILE: &str = "report.md";
@@ -787,7 +794,17 @@ pub fn write_report(
         caption: "Win rate by seat".into(),
         file: SEATS_PLOT.into(),
     });
-    if !b.by_role.is_empty() {
+    if b.by_role.len() > ROLE_BARS {
+        // Many roles (drafted characters): one row each on a categorical axis.
+        plots::interval_chart(
+            &dir.join(ROLES_PLOT),
+            &format!("{game}: win rate by role"),
+            "win rate (draw = 1/2)",
+            &rate_points(&b.by_role),
+            Some(b.fair),
+            Some((0.0, 1.0)),
+        )?;
+    } else if !b.by_role.is_empty() {
         plots::win_rate_chart(
             &dir.join(ROLES_PLOT),
             &format!("{game}: win rate by role"),
@@ -815,8 +832,8 @@ pub fn write_report(
         caption: "Game length (turns)".into(),
         file: TURNS_PLOT.into(),
     });
-    std::fs::write(dir.join(RATINGS_FILE), b.ratings.to_csv())?;
-    std::fs::write(dir.join(REPORT_FILE), markdown(&b, meta, &links))?;
+    crate::fsutil::write_atomic(&dir.join(RATINGS_FILE), b.ratings.to_csv())?;
+    crate::fsutil::write_atomic(&dir.join(REPORT_FILE), markdown(&b, meta, &links))?;
     Ok(b)
 }
 

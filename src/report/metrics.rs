@@ -9,9 +9,11 @@ use crate::arena::record::{self, GameRow};
 /// over the seats that won and over those that lost: what winners do more of.
 pub fn append_to_report(dir: &Path, rows: &[GameRow]) -> std::io::Result<()> {
     use std::fmt::Write as _;
-    let Ok(mut reader) = csv::Reader::from_path(dir.join("metrics.csv")) else {
+    let path = dir.join("metrics.csv");
+    if !path.exists() {
         return Ok(());
-    };
+    }
+    let mut reader = crate::fsutil::csv_reader(&path, crate::fsutil::MAX_CSV_BYTES)?;
     let outcome: std::collections::HashMap<(u64, u8), crate::game::Outcome> = rows
         .iter()
         .map(|r| ((r.game_index, r.seat), r.outcome))
@@ -59,9 +61,10 @@ pub fn append_to_report(dir: &Path, rows: &[GameRow]) -> std::io::Result<()> {
             per(*loss, losers)
         );
     }
-    let mut report = std::fs::read_to_string(dir.join("report.md"))?;
+    let path = dir.join("report.md");
+    let mut report = crate::fsutil::read_text(&path, crate::fsutil::MAX_TEXT_BYTES)?;
     report.push_str(&md);
-    std::fs::write(dir.join("report.md"), report)
+    crate::fsutil::write_atomic(&path, report)
 }
 
 #[cfg(test)]

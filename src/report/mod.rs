@@ -9,6 +9,7 @@
 //! [`plots::sweep_chart`].
 
 pub mod balance;
+pub mod dashboard;
 pub mod metrics;
 pub mod plots;
 pub mod sweep;

@@ -76,8 +76,16 @@ pub struct Series {
     pub points: Vec<SweepPoint>,
 }
 
-fn area(path: &Path) -> DrawingArea<SVGBackend<'_>, Shift> {
-    SVGBackend::new(path, SIZE).into_drawing_area()
+/// Draws a chart in memory and writes it to `path` atomically (never
+/// through a link planted there).
+pub fn svg_file(
+    path: &Path,
+    size: (u32, u32),
+    draw: impl FnOnce(DrawingArea<SVGBackend<'_>, Shift>) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut svg = String::new();
+    draw(SVGBackend::with_string(&mut svg, size).into_drawing_area())?;
+    crate::fsutil::write_atomic(path, svg)
 }
 
 /// A bar chart of win rates with 95 % error bars, one bar per label (seats or
@@ -90,77 +98,83 @@ pub fn win_rate_chart(
     points: &[RatePoint],
     fair: Option<f64>,
 ) -> io::Result<()> {
-    let root = area(path);
-    root.fill(&WHITE).map_err(plot_error)?;
-    // An integer range is inclusive here: `0..n - 1` gives n bars (one bar
-    // still needs a range of positive width).
-    let last = (points.len() as i32 - 1).max(1);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 22))
-        .margin(12)
-        .x_label_area_size(44)
-        .y_label_area_size(56)
-        .build_cartesian_2d((0..last).into_segmented(), 0f64..1f64)
-        .map_err(plot_error)?;
-    let label = |v: &SegmentValue<i32>| match v {
-        SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => points
-            .get(*i as usize)
-            .map(|p| p.label.clone())
-            .unwrap_or_default(),
-        SegmentValue::Last => String::new(),
-    };
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .max_light_lines(1)
-        .x_labels(points.len().max(1))
-        .x_label_formatter(&label)
-        .x_desc(x_desc)
-        .y_desc("win rate (draw = 1/2)")
-        .draw()
-        .map_err(plot_error)?;
-    chart
-        .draw_series(points.iter().enumerate().map(|(i, p)| {
-            let i = i as i32;
-            let mut bar = Rectangle::new(
-                [
-                    (SegmentValue::Exact(i), 0.0),
-                    (SegmentValue::Exact(i + 1), p.rate),
-                ],
-                colour(0).mix(0.6).filled(),
-            );
-            bar.set_margin(0, 0, 18, 18);
-            bar
-        }))
-        .map_err(plot_error)?;
-    chart
-        .draw_series(points.iter().enumerate().map(|(i, p)| {
-            ErrorBar::new_vertical(
-                SegmentValue::CenterOf(i as i32),
-                p.low,
-                p.rate,
-                p.high,
-                BLACK.stroke_width(2),
-                14,
-            )
-        }))
-        .map_err(plot_error)?;
-    if let Some(fair) = fair {
-        chart
-            .draw_series(DashedLineSeries::new(
-                [(SegmentValue::Exact(0), fair), (SegmentValue::Last, fair)],
-                6,
-                4,
-                colour(1).stroke_width(2),
-            ))
+    svg_file(path, SIZE, |root| {
+        root.fill(&WHITE).map_err(plot_error)?;
+        // An integer range is inclusive here: `0..n - 1` gives n bars (one bar
+        // still needs a range of positive width).
+        let last = (points.len() as i32 - 1).max(1);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 22))
+            .margin(12)
+            .x_label_area_size(44)
+            .y_label_area_size(56)
+            .build_cartesian_2d((0..last).into_segmented(), 0f64..1f64)
             .map_err(plot_error)?;
-    }
-    root.present().map_err(plot_error)
+        let label = |v: &SegmentValue<i32>| match v {
+            SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => points
+                .get(*i as usize)
+                .map(|p| p.label.clone())
+                .unwrap_or_default(),
+            SegmentValue::Last => String::new(),
+        };
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .max_light_lines(1)
+            .x_labels(points.len().max(1))
+            .x_label_formatter(&label)
+            .x_desc(x_desc)
+            .y_desc("win rate (draw = 1/2)")
+            .draw()
+            .map_err(plot_error)?;
+        chart
+            .draw_series(points.iter().enumerate().map(|(i, p)| {
+                let i = i as i32;
+                let mut bar = Rectangle::new(
+                    [
+                        (SegmentValue::Exact(i), 0.0),
+                        (SegmentValue::Exact(i + 1), p.rate),
+                    ],
+                    colour(0).mix(0.6).filled(),
+                );
+                bar.set_margin(0, 0, 18, 18);
+                bar
+            }))
+            .map_err(plot_error)?;
+        chart
+            .draw_series(points.iter().enumerate().map(|(i, p)| {
+                ErrorBar::new_vertical(
+                    SegmentValue::CenterOf(i as i32),
+                    p.low,
+                    p.rate,
+                    p.high,
+                    BLACK.stroke_width(2),
+                    14,
+                )
+            }))
+            .map_err(plot_error)?;
+        if let Some(fair) = fair {
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(SegmentValue::Exact(0), fair), (SegmentValue::Last, fair)],
+                    6,
+                    4,
+                    colour(1).stroke_width(2),
+                ))
+                .map_err(plot_error)?;
+        }
+        root.present().map_err(plot_error)
+    })
 }
 
 /// Win rate against a swept parameter: one line per series with 95 % error
 /// bars and a legend.
 pub fn sweep_chart(path: &Path, title: &str, x_desc: &str, series: &[Series]) -> io::Result<()> {
+    crate::fsutil::write_atomic(path, sweep_chart_svg(title, x_desc, series)?)
+}
+
+/// [`sweep_chart`] as SVG text.
+pub fn sweep_chart_svg(title: &str, x_desc: &str, series: &[Series]) -> io::Result<String> {
     let xs = series.iter().flat_map(|s| s.points.iter().map(|p| p.x));
     let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
         (a.min(x), b.max(x))
@@ -173,7 +187,8 @@ pub fn sweep_chart(path: &Path, title: &str, x_desc: &str, series: &[Series]) ->
     } else {
         (0.0, 1.0)
     };
-    let root = area(path);
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
     root.fill(&WHITE).map_err(plot_error)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))
@@ -216,7 +231,10 @@ pub fn sweep_chart(path: &Path, title: &str, x_desc: &str, series: &[Series]) ->
         .position(SeriesLabelPosition::UpperRight)
         .draw()
         .map_err(plot_error)?;
-    root.present().map_err(plot_error)
+    root.present().map_err(plot_error)?;
+    drop(chart);
+    drop(root);
+    Ok(svg)
 }
 
 /// Bins for a histogram of small integers: at most about 40 bins of equal
@@ -237,13 +255,19 @@ pub fn bins(values: &[u32]) -> (u32, u32, Vec<u64>) {
 /// A histogram of game lengths (or any small non-negative integers), binned
 /// by [`bins`].
 pub fn length_histogram(path: &Path, title: &str, x_desc: &str, values: &[u32]) -> io::Result<()> {
+    crate::fsutil::write_atomic(path, length_histogram_svg(title, x_desc, values)?)
+}
+
+/// [`length_histogram`] as SVG text.
+pub fn length_histogram_svg(title: &str, x_desc: &str, values: &[u32]) -> io::Result<String> {
     let (start, width, counts) = bins(values);
     let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.1;
     // Bin k covers the integers start + k·width ..= start + (k+1)·width - 1;
     // drawn half a unit wider on each side so an integer's bar is centred on it.
     let x0 = f64::from(start) - 0.5;
     let x1 = x0 + (counts.len().max(1) as f64) * f64::from(width);
-    let root = area(path);
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
     root.fill(&WHITE).map_err(plot_error)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(title, ("sans-serif", 22))
@@ -280,7 +304,331 @@ pub fn length_histogram(path: &Path, title: &str, x_desc: &str, values: &[u32]) 
             bar
         }))
         .map_err(plot_error)?;
-    root.present().map_err(plot_error)
+    root.present().map_err(plot_error)?;
+    drop(chart);
+    drop(root);
+    Ok(svg)
+}
+
+/// Escapes text for SVG and HTML.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn hex(c: RGBColor) -> String {
+    format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+}
+
+/// Round tick values covering `lo..=hi`: steps of 1, 2 or 5 times a power of ten.
+pub fn ticks(lo: f64, hi: f64) -> Vec<f64> {
+    if hi.partial_cmp(&lo) != Some(std::cmp::Ordering::Greater) {
+        return vec![lo];
+    }
+    let raw = (hi - lo) / 5.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag);
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step).floor() as i64;
+    (first..=last)
+        .map(|k| (k as f64 * step * 1e9).round() / 1e9)
+        .collect()
+}
+
+fn cut(label: &str, max: usize) -> String {
+    if label.chars().count() <= max {
+        label.to_string()
+    } else {
+        label.chars().take(max - 1).collect::<String>() + "…"
+    }
+}
+
+/// Rows an interval chart shows at most; more would not read at a glance.
+pub const MAX_ROWS: usize = 60;
+
+/// A horizontal interval chart: one row per category (seats, roles, cells,
+/// differences), a dot at the estimate and a 95 % whisker, a dashed line at
+/// `reference` (rows whose interval excludes it are drawn in vermillion).
+/// The axis spans `domain`, or the data. Categories sit on their own axis,
+/// so any number of them reads; only the first [`MAX_ROWS`] are drawn.
+pub fn interval_chart_svg(
+    title: &str,
+    x_desc: &str,
+    rows: &[RatePoint],
+    reference: Option<f64>,
+    domain: Option<(f64, f64)>,
+) -> String {
+    use std::fmt::Write as _;
+    let rows = &rows[..rows.len().min(MAX_ROWS)];
+    let (w, row_h, top, bottom) = (720.0, 22.0, 48.0, 52.0);
+    let longest = rows
+        .iter()
+        .map(|r| r.label.chars().count())
+        .max()
+        .unwrap_or(4);
+    let label_w = (longest.min(36) as f64 * 7.0 + 20.0).clamp(70.0, 270.0);
+    let (x0, x1) = (label_w + 10.0, w - 24.0);
+    let h = top + bottom + row_h * rows.len().max(1) as f64;
+    let (lo, hi) = domain.unwrap_or_else(|| {
+        let finite = |x: f64| x.is_finite().then_some(x);
+        let values = rows
+            .iter()
+            .flat_map(|r| [r.low, r.rate, r.high])
+            .chain(reference)
+            .filter_map(finite);
+        let (a, b) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+            (a.min(x), b.max(x))
+        });
+        if a.is_finite() && b > a {
+            let pad = (b - a) * 0.06;
+            (a - pad, b + pad)
+        } else if a.is_finite() {
+            (a - 1.0, a + 1.0)
+        } else {
+            (0.0, 1.0)
+        }
+    });
+    let x = |v: f64| x0 + (v.clamp(lo, hi) - lo) / (hi - lo) * (x1 - x0);
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
+         font-family=\"sans-serif\" role=\"img\"><title>{}</title>\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\
+         <text x=\"{}\" y=\"26\" font-size=\"18\" text-anchor=\"middle\">{}</text>",
+        escape(title),
+        w / 2.0,
+        escape(title)
+    );
+    let y_end = top + row_h * rows.len().max(1) as f64;
+    for t in ticks(lo, hi) {
+        let _ = write!(
+            out,
+            "<line x1=\"{0:.1}\" y1=\"{top}\" x2=\"{0:.1}\" y2=\"{y_end}\" stroke=\"#e5e5e5\"/>\
+             <text x=\"{0:.1}\" y=\"{1}\" font-size=\"12\" text-anchor=\"middle\">{2}</text>",
+            x(t),
+            y_end + 16.0,
+            tidy(t)
+        );
+    }
+    let _ = write!(
+        out,
+        "<line x1=\"{x0}\" y1=\"{y_end}\" x2=\"{x1}\" y2=\"{y_end}\" stroke=\"black\"/>\
+         <text x=\"{}\" y=\"{}\" font-size=\"13\" text-anchor=\"middle\">{}</text>",
+        (x0 + x1) / 2.0,
+        y_end + 38.0,
+        escape(x_desc)
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let yc = top + row_h * (i as f64 + 0.5);
+        if i % 2 == 1 {
+            let _ = write!(
+                out,
+                "<rect x=\"0\" y=\"{}\" width=\"{w}\" height=\"{row_h}\" fill=\"#f4f6f8\" fill-opacity=\"0.8\"/>",
+                yc - row_h / 2.0
+            );
+        }
+        let off = reference.is_some_and(|f| r.low > f || r.high < f);
+        let c = hex(if off { colour(1) } else { colour(0) });
+        let _ = write!(
+            out,
+            "<g><title>{}: {:.3} [{:.3}, {:.3}]</title>\
+             <text x=\"{}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"end\">{}</text>",
+            escape(&r.label),
+            r.rate,
+            r.low,
+            r.high,
+            label_w,
+            yc + 4.0,
+            escape(&cut(&r.label, 36))
+        );
+        if r.low.is_finite() && r.high.is_finite() {
+            let _ = write!(
+                out,
+                "<line x1=\"{0:.1}\" y1=\"{1:.1}\" x2=\"{2:.1}\" y2=\"{1:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>\
+                 <line x1=\"{0:.1}\" y1=\"{3:.1}\" x2=\"{0:.1}\" y2=\"{4:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>\
+                 <line x1=\"{2:.1}\" y1=\"{3:.1}\" x2=\"{2:.1}\" y2=\"{4:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>",
+                x(r.low),
+                yc,
+                x(r.high),
+                yc - 5.0,
+                yc + 5.0
+            );
+        }
+        let _ = write!(
+            out,
+            "<circle cx=\"{:.1}\" cy=\"{yc:.1}\" r=\"4.5\" fill=\"{c}\"/></g>",
+            x(r.rate)
+        );
+    }
+    if let Some(f) = reference {
+        let _ = write!(
+            out,
+            "<line x1=\"{0:.1}\" y1=\"{top}\" x2=\"{0:.1}\" y2=\"{y_end}\" stroke=\"{1}\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>",
+            x(f),
+            hex(colour(6))
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// [`interval_chart_svg`] written to `path`.
+pub fn interval_chart(
+    path: &Path,
+    title: &str,
+    x_desc: &str,
+    rows: &[RatePoint],
+    reference: Option<f64>,
+    domain: Option<(f64, f64)>,
+) -> io::Result<()> {
+    crate::fsutil::write_atomic(
+        path,
+        interval_chart_svg(title, x_desc, rows, reference, domain),
+    )
+}
+
+/// Win rates against a parameter whose values are categories (tile sets,
+/// character lists): one slot per category on a categorical axis, in the
+/// given order, one dot with a 95 % error bar per series, side by side and
+/// not joined (an order between categories would be invented). Points'
+/// `x` index `categories`.
+pub fn category_chart_svg(
+    title: &str,
+    x_desc: &str,
+    categories: &[String],
+    series: &[Series],
+    reference: Option<f64>,
+) -> String {
+    use std::fmt::Write as _;
+    let (w, h) = (720.0, 440.0);
+    let slanted = categories.len() > 6 || categories.iter().any(|c| c.chars().count() > 14);
+    let (left, right, top) = (64.0, w - 20.0, 66.0);
+    let bottom = if slanted { h - 120.0 } else { h - 64.0 };
+    let slot = (right - left) / categories.len().max(1) as f64;
+    let y = |v: f64| bottom - v.clamp(0.0, 1.0) * (bottom - top);
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
+         font-family=\"sans-serif\" role=\"img\"><title>{0}</title>\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\
+         <text x=\"{1}\" y=\"24\" font-size=\"18\" text-anchor=\"middle\">{0}</text>",
+        escape(title),
+        w / 2.0
+    );
+    for t in ticks(0.0, 1.0) {
+        let _ = write!(
+            out,
+            "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{right}\" y2=\"{0:.1}\" stroke=\"#e5e5e5\"/>\
+             <text x=\"{1}\" y=\"{2:.1}\" font-size=\"12\" text-anchor=\"end\">{3}</text>",
+            y(t),
+            left - 6.0,
+            y(t) + 4.0,
+            tidy(t)
+        );
+    }
+    let _ = write!(
+        out,
+        "<line x1=\"{left}\" y1=\"{bottom}\" x2=\"{right}\" y2=\"{bottom}\" stroke=\"black\"/>\
+         <line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{bottom}\" stroke=\"black\"/>\
+         <text transform=\"translate(16 {0}) rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">win rate (draw = 1/2)</text>\
+         <text x=\"{1}\" y=\"{2}\" font-size=\"13\" text-anchor=\"middle\">{3}</text>",
+        (top + bottom) / 2.0,
+        (left + right) / 2.0,
+        h - 12.0,
+        escape(x_desc)
+    );
+    for (i, c) in categories.iter().enumerate() {
+        let cx = left + slot * (i as f64 + 0.5);
+        if i > 0 {
+            let _ = write!(
+                out,
+                "<line x1=\"{0:.1}\" y1=\"{bottom}\" x2=\"{0:.1}\" y2=\"{1}\" stroke=\"black\"/>",
+                left + slot * i as f64,
+                bottom + 5.0
+            );
+        }
+        if slanted {
+            let _ = write!(
+                out,
+                "<text transform=\"translate({cx:.1} {0}) rotate(-35)\" font-size=\"12\" text-anchor=\"end\">{1}</text>",
+                bottom + 16.0,
+                escape(&cut(c, 22))
+            );
+        } else {
+            let _ = write!(
+                out,
+                "<text x=\"{cx:.1}\" y=\"{0}\" font-size=\"12\" text-anchor=\"middle\">{1}</text>",
+                bottom + 18.0,
+                escape(c)
+            );
+        }
+    }
+    if let Some(f) = reference {
+        let _ = write!(
+            out,
+            "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{right}\" y2=\"{0:.1}\" stroke=\"{1}\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>",
+            y(f),
+            hex(colour(6))
+        );
+    }
+    let k = series.len().max(1) as f64;
+    for (j, s) in series.iter().enumerate() {
+        let c = hex(colour(j));
+        let dx = slot * 0.6 * ((j as f64 + 0.5) / k - 0.5);
+        for p in &s.points {
+            let cx = left + slot * (p.x + 0.5) + dx;
+            let _ = write!(
+                out,
+                "<g><title>{0} at {1}: {2:.3} [{3:.3}, {4:.3}]</title>\
+                 <line x1=\"{5:.1}\" y1=\"{6:.1}\" x2=\"{5:.1}\" y2=\"{7:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>\
+                 <line x1=\"{8:.1}\" y1=\"{6:.1}\" x2=\"{9:.1}\" y2=\"{6:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>\
+                 <line x1=\"{8:.1}\" y1=\"{7:.1}\" x2=\"{9:.1}\" y2=\"{7:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>\
+                 <circle cx=\"{5:.1}\" cy=\"{10:.1}\" r=\"4.5\" fill=\"{c}\"/></g>",
+                escape(&s.label),
+                escape(categories.get(p.x as usize).map_or("", String::as_str)),
+                p.rate,
+                p.low,
+                p.high,
+                cx,
+                y(p.low),
+                y(p.high),
+                cx - 4.0,
+                cx + 4.0,
+                y(p.rate)
+            );
+        }
+        let lx = left + 10.0 + 130.0 * (j % 5) as f64;
+        let ly = 44.0 + 14.0 * (j / 5) as f64;
+        let _ = write!(
+            out,
+            "<circle cx=\"{lx}\" cy=\"{ly}\" r=\"4.5\" fill=\"{c}\"/>\
+             <text x=\"{0}\" y=\"{1}\" font-size=\"12\">{2}</text>",
+            lx + 9.0,
+            ly + 4.0,
+            escape(&cut(&s.label, 16))
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// [`category_chart_svg`] written to `path`.
+pub fn category_chart(
+    path: &Path,
+    title: &str,
+    x_desc: &str,
+    categories: &[String],
+    series: &[Series],
+    reference: Option<f64>,
+) -> io::Result<()> {
+    crate::fsutil::write_atomic(
+        path,
+        category_chart_svg(title, x_desc, categories, series, reference),
+    )
 }
 
 #[cfg(test)]
@@ -381,5 +729,62 @@ mod tests {
         assert!(text.contains("Game length") && text.contains("turns"));
         // Background plus the three non-empty bins (empty ones have no height).
         assert!(text.matches("<rect").count() >= 4);
+    }
+
+    #[test]
+    fn ticks_are_round() {
+        assert_eq!(ticks(0.0, 1.0), vec![0.0, 0.2, 0.4, 0.6, 0.8, 1.0]);
+        assert_eq!(ticks(-0.1, 0.1).len(), 5);
+        assert_eq!(ticks(0.0, 600.0), vec![0.0, 200.0, 400.0, 600.0]);
+    }
+
+    #[test]
+    fn interval_chart_has_one_row_per_category_and_flags_off_reference() {
+        let rows: Vec<RatePoint> = (0..30)
+            .map(|i| RatePoint {
+                label: format!("character <{i}>"),
+                rate: 0.5,
+                low: if i == 3 { 0.55 } else { 0.45 },
+                high: 0.6,
+            })
+            .collect();
+        let svg = interval_chart_svg("roles", "win rate", &rows, Some(0.5), Some((0.0, 1.0)));
+        assert_eq!(svg.matches("<circle").count(), 30);
+        assert!(svg.contains("character &lt;29&gt;"));
+        // One row's interval lies above the reference: drawn in vermillion.
+        assert_eq!(svg.matches("fill=\"#d55e00\"").count(), 1);
+        let many: Vec<RatePoint> = (0..200).map(|i| rows[i % 30].clone()).collect();
+        let svg = interval_chart_svg("many", "x", &many, None, None);
+        assert_eq!(svg.matches("<circle").count(), MAX_ROWS);
+    }
+
+    #[test]
+    fn category_chart_puts_categories_on_their_own_axis() {
+        let cats: Vec<String> = ["base", "no-traps", "double"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let series = vec![Series {
+            label: "seat 0".into(),
+            points: (0..3)
+                .map(|i| SweepPoint {
+                    x: f64::from(i),
+                    rate: 0.5,
+                    low: 0.4,
+                    high: 0.6,
+                })
+                .collect(),
+        }];
+        let svg = category_chart_svg("tiles", "tiles", &cats, &series, Some(0.5));
+        for c in &cats {
+            assert!(svg.contains(&format!(">{c}</text>")), "{c}");
+        }
+        // No numeric positions such as 0.5 or 1.5 on the x axis, no joining line.
+        assert!(!svg.contains(">1.5<") && !svg.contains("<polyline"));
+        assert_eq!(
+            svg.matches("<circle").count(),
+            4,
+            "three points and a legend dot"
+        );
     }
 }

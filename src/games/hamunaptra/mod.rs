@@ -264,6 +264,7 @@ impl Hamunaptra {
         let rule3 = params.bool("rule3", false)?;
         let rule5 = params.bool("rule5", false)?;
         let rule6 = params.bool("rule6", false)?;
+        let characters_given = params.iter().any(|(k, _)| k == "characters");
         let cpp = if rule6 {
             if players == 4 {
                 return Err(SpecError::BadValue {
@@ -299,6 +300,16 @@ impl Hamunaptra {
         let each_die = params.choice("dice", 0, &["successes", "each"])? == 1;
         let path = params.text("components");
         let comps = Components::load(path.as_deref())?;
+        if comps.chars.len() < usize::from(players) * usize::from(cpp) && !characters_given {
+            // Name the data file, not a parameter the user never gave.
+            return Err(SpecError::DataFile {
+                path: path.unwrap_or_else(|| "<embedded default>".into()),
+                why: format!(
+                    "the tables hold {} characters, fewer than the {cpp} per player that {players} players need",
+                    comps.chars.len()
+                ),
+            });
+        }
         if comps.chars.len() < usize::from(players) * usize::from(cpp) {
             return Err(SpecError::BadValue {
                 key: "characters".into(),

@@ -1,0 +1,64 @@
+//! `boardlab quality`: game-quality metrics and the skill-depth index (see
+//! [`crate::analysis::quality`]), written as `quality.csv` and `quality.md`.
+
+use anyhow::{Context, Result, bail};
+
+use super::QualityArgs;
+use crate::agents::registry::AgentSpec;
+use crate::analysis::quality;
+use crate::games::AnyGame;
+use crate::spec::split_list;
+use crate::with_game;
+
+pub(super) fn run(a: QualityArgs) -> Result<()> {
+    let game = AnyGame::parse(&a.game)?;
+    let specs = split_list(&a.agents)?
+        .iter()
+        .map(|t| AgentSpec::parse(t))
+        .collect::<Result<Vec<_>, _>>()?;
+    let ladder = a
+        .ladder
+        .as_deref()
+        .map(quality::ladder_depth)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let csv = a.out.join("quality.csv");
+    if csv.exists() && !a.force {
+        bail!(
+            "{} already holds quality.csv (use --force to overwrite, or another --out)",
+            a.out.display()
+        );
+    }
+    let games = with_game!(&game, g => quality::play(g, &specs, a.games, a.seed, a.threads))?;
+    let metrics = quality::metrics(&games);
+    std::fs::create_dir_all(&a.out)
+        .with_context(|| format!("cannot create {}", a.out.display()))?;
+    let title = format!("{} with {}", a.game, a.agents);
+    let save = |name: &str, text: String| {
+        let path = a.out.join(name);
+        crate::fsutil::write_atomic(&path, text)
+            .with_context(|| format!("cannot write {}", path.display()))
+    };
+    save("quality.csv", quality::to_csv(&metrics, ladder.as_ref()))?;
+    save(
+        "quality.md",
+        quality::to_markdown(&title, &metrics, ladder.as_ref()),
+    )?;
+    for m in &metrics {
+        if m.low.is_finite() {
+            println!(
+                "{:<15} {:>9.3} [{:.3}, {:.3}]",
+                m.name, m.value, m.low, m.high
+            );
+        } else {
+            println!("{:<15} {:>9.3}", m.name, m.value);
+        }
+    }
+    if let Some(l) = &ladder {
+        println!(
+            "{:<15} {:>9.1} [{:.1}, {:.1}] ({})",
+            "elo_spread", l.spread, l.low, l.high, l.best
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,18 @@
+//! `boardlab report DIR`: the study's dashboard (see [`crate::report::dashboard`]).
+
+use anyhow::Result;
+
+use super::ReportArgs;
+use crate::report::dashboard;
+
+pub(super) fn run(a: ReportArgs) -> Result<()> {
+    let d = dashboard::write(&a.dir).map_err(anyhow::Error::msg)?;
+    println!(
+        "{}: {} sections in {} and {}",
+        d.title,
+        d.sections.len(),
+        a.dir.join(dashboard::HTML_FILE).display(),
+        a.dir.join(dashboard::MARKDOWN_FILE).display()
+    );
+    Ok(())
+}

@@ -1,0 +1,132 @@
+"""The dashboard in a real headless browser (Debian's Chromium driven by
+Playwright): a small run and a small experiment are made with the release
+binary, `boardlab report` writes their pages, and each page must load without
+console errors or failed requests and show its headline table and charts.
+
+Run from the repository root after `cargo build --release`:
+    python -m pytest -q tests/browser
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+BINARY = ROOT / "target" / "release" / "boardlab"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOT = os.environ.get("BOARDLAB_SCREENSHOT")
+
+
+def boardlab(*args):
+    out = subprocess.run(
+        [str(BINARY), *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    return out
+
+
+@pytest.fixture(scope="module")
+def studies():
+    assert BINARY.exists(), "build the release binary first: cargo build --release"
+    tmp = Path(tempfile.mkdtemp(prefix="boardlab-browser-"))
+    run = tmp / "run"
+    boardlab("run", "--game", "karmox", "--agents", "random,random",
+             "--games", "30", "--seed", "2", "--threads", "1", "--out", str(run), "-q")
+    boardlab("summarize", str(run))
+    boardlab("quality", "--game", "karmox", "--agents", "random,random",
+             "--games", "6", "--threads", "1", "--out", str(run / "quality"))
+    boardlab("report", str(run))
+    exp_file = tmp / "tiles.toml"
+    exp_file.write_text(
+        'description = "Fox tile sets"\ngame = "fox"\ngames = 40\nseed = 5\n'
+        'sweep = { tiles = ["experiments/fox-tiles/standard.toml", '
+        '"experiments/fox-tiles/orthogonal.toml"] }\nlineups = [["random"]]\n'
+    )
+    exp = tmp / "exp"
+    boardlab("experiment", str(exp_file), "--out", str(exp), "--threads", "1", "-q")
+    boardlab("report", str(exp))
+    yield {"run": run, "exp": exp}
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    user_data = tempfile.mkdtemp(prefix="boardlab-chromium-")
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            user_data,
+            executable_path=CHROMIUM,
+            headless=True,
+            args=ARGS,
+            viewport={"width": 1100, "height": 900},
+        )
+        yield context
+        context.close()
+    shutil.rmtree(user_data, ignore_errors=True)
+
+
+def open_page(context, path):
+    page = context.new_page()
+    errors, failed = [], []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("requestfailed", lambda r: failed.append(r.url))
+    page.goto(path.as_uri(), wait_until="load")
+    return page, errors, failed
+
+
+def check(page, errors, failed):
+    assert errors == [], errors
+    assert failed == [], failed
+    # The headline table comes first, with one row per run or cell.
+    first = page.locator("section").first
+    assert first.get_attribute("id") == "headline"
+    assert page.locator("#headline-table tbody tr").count() >= 1
+    assert "capped" in page.locator("#headline-table thead").inner_text()
+    # Charts are inline SVG that the browser lays out with a real size.
+    charts = page.locator("figure svg")
+    assert charts.count() >= 3
+    for i in range(charts.count()):
+        box = charts.nth(i).bounding_box()
+        assert box and box["width"] > 200 and box["height"] > 100, box
+    # Nothing is fetched: every resource is the page itself.
+    urls = page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
+    assert urls == [], urls
+
+
+def test_run_page(studies, browser):
+    page, errors, failed = open_page(browser, studies["run"] / "report.html")
+    check(page, errors, failed)
+    # Drafted characters: one row per character, never a combination.
+    roles = page.locator("#roles figure svg circle")
+    assert roles.count() >= 6
+    labels = page.locator("#roles tbody tr td:nth-child(2)").all_inner_texts()
+    assert labels and all("+" not in l for l in labels), labels
+    assert page.locator("section[id^=quality]").count() == 1
+
+
+def test_experiment_page(studies, browser):
+    page, errors, failed = open_page(browser, studies["exp"] / "report.html")
+    check(page, errors, failed)
+    assert page.locator("#headline-table tbody tr").count() == 2
+    assert page.locator("#comparisons figure svg").count() == 1
+    # The tile-set sweep: categories on their own axis, by file name.
+    sweep = page.locator("#sweeps figure svg").first.inner_html()
+    assert "standard.toml" in sweep and "orthogonal.toml" in sweep
+    if SCREENSHOT:
+        page.set_viewport_size({"width": 1200, "height": 1500})
+        page.screenshot(path=SCREENSHOT, full_page=False)

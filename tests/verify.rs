@@ -1,0 +1,175 @@
+//! `boardlab verify`: stored results replayed with today's binary are fresh,
+//! an edited row is stale (named by game, seat and column), a superseded
+//! study is skipped, and a study that cannot be replayed says why.
+
+mod common;
+
+use std::path::Path;
+
+use common::{boardlab, temp_dir};
+
+/// Runs verify; returns (exit code, stdout + stderr).
+fn verify(args: &[&str]) -> (Option<i32>, String) {
+    let mut a = vec!["verify", "--threads", "1"];
+    a.extend(args);
+    let out = boardlab(&a);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
+fn small_run(dir: &Path, agents: &str) {
+    let o = boardlab(&[
+        "run",
+        "--game",
+        "fox(players=2)",
+        "--agents",
+        agents,
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--threads",
+        "2",
+        "-q",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Replaces the outcome of game 1, seat 0 in a games file.
+fn edit_outcome(path: &Path) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let header: Vec<&str> = lines[0].split(',').collect();
+    let col = header.iter().position(|h| *h == "outcome").unwrap();
+    let row = lines
+        .iter()
+        .position(|l| l.starts_with("1,"))
+        .expect("game 1 recorded");
+    let mut f: Vec<String> = lines[row].split(',').map(str::to_string).collect();
+    f[col] = if f[col] == "win" { "loss" } else { "win" }.to_string();
+    lines[row] = f.join(",");
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn a_fresh_run_verifies_fresh() {
+    let dir = temp_dir("fresh");
+    small_run(&dir, "greedy,mcts(iterations=50)");
+    let (code, text) = verify(&[dir.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("fresh  ") && text.contains("6 games replayed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_edited_row_is_stale_and_named() {
+    let dir = temp_dir("edited");
+    small_run(&dir, "greedy,random");
+    edit_outcome(&dir.join("games.csv"));
+    let (code, text) = verify(&[dir.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("stale: games.csv game 1 seat 0 column outcome"),
+        "{text}"
+    );
+    // An edited metric is caught too.
+    let m = temp_dir("edited-metric");
+    small_run(&m, "greedy,random");
+    let p = m.join("metrics.csv");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let last = text.trim_end().rsplit_once(',').unwrap().0.to_string();
+    std::fs::write(&p, format!("{last},12345\n")).unwrap();
+    let (code, text) = verify(&[m.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("stale: metrics.csv game 5"), "{text}");
+}
+
+#[test]
+fn a_superseded_study_is_skipped() {
+    let dir = temp_dir("superseded");
+    small_run(&dir, "greedy,random");
+    edit_outcome(&dir.join("games.csv"));
+    std::fs::write(
+        dir.join("README.md"),
+        "# Old study\n\n**SUPERSEDED** by results/new-study (made before the rules fix).\n",
+    )
+    .unwrap();
+    let (code, text) = verify(&[dir.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("skipped, superseded: SUPERSEDED by results/new-study"),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_experiment_verifies_from_its_samples_alone() {
+    let dir = temp_dir("experiment");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("study.toml");
+    std::fs::write(
+        &file,
+        "description = \"d\"\ngame = \"fox\"\ngames = 30\nsweep = { players = [2, 3] }\nlineups = [[\"greedy\"]]\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let o = boardlab(&[
+        "experiment",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--threads",
+        "2",
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // As committed: the raw files of a large study are left out.
+    for c in ["c000", "c001"] {
+        let cell = out.join("cells").join(c);
+        let sample = std::fs::read_to_string(cell.join("sample.csv")).unwrap();
+        assert!(
+            sample.contains("\n19,") && !sample.contains("\n20,"),
+            "20 games kept"
+        );
+        std::fs::remove_file(cell.join("games.csv")).unwrap();
+        std::fs::remove_file(cell.join("metrics.csv")).unwrap();
+    }
+    let (code, text) = verify(&["--sample", "4", out.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(text.matches("(4 games replayed)").count(), 2, "{text}");
+    edit_outcome(&out.join("cells/c001/sample.csv"));
+    let (code, text) = verify(&["--sample", "4", out.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("c001"), "{text}");
+    assert!(
+        text.contains("stale: sample.csv game 1 seat 0 column outcome"),
+        "{text}"
+    );
+}
+
+#[test]
+fn what_cannot_be_replayed_is_not_reproducible() {
+    let timed = temp_dir("timed");
+    small_run(&timed, "greedy,mcts(time_ms=1)");
+    let (code, text) = verify(&[timed.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("not reproducible: agent 'mcts(time_ms=1)' searches for a wall-time budget"),
+        "{text}"
+    );
+    let bare = temp_dir("bare");
+    std::fs::create_dir_all(&bare).unwrap();
+    let (code, text) = verify(&[bare.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("not reproducible: no run.json"), "{text}");
+    let (code, text) = verify(&["/nonexistent/study"]);
+    assert_eq!(code, Some(2), "{text}");
+}
