@@ -366,6 +366,98 @@ fn malformed_component_data_files() {
     check(cases);
 }
 
+/// Component data that parses and passes the shape checks but could not
+/// give a playable game (every game stuck, ended at once or at the cap) is
+/// refused at load, with the file named.
+#[test]
+fn unplayable_game_data_files() {
+    let dir = made_dir("unplayable");
+    let file = |name: &str, body: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, body).unwrap();
+        p.display().to_string()
+    };
+    let base = run_game("tictactoe");
+    let mut cases = Vec::new();
+    let mut push = |spec: String, path: &str, needle: &str| {
+        cases.push(case(&owned(&with_game(base.clone(), &spec)), needle));
+        // The message names the file too.
+        cases.push(case(&owned(&with_game(base.clone(), &spec)), path));
+    };
+    // Hamunaptra.
+    let comps = include_str!("../src/games/hamunaptra/components.toml");
+    let parsed: toml::Table = comps.parse().unwrap();
+    let mut no_tiles = parsed.clone();
+    no_tiles.insert("tile".into(), toml::Value::Array(Vec::new()));
+    let path = file("no-tiles.toml", &toml::to_string(&no_tiles).unwrap());
+    push(
+        format!("hamunaptra(components={path})"),
+        &path,
+        "no pile tiles",
+    );
+    let one_square = comps.replacen(
+        "{ tile = \"ENTR\", x = 3, y = 0, rot = 270 }",
+        "{ tile = \"ENTR\", x = -3, y = 0, rot = 270 }",
+        1,
+    );
+    assert_ne!(one_square, comps);
+    let path = file("one-square.toml", &one_square);
+    push(
+        format!("hamunaptra(components={path})"),
+        &path,
+        "two start tiles at (-3, 0)",
+    );
+    let mut small = parsed.clone();
+    let first = small["tile"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t.get("symbol").is_none())
+        .unwrap()
+        .clone();
+    let mut one = first.as_table().unwrap().clone();
+    one.insert("count".into(), toml::Value::Integer(3));
+    small.insert("tile".into(), toml::Value::Array(vec![one.into()]));
+    small.insert("encounter".into(), toml::Value::Array(Vec::new()));
+    small.insert("equipment".into(), toml::Value::Array(Vec::new()));
+    let path = file("small-pile.toml", &toml::to_string(&small).unwrap());
+    push(
+        format!("hamunaptra(components={path})"),
+        &path,
+        "too few to deal 2 hands of 4",
+    );
+    // Karmox: the portal's access squares walled in.
+    let board: serde_json::Value =
+        serde_json::from_str(include_str!("../src/games/karmox/board.json")).unwrap();
+    let mut walled = board.clone();
+    for (x, y) in [(11, 7), (12, 8), (12, 9), (11, 10)] {
+        let row: String = walled["rows"][y]
+            .as_str()
+            .unwrap()
+            .char_indices()
+            .map(|(i, c)| if i == x { '#' } else { c })
+            .collect();
+        walled["rows"][y] = serde_json::json!(row);
+    }
+    let path = file("walled.json", &walled.to_string());
+    push(
+        format!("karmox(board={path})"),
+        &path,
+        "no portal access square can be reached",
+    );
+    let path = file("no-missions.json", "[]");
+    push(
+        format!("karmox(missions={path})"),
+        &path,
+        "mission cards expected",
+    );
+    // Fox on the Run: a tile set that cannot fill the 22 squares.
+    let tiles = include_str!("../src/games/fox/tiles.toml");
+    let path = file("short.toml", &tiles.replacen("copies = 3", "copies = 1", 1));
+    push(format!("fox(tiles={path})"), &path, "add up to 20");
+    check(cases);
+}
+
 /// A finished run in a fresh directory (its files are what must not change).
 fn finished_run(name: &str, extra: &[&str]) -> PathBuf {
     let dir = made_dir(name);

@@ -984,8 +984,11 @@ impl Game for Reply {
     fn heuristic(&self, _s: &ReplyState, _player: PlayerId) -> f64 {
         0.0
     }
-    fn render(&self, s: &ReplyState, _viewer: Option<PlayerId>) -> String {
-        format!("{s:?}")
+    fn render(&self, s: &ReplyState, viewer: Option<PlayerId>) -> String {
+        match viewer {
+            Some(p) => format!("{:?}", self.info_key(s, p)),
+            None => format!("{s:?}"),
+        }
     }
     fn action_label(&self, _s: &ReplyState, a: u8) -> String {
         a.to_string()

@@ -470,6 +470,15 @@ fn check_determinize<G: Game>(
                     "{ctx}: perfect-information determinize must clone"
                 );
             }
+            // A seat's rendering shows only what it knows: `d` is a true
+            // state the seat cannot tell from this one.
+            if checks % u64::from(times.max(1)) == 0 {
+                assert_eq!(
+                    game.render(&d, Some(p)),
+                    game.render(state, Some(p)),
+                    "{ctx}: render for {p} differs on two states with one info key"
+                );
+            }
             // No leak: the view depends only on what the observer knows. Two
             // states with the same info key give the same determinization for
             // the same random stream, so nothing hidden can reach an agent.

@@ -178,7 +178,7 @@ impl Fox {
     fn begin_turn(&self, s: &mut State) {
         loop {
             s.tally.turns[s.to_move as usize] += 1;
-            if self.mv.reach(s, s.to_move) != 0 {
+            if self.mv.can_move(s, s.to_move) {
                 s.phase = Phase::Move;
                 return;
             }

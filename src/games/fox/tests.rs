@@ -1258,3 +1258,159 @@ fn metrics_match_an_independent_count_of_the_action_log() {
     }
     assert!(endings.len() >= 3, "{endings:?}");
 }
+
+// ---------------------------------------------------------------- movement cost
+
+/// A tile set of the default layout and cap with the given types.
+fn tile_set_file(name: &str, types: &[(&str, u32)]) -> String {
+    let mut text = String::from(
+        "version = \"test\"\nturn_cap = 200\n[layout]\nindigo = \"a1\"\nscarlett = \"e5\"\nguardians = \"d4\"\n",
+    );
+    for (arrows, copies) in types {
+        let list: Vec<String> = arrows.split('+').map(|a| format!("\"{a}\"")).collect();
+        text.push_str(&format!(
+            "[[tile]]\ncode = \"{arrows}\"\narrows = [{}]\ncopies = {copies}\n",
+            list.join(", ")
+        ));
+    }
+    let dir = std::env::temp_dir().join(format!("fox-move-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+/// Eleven three-arrow types, two copies each.
+fn three_arrow_tiles() -> String {
+    tile_set_file(
+        "three.toml",
+        &[
+            ("N+E+S", 2),
+            ("N+E+W", 2),
+            ("N+S+W", 2),
+            ("E+S+W", 2),
+            ("NE+SE+SW", 2),
+            ("NE+SW+NW", 2),
+            ("N+SE+SW", 2),
+            ("E+SW+NW", 2),
+            ("S+NE+NW", 2),
+            ("W+NE+SE", 2),
+            ("N+NE+E", 2),
+        ],
+    )
+}
+
+/// A random position: each face-down tile turned face up at a random
+/// rotation with a random density, the pawns on random squares.
+fn random_position(g: &Fox, rng: &mut GameRng) -> State {
+    let mut s = g.initial_state(rng);
+    let density = [0.3, 0.6, 0.85, 1.0][below(rng, 4)];
+    for cell in s.cells.iter_mut() {
+        if let Cell::Down(id) = *cell
+            && crate::rng::unit(rng) < density
+        {
+            *cell = Cell::Up(id, below(rng, 4) as u8);
+        }
+    }
+    for p in s.pos.iter_mut() {
+        *p = below(rng, SQUARES) as u8;
+    }
+    s
+}
+
+#[test]
+fn reach_matches_the_search_over_paths() {
+    let three = three_arrow_tiles();
+    let mut positions = 0;
+    let mut nonempty = 0;
+    for (k, spec) in [
+        String::new(),
+        "start_used=true".into(),
+        "guard=orthogonal".into(),
+        format!("tiles={three}"),
+        format!("tiles={three},start_used=true"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let g = Fox::with(spec).unwrap();
+        let mv = g.movement();
+        let mut rng = rng_from_seed(70 + k as u64);
+        for i in 0..2_500 {
+            let s = random_position(&g, &mut rng);
+            positions += 1;
+            for c in CHARACTERS {
+                let (new, old) = (mv.reach(&s, c), mv.reach_by_paths(&s, c));
+                assert_eq!(new, old, "{spec} position {i} character {c}: {s:?}");
+                assert_eq!(new != 0, mv.can_move(&s, c), "{spec} position {i}");
+                nonempty += u32::from(new != 0);
+            }
+        }
+        // Positions reached in play too, at every movement decision.
+        for game in 0..20u64 {
+            let mut rng = rng_from_seed(900 + game);
+            let mut s = g.initial_state(&mut rng);
+            while g.turn(&s) != Turn::Terminal {
+                if s.phase == Phase::Move {
+                    positions += 1;
+                    let c = s.to_move;
+                    assert_eq!(mv.reach(&s, c), mv.reach_by_paths(&s, c), "{spec}: {s:?}");
+                }
+                let a = match g.turn(&s) {
+                    Turn::Chance => g.sample_chance(&s, &mut rng),
+                    _ => {
+                        let l = g.legal_actions(&s);
+                        l[below(&mut rng, l.len())]
+                    }
+                };
+                g.apply(&mut s, a);
+            }
+        }
+    }
+    assert!(positions > 10_000, "{positions}");
+    assert!(nonempty > 20_000, "{nonempty}");
+}
+
+#[test]
+fn eight_arrow_tiles_keep_movement_cheap() {
+    let all = tile_set_file("eight.toml", &[("N+NE+E+SE+S+SW+W+NW", 22)]);
+    let g = Fox::with(&format!("tiles={all}")).unwrap();
+    let started = std::time::Instant::now();
+    let budget = std::time::Duration::from_secs(20);
+    let mut steps = 0u64;
+    for game in 0..30u64 {
+        let mut rng = rng_from_seed(game);
+        let mut s = g.initial_state(&mut rng);
+        while g.turn(&s) != Turn::Terminal {
+            let a = match g.turn(&s) {
+                Turn::Chance => g.sample_chance(&s, &mut rng),
+                _ => {
+                    let l = g.legal_actions(&s);
+                    l[below(&mut rng, l.len())]
+                }
+            };
+            g.apply(&mut s, a);
+            steps += 1;
+            assert!(
+                started.elapsed() < budget,
+                "game {game}: {steps} steps took {:?}",
+                started.elapsed()
+            );
+        }
+    }
+    // Every square but a blocked stop can chain on: whole boards face up
+    // must be cheap too, not only the early game.
+    let mut rng = rng_from_seed(3);
+    for _ in 0..2_000 {
+        let mut s = random_position(&g, &mut rng);
+        for cell in s.cells.iter_mut() {
+            if let Cell::Down(id) = *cell {
+                *cell = Cell::Up(id, 0);
+            }
+        }
+        for c in CHARACTERS {
+            std::hint::black_box(g.movement().reach(&s, c));
+        }
+        assert!(started.elapsed() < budget, "{:?}", started.elapsed());
+    }
+}

@@ -286,6 +286,9 @@ fn validate(f: &ComponentsFile) -> Result<(), String> {
     if kinds > MAX_KINDS {
         return Err(format!("at most {MAX_KINDS} card kinds, found {kinds}"));
     }
+    if f.tile.is_empty() {
+        return Err("no pile tiles: [[tile]] needs at least one tile to lay".into());
+    }
     let mut symbols: Vec<(&str, u32)> = Vec::new();
     for t in &f.tile {
         parse_sides(&t.open).map_err(|e| format!("tile {}: {e}", t.id))?;
@@ -328,7 +331,13 @@ fn validate(f: &ComponentsFile) -> Result<(), String> {
             ));
         }
         let mut entrances = 0;
-        for t in &l.tiles {
+        for (i, t) in l.tiles.iter().enumerate() {
+            if l.tiles[..i].iter().any(|u| (u.x, u.y) == (t.x, t.y)) {
+                return Err(format!(
+                    "layout for {} players lays two start tiles at ({}, {}); each needs its own square",
+                    l.players, t.x, t.y
+                ));
+            }
             let Some(st) = f.start_tile.iter().find(|s| s.id == t.tile) else {
                 return Err(format!(
                     "layout for {} players: unknown start tile {}",

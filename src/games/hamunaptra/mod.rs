@@ -321,6 +321,16 @@ impl Hamunaptra {
                 ),
             });
         }
+        let pile: usize = comps.kind_count.iter().map(|&n| usize::from(n)).sum();
+        let hands = usize::from(players) * usize::from(hand_size);
+        if pile < hands {
+            return Err(SpecError::DataFile {
+                path: path.unwrap_or_else(|| "<embedded default>".into()),
+                why: format!(
+                    "the pile holds {pile} cards, too few to deal {players} hands of {hand_size}"
+                ),
+            });
+        }
         let Some(lay) = comps
             .layouts
             .iter()
@@ -515,6 +525,7 @@ impl Game for Hamunaptra {
             ("equipment_played", n(&t.equip_played)),
             ("equipment_activated", n(&t.equip_activated)),
             ("scrolls_used", n(&t.scrolls)),
+            ("trades_accepted", n(&t.trades)),
         ]
     }
     fn max_actions(&self) -> usize {
@@ -667,11 +678,10 @@ impl Game for Hamunaptra {
                 format!("offer a card to seat {to}")
             }
             Action::Give(_) if !trader => "offer a card".into(),
-            // Hand sizes can come out alike either way, so to others an
-            // answer to a trade shows only that it was answered.
-            Action::Accept(_) | Action::Agree | Action::Reject if !trader => {
-                "answer the trade".into()
-            }
+            // Whether a trade happened is public (spec §5.1), its cards
+            // are not.
+            Action::Accept(_) if !trader && s.offer.is_some() => "accept the trade".into(),
+            Action::Accept(_) if !trader => "pick a card to give back".into(),
             Action::Discard(_) if observer != self.discarder(s) => {
                 "discard a card (hand limit)".into()
             }

@@ -24,7 +24,19 @@ impl Hamunaptra {
     }
 
     /// The map (bounding box of tiles and encounters), then per-seat tables.
+    ///
+    /// A seat's rendering is drawn from its view ([`Hamunaptra::mask`]) alone,
+    /// so two states it cannot tell apart render alike: another seat's VP is
+    /// the part it can see plus the equipment that may hide among the cards
+    /// it has not seen.
     pub fn render_text(&self, s: &State, viewer: Option<PlayerId>) -> String {
+        match viewer {
+            Some(v) => self.render_view(&self.mask(s, v), Some(v)),
+            None => self.render_view(s, None),
+        }
+    }
+
+    fn render_view(&self, s: &State, viewer: Option<PlayerId>) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -115,12 +127,19 @@ impl Hamunaptra {
         }
         for p in 0..self.players {
             let pl = &s.players[p as usize];
+            // Cards of the hand this view does not show (`NONE` in a mask).
+            let unseen = pl.hand.iter().filter(|&&k| k == NONE).count();
             let _ = writeln!(
                 out,
-                "Seat {p}{}: entrance {}, VP {}",
+                "Seat {p}{}: entrance {}, VP {}{}",
                 if p == s.first { " (first)" } else { "" },
                 self.pos(pl.entrance),
-                self.vp(s, p).total
+                self.vp(s, p).total,
+                if unseen > 0 {
+                    format!(" + up to {unseen} in unseen cards")
+                } else {
+                    String::new()
+                }
             );
             for (i, ch) in s.chars.iter().enumerate() {
                 if ch.owner != p {
@@ -161,10 +180,21 @@ impl Hamunaptra {
                 let _ = writeln!(out, "  hand: {}", hand.join(", "));
                 let _ = writeln!(out, "  face down: {}", table.join(", "));
             } else {
+                let known: Vec<String> = pl
+                    .hand
+                    .iter()
+                    .filter(|&&k| k != NONE)
+                    .map(|&k| self.comps.kind_name(k))
+                    .collect();
                 let _ = writeln!(
                     out,
-                    "  hand: {} cards, face down: {} equipment",
+                    "  hand: {} cards{}, face down: {} equipment",
                     pl.hand.len(),
+                    if known.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" (seen going in: {})", known.join(", "))
+                    },
                     pl.table.len()
                 );
             }

@@ -850,6 +850,7 @@ impl Hamunaptra {
                 }
                 s.back.clear();
                 s.give.clear();
+                bump(&mut s.tally.trades, s.seat);
                 self.after_trade(s);
             }
             (Phase::TradeReply, Action::Reject) if s.offer.is_none() => {
@@ -885,6 +886,7 @@ impl Hamunaptra {
                 s.known.enters(s.seat, q, card);
                 insert_sorted(&mut s.players[s.seat as usize].hand, k);
                 s.known.enters(q, s.seat, k);
+                bump(&mut s.tally.trades, s.seat);
                 s.trade_to = NONE;
                 self.enter_trade(s);
             }

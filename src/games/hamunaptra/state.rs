@@ -401,6 +401,9 @@ pub struct Tally {
     pub equip_activated: [u16; MAXP],
     /// Scrolls used to destroy a tile.
     pub scrolls: [u16; MAXP],
+    /// Trades the seat proposed that were accepted (whether a trade happened
+    /// is public, spec §5.1; which cards moved is not).
+    pub trades: [u16; MAXP],
 }
 
 /// Adds one to a saturating per-seat counter.

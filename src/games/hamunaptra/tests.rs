@@ -1574,7 +1574,9 @@ fn render_and_labels() {
     assert!(seen.contains("Seat 0") && seen.contains("hand:"));
     assert!(seen.contains("┤") || seen.contains("├"), "entrances drawn");
     let all = g.render(&s, None);
-    assert!(all.len() >= seen.len());
+    // Seat 1's hand is a count to seat 0, its cards to the full rendering.
+    assert!(s.players[1].hand.is_empty() || seen.contains("in unseen cards"));
+    assert!(!all.contains("in unseen cards") && all != seen);
     assert!(!g.role(&s, 0).is_empty());
 }
 
@@ -1948,6 +1950,8 @@ fn metrics_match_an_independent_count_of_the_action_log() {
                         add("equipment_activated", before.chars[ch as usize].owner)
                     }
                     Action::Scroll { .. } => add("scrolls_used", seat),
+                    Action::Agree => add("trades_accepted", seat),
+                    Action::Accept(_) if before.offer.is_some() => add("trades_accepted", seat),
                     _ => {}
                 }
                 for (x, y) in before.chars.iter().zip(&s.chars) {
@@ -2018,6 +2022,7 @@ fn metrics_match_an_independent_count_of_the_action_log() {
                     "equipment_played",
                     "equipment_activated",
                     "scrolls_used",
+                    "trades_accepted",
                 ] {
                     let want = count.get(k).map_or(0.0, |c| c[p as usize]);
                     assert_eq!(m[k], want, "{ctx}: {k}");
@@ -2380,4 +2385,91 @@ fn path_metric_stair_without_a_path_is_no_exit() {
     place(&g, &mut s, "ST-DEAD", -5, 0, 90);
     let cell = s.cells[c(-5, 0) as usize];
     assert_eq!((cell.placer, cell.exit), (1, true));
+}
+
+/// A seat's rendering comes from its own view: another seat's VP counts
+/// equipment hidden in its hand, so it is shown as the visible part plus
+/// what the unseen cards may add, and face-down items stay unnamed.
+#[test]
+fn render_for_a_seat_hides_other_vp_and_equipment() {
+    let g = game("hamunaptra");
+    let build = |hand: &[&str], table: &[&str]| {
+        Scenario::new(&g)
+            .characters(0, ANN)
+            .characters(1, BOB)
+            .hand(0, &["C-STR", "C-CRS", "C-CRN", "C-DEAD"])
+            .hand(1, hand)
+            .table(1, table)
+            .build()
+            .unwrap()
+    };
+    // Bob holds two equipment cards, or none; his face-down item differs.
+    let a = build(&["E11", "E12", "C-STR", "C-CRS"], &["E09"]);
+    let b = build(&["C-TEE", "C-STR", "C-CRS", "C-CRN"], &["E03"]);
+    assert_eq!(
+        g.info_key(&a, 0),
+        g.info_key(&b, 0),
+        "Ann cannot tell them apart"
+    );
+    assert_ne!(g.vp(&a, 1).total, g.vp(&b, 1).total);
+    let (ra, rb) = (g.render(&a, Some(0)), g.render(&b, Some(0)));
+    assert_eq!(ra, rb);
+    assert!(ra.contains("+ up to 4 in unseen cards"), "{ra}");
+    for name in ["E11", "E09", "E03"] {
+        let n = &g.comps.equipment[eq(&g, name) as usize].name;
+        assert!(!ra.contains(n.as_str()), "{n} shown to Ann:\n{ra}");
+    }
+    // Bob sees his own cards, and the full rendering shows everything.
+    assert_ne!(g.render(&a, Some(1)), g.render(&b, Some(1)));
+    assert_ne!(g.render(&a, None), g.render(&b, None));
+}
+
+/// Whether a trade happened is public (spec §5.1): a third seat learns that
+/// the partner accepted or rejected, not which cards moved.
+#[test]
+fn trade_answers_are_public_but_not_their_cards() {
+    let g = game("hamunaptra(players=3,rule5=true)");
+    let s0 = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .characters(2, &["C03", "C04", "C05", "C06"])
+        .hand(0, &["E09", "C-STR", "C-CRN", "C-DEAD"])
+        .hand(1, &["C-TEE", "E11", "C-STR", "C-CRS"])
+        .hand(2, &["C-STR", "C-CRS", "C-CRN", "C-DEAD"])
+        .build()
+        .unwrap();
+    assert_eq!(s0.phase, Phase::Trade);
+    let mut s = s0.clone();
+    play(
+        &g,
+        &mut s,
+        Action::Propose {
+            to: 1,
+            card: k(&g, "E09"),
+        },
+    );
+    let (tee, notebook) = (Action::Accept(k(&g, "C-TEE")), Action::Accept(k(&g, "E11")));
+    let after = |a: Action| {
+        let mut t = s.clone();
+        play(&g, &mut t, a);
+        t
+    };
+    // The third seat: accepting shows, the card given back does not.
+    assert_eq!(g.action_label_for(&s, tee, 2), "accept the trade");
+    assert_eq!(
+        g.action_label_for(&s, Action::Reject, 2),
+        "reject the trade"
+    );
+    assert_eq!(g.info_key(&after(tee), 2), g.info_key(&after(notebook), 2));
+    assert_ne!(
+        g.info_key(&after(tee), 2),
+        g.info_key(&after(Action::Reject), 2)
+    );
+    assert_eq!(after(tee).tally.trades, [1, 0, 0, 0]);
+    assert_eq!(after(Action::Reject).tally.trades, [0; 4]);
+    // The partners see the card.
+    assert_ne!(
+        g.action_label_for(&s, tee, 0),
+        g.action_label_for(&s, notebook, 0)
+    );
 }

@@ -618,6 +618,12 @@ fn compile_board(f: &BoardFile) -> Result<Board, String> {
             board.walk_set.insert(sq as u16);
         }
     }
+    if !portal_reachable(&board) {
+        return Err(
+            "no portal access square can be reached from a cell's front square, walking or by teleport"
+                .into(),
+        );
+    }
     for y in 0..f.height - 1 {
         for x in 0..f.width - 1 {
             let a = board.sq(x, y);
@@ -634,6 +640,35 @@ fn compile_board(f: &BoardFile) -> Result<Board, String> {
         return Err("too many Skeletor anchors".into());
     }
     Ok(board)
+}
+
+/// Can some character, walking from its cell's front square over floor
+/// squares and teleporting between teleport squares, reach the portal?
+/// Otherwise every game would end at the round cap.
+fn portal_reachable(board: &Board) -> bool {
+    let mut seen = vec![false; board.walk.len()];
+    let mut todo: Vec<u16> = board.front.to_vec();
+    for &f in &board.front {
+        seen[f as usize] = true;
+    }
+    let mut teleported = false;
+    while let Some(sq) = todo.pop() {
+        if board.access.contains(&sq) {
+            return true;
+        }
+        let mut next: Vec<u16> = board.nb[sq as usize].to_vec();
+        if !teleported && board.teleports.contains(&sq) {
+            teleported = true;
+            next.extend(&board.teleports);
+        }
+        for n in next {
+            if n != OFF && board.walk[n as usize] && !seen[n as usize] {
+                seen[n as usize] = true;
+                todo.push(n);
+            }
+        }
+    }
+    false
 }
 
 fn compile_tiles(t: &[TileFile], board: Option<&Board>) -> Result<Vec<Tile>, String> {
