@@ -173,6 +173,17 @@ fn malformed_game_and_agent_specs() {
         agents("random,mcts(epsilon=2)", "bad value '2' for 'epsilon'"),
         agents("random,ismcts-1k(colour=red)", "no parameter 'colour'"),
         agents("random,faulty(fault=explode)", "bad value 'explode'"),
+        agents(
+            "random,ismcts(time_ms=5,cpu_ms=5)",
+            "time_ms and cpu_ms exclude each other",
+        ),
+        agents("random,ismcts(threads=0)", "bad value '0' for 'threads'"),
+        agents("random,mcts(widen=2)", "bad value '2' for 'widen'"),
+        agents(
+            "random,ismcts(reuse=maybe)",
+            "bad value 'maybe' for 'reuse'",
+        ),
+        agents("random,moismcts(reuse=true)", "no parameter 'reuse'"),
         agents("random,@", "cannot use data file"),
     ];
     // Generic over the registry: every game rejects an unknown parameter, and

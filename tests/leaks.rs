@@ -11,12 +11,20 @@ use boardlab::games::{AnyGame, GAMES};
 use boardlab::rng::{Stream, below, rng_from_seed, stream_rng};
 use boardlab::with_game;
 
-const AGENTS: [&str; 5] = [
+const AGENTS: [&str; 7] = [
     "random",
     "greedy(samples=2)",
     "mcts(iterations=40,max_rollout=30)",
     "pimc(iterations=40,determinizations=4,max_rollout=30)",
     "ismcts(iterations=40,max_rollout=30)",
+    "ismcts(iterations=40,max_rollout=30,widen=0.5,bias=1,threads=2)",
+    "moismcts(iterations=40,max_rollout=30)",
+];
+
+/// Agents that carry what they learnt from one decision to the next.
+const REUSING: [&str; 2] = [
+    "mcts(iterations=40,max_rollout=30,reuse=true)",
+    "ismcts(iterations=40,max_rollout=30,reuse=true)",
 ];
 
 /// Returns (decisions compared, pairs of true states that really differed).
@@ -77,6 +85,107 @@ fn check<G: Game>(game: &G, spec: &str) -> (u32, u32) {
         }
     }
     (compared, differing)
+}
+
+/// A reusing agent plays one seat of a game (the others random) from the
+/// runner's views; at some of its decisions, a second truth with the same
+/// information for that seat must lead it to the same action, its earlier
+/// decisions replayed alike. Returns the decisions compared.
+fn check_reuse<G: Game>(game: &G, spec: &str, agent: &str) -> u32 {
+    let parsed = AgentSpec::parse(agent).unwrap();
+    let mut compared = 0;
+    // Seeds until two checks are made (short games need more of them).
+    for seed in 0..20u64 {
+        if compared >= 2 {
+            break;
+        }
+        let mut rng = rng_from_seed(100 + seed);
+        let mut state = game.initial_state(&mut rng);
+        let me = 0;
+        // The views and legal actions of the seat's decisions so far.
+        let mut history: Vec<(G::State, G::Actions)> = Vec::new();
+        let mut view_rng = stream_rng(seed, Stream::View);
+        let mut seat_rng = stream_rng(seed, Stream::Seat(me));
+        let mut live = parsed.build::<G>().unwrap();
+        // Replays the seat's decisions on the recorded views, then decides
+        // on `last`; returns that action.
+        let replay = |history: &[(G::State, G::Actions)], last: &G::State| {
+            let mut a = parsed.build::<G>().unwrap();
+            let mut seat_rng = stream_rng(seed, Stream::Seat(me));
+            let n = history.len();
+            let mut action = None;
+            for (i, (view, legal)) in history.iter().enumerate() {
+                action = Some(a.act(Decision {
+                    game,
+                    me,
+                    view: if i + 1 == n { last } else { view },
+                    legal,
+                    rng: &mut seat_rng,
+                }));
+            }
+            action.unwrap()
+        };
+        loop {
+            let a = match game.turn(&state) {
+                Turn::Terminal => break,
+                Turn::Chance => game.sample_chance(&state, &mut rng),
+                Turn::Player(p) if p == me => {
+                    let legal = game.legal_actions(&state);
+                    let stream_here = view_rng.clone();
+                    let view = game.determinize(&state, me, &mut view_rng);
+                    let a = live.act(Decision {
+                        game,
+                        me,
+                        view: &view,
+                        legal: &legal,
+                        rng: &mut seat_rng,
+                    });
+                    history.push((view, legal));
+                    // Checked at the seat's 2nd, 3rd, 5th, 9th… decision.
+                    if history.len() > 1 && (history.len() - 1).is_power_of_two() {
+                        // The same decision from a view of another truth
+                        // (made as the runner would, on the view stream).
+                        let other = game.determinize(&state, me, &mut rng);
+                        assert_eq!(game.info_key(&other, me), game.info_key(&state, me));
+                        let other_view = game.determinize(&other, me, &mut stream_here.clone());
+                        let last = history.last().unwrap().0.clone();
+                        assert_eq!(replay(&history, &last), a, "{spec}: {agent} replay differs");
+                        assert_eq!(
+                            a,
+                            replay(&history, &other_view),
+                            "{spec}: {agent} decided on hidden information (seed {seed})"
+                        );
+                        compared += 1;
+                        if history.len() > 32 {
+                            break;
+                        }
+                    }
+                    a
+                }
+                Turn::Player(_) => {
+                    let legal = game.legal_actions(&state);
+                    legal[below(&mut rng, legal.len())]
+                }
+            };
+            game.apply(&mut state, a);
+        }
+    }
+    compared
+}
+
+#[test]
+fn reusing_agents_decide_on_their_views_only() {
+    for info in GAMES {
+        let spec = info.test_specs[0];
+        let game = AnyGame::parse(spec).unwrap();
+        if !with_game!(&game, g => g.has_hidden_information()) {
+            continue;
+        }
+        for agent in REUSING {
+            let compared = with_game!(&game, g => check_reuse(g, spec, agent));
+            assert!(compared >= 1, "{spec}: {agent} never reached its check");
+        }
+    }
 }
 
 #[test]

@@ -6,7 +6,7 @@
 //!
 //! Kinds: [`random`], [`human`], [`greedy`] (one-step heuristic look-ahead),
 //! [`alphabeta`] (exact or depth-limited minimax) and the tree searches in [`mcts`]: `mcts` (UCT on the view), `pimc`
-//! (determinized UCT) and `ismcts` (information-set MCTS). Every search shares
+//! (determinized UCT), `ismcts` (information-set MCTS) and `moismcts` (one tree per seat). Every search shares
 //! one engine, keeps its tree in a reusable arena and is deterministic for a
 //! given seat stream when its budget is in iterations.
 

@@ -16,8 +16,9 @@ use super::greedy::GreedyAgent;
 use super::human::HumanAgent;
 use super::mcts::SearchConfig;
 use super::mcts::ismcts::IsmctsAgent;
+use super::mcts::moismcts::MoIsmctsAgent;
 use super::mcts::pimc::PimcAgent;
-use super::mcts::uct::MctsAgent;
+use super::mcts::uct::{MctsAgent, TreeOptions};
 use super::random::RandomAgent;
 use crate::error::SpecError;
 use crate::game::Game;
@@ -89,7 +90,7 @@ pub const AGENT_KINDS: &[AgentKindInfo] = &[
     AgentKindInfo {
         name: "mcts",
         summary: "UCT on the seat's view (one determinization), max^n backup, open-loop chance",
-        params: SEARCH_PARAMS,
+        params: TREE_PARAMS,
     },
     AgentKindInfo {
         name: "pimc",
@@ -99,7 +100,12 @@ pub const AGENT_KINDS: &[AgentKindInfo] = &[
     AgentKindInfo {
         name: "ismcts",
         summary: "single-observer information-set MCTS: one tree, a new determinization per iteration",
-        params: SEARCH_PARAMS,
+        params: TREE_PARAMS,
+    },
+    AgentKindInfo {
+        name: "moismcts",
+        summary: "multiple-observer information-set MCTS: one tree per seat, each following moves as that seat sees them",
+        params: MO_PARAMS,
     },
 ];
 
@@ -114,6 +120,11 @@ const SEARCH_PARAMS: &[ParamInfo] = &[
         name: "time_ms",
         default: "0",
         help: "wall-clock milliseconds per decision; when > 0 it replaces `iterations`",
+    },
+    ParamInfo {
+        name: "cpu_ms",
+        default: "0",
+        help: "CPU milliseconds of the searching thread per decision (fair on a busy machine); when > 0 it replaces `iterations`",
     },
     ParamInfo {
         name: "c",
@@ -140,6 +151,58 @@ const SEARCH_PARAMS: &[ParamInfo] = &[
         default: "0",
         help: "stop a rollout after this many actions and score it with the heuristic (0: play to the end)",
     },
+    ParamInfo {
+        name: "widen",
+        default: "0",
+        help: "progressive widening exponent α (0: off): a node visited n times has at most ⌈(n+1)^α⌉ children, best heuristic first (0-1)",
+    },
+    ParamInfo {
+        name: "bias",
+        default: "0",
+        help: "progressive bias weight: adds bias·h/(visits+1) to UCB, h the heuristic's value of the move (0: off)",
+    },
+];
+
+/// Root-parallel trees (read by [`TreeOptions::from_params`]).
+const THREADS: ParamInfo = ParamInfo {
+    name: "threads",
+    default: "1",
+    help: "independent trees searched in parallel threads, root visits summed (1-64); same decisions for a given value whatever the runner's threads",
+};
+
+/// Single-tree searches: the search parameters plus tree reuse and threads.
+const TREE_PARAMS: &[ParamInfo] = &[
+    SEARCH_PARAMS[0],
+    SEARCH_PARAMS[1],
+    SEARCH_PARAMS[2],
+    SEARCH_PARAMS[3],
+    SEARCH_PARAMS[4],
+    SEARCH_PARAMS[5],
+    SEARCH_PARAMS[6],
+    SEARCH_PARAMS[7],
+    SEARCH_PARAMS[8],
+    SEARCH_PARAMS[9],
+    ParamInfo {
+        name: "reuse",
+        default: "false",
+        help: "keep the subtree of the new information set between decisions when the seat's own views identify it",
+    },
+    THREADS,
+];
+
+/// MO-ISMCTS: the search parameters plus threads.
+const MO_PARAMS: &[ParamInfo] = &[
+    SEARCH_PARAMS[0],
+    SEARCH_PARAMS[1],
+    SEARCH_PARAMS[2],
+    SEARCH_PARAMS[3],
+    SEARCH_PARAMS[4],
+    SEARCH_PARAMS[5],
+    SEARCH_PARAMS[6],
+    SEARCH_PARAMS[7],
+    SEARCH_PARAMS[8],
+    SEARCH_PARAMS[9],
+    THREADS,
 ];
 
 /// PIMC's parameters: the search ones plus the number of worlds.
@@ -151,6 +214,9 @@ const PIMC_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[4],
     SEARCH_PARAMS[5],
     SEARCH_PARAMS[6],
+    SEARCH_PARAMS[7],
+    SEARCH_PARAMS[8],
+    SEARCH_PARAMS[9],
     ParamInfo {
         name: "determinizations",
         default: "10",
@@ -318,10 +384,23 @@ impl AgentSpec {
                 samples: params.int("samples", 4, 1, 1000)? as u32,
             }),
             "alphabeta" => Box::new(AlphaBetaAgent::new(params.int("depth", 0, 0, 1000)? as u32)),
-            "mcts" => Box::new(MctsAgent::<G>::new(SearchConfig::from_params(&mut params)?)),
-            "ismcts" => Box::new(IsmctsAgent::<G>::new(SearchConfig::from_params(
-                &mut params,
-            )?)),
+            "mcts" => Box::new(MctsAgent::<G>::with_options(
+                SearchConfig::from_params(&mut params)?,
+                TreeOptions::from_params(&mut params)?,
+            )),
+            "ismcts" => Box::new(IsmctsAgent::<G>::with_options(
+                SearchConfig::from_params(&mut params)?,
+                TreeOptions::from_params(&mut params)?,
+            )),
+            "moismcts" => {
+                let cfg = SearchConfig::from_params(&mut params)?;
+                let threads = params.int("threads", 1, 1, 64)? as u32;
+                let opts = TreeOptions {
+                    reuse: false,
+                    threads,
+                };
+                Box::new(MoIsmctsAgent::<G>::new(cfg, opts))
+            }
             "pimc" => {
                 let cfg = SearchConfig::from_params(&mut params)?;
                 let worlds = params.int("determinizations", 10, 1, 100_000)? as u32;

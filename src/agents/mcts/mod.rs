@@ -10,22 +10,34 @@
 //! * [`uct`]: always the agent's view (one determinization, made by the runner);
 //! * [`pimc`]: several determinizations of the view, a fresh tree for each;
 //! * [`ismcts`]: a new determinization every iteration in one tree, with
-//!   availability counts in the UCB formula (single-observer ISMCTS).
+//!   availability counts in the UCB formula (single-observer ISMCTS);
+//! * [`moismcts`]: the same sampling with one tree per seat, each seat's
+//!   tree seeing other seats' moves only as that seat observes them.
+//!
+//! Shared by all: [`mast`] rollout statistics, progressive widening and bias
+//! ([`Chooser`]), tree reuse between decisions ([`reuse`]) and root-parallel
+//! search ([`parallel`]).
 
+pub mod clock;
 pub mod ismcts;
+pub mod mast;
+pub mod moismcts;
+pub mod parallel;
 pub mod pimc;
+pub mod reuse;
 pub mod tree;
 pub mod uct;
 
-use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::Budget;
 use super::greedy::{epsilon_greedy, normalized_returns};
 use crate::error::SpecError;
 use crate::game::{Game, PlayerId, Returns, Turn};
-use crate::rng::{GameRng, below, unit};
+use crate::rng::{GameRng, below};
 use crate::spec::Params;
+use clock::Clock;
+use mast::Mast;
 use tree::{NIL, Tree};
 
 /// How a rollout picks actions.
@@ -74,43 +86,71 @@ pub const DEFAULT_C: f64 = 1.4;
 /// Parameters of a tree search.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchConfig {
-    /// Iterations or wall time per decision.
+    /// Iterations or time per decision.
     pub budget: Budget,
+    /// The clock a time budget reads: wall (`time_ms`) or the thread's CPU (`cpu_ms`).
+    pub clock: Clock,
     /// UCB exploration constant.
     pub c: f64,
     /// Rollout policy.
     pub rollout: Rollout,
     /// Actions after which a rollout stops and is scored by the heuristic (0: never).
     pub max_rollout: u32,
+    /// Progressive widening exponent α (0: off): a node visited `n` times has
+    /// at most `⌈(n + 1)^α⌉` children legal in the iteration's state, added
+    /// in the order the heuristic rates them (progressive unpruning).
+    pub widen: f64,
+    /// Progressive bias weight: `bias · h / (visits + 1)` is added to a
+    /// child's UCB value, `h` the heuristic's value of its action for the
+    /// mover when the child was made (0: off).
+    pub bias: f64,
 }
 
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
             budget: Budget::Iterations(1000),
+            clock: Clock::Wall,
             c: DEFAULT_C,
             rollout: Rollout::Random,
             max_rollout: 0,
+            widen: 0.0,
+            bias: 0.0,
         }
     }
 }
 
 impl SearchConfig {
-    /// Reads `iterations`, `time_ms`, `c`, `rollout`, `epsilon`, `tau`, `max_rollout`.
-    /// `time_ms` > 0 replaces the iteration budget with a wall-clock one.
+    /// Reads `iterations`, `time_ms`, `cpu_ms`, `c`, `rollout`, `epsilon`,
+    /// `tau`, `max_rollout`, `widen`, `bias`. `time_ms` > 0 replaces the
+    /// iteration budget with a wall-clock one, `cpu_ms` > 0 with one in the
+    /// searching thread's CPU time.
     pub fn from_params(params: &mut Params) -> Result<SearchConfig, SpecError> {
         let iterations = params.int("iterations", 1000, 1, u64::from(u32::MAX))?;
         let time_ms = params.int("time_ms", 0, 0, 3_600_000)?;
+        let cpu_ms = params.int("cpu_ms", 0, 0, 3_600_000)?;
+        if time_ms > 0 && cpu_ms > 0 {
+            return Err(SpecError::Invalid(
+                "time_ms and cpu_ms exclude each other: give one of them".to_string(),
+            ));
+        }
         let c = params.float("c", DEFAULT_C, 0.0, 100.0)?;
         let rollout = params.choice("rollout", 0, &["random", "greedy", "mast", "mast-gibbs"])?;
         let epsilon = params.float("epsilon", 0.1, 0.0, 1.0)?;
         let tau = params.float("tau", 1.0, 0.01, 100.0)?;
         let max_rollout = params.int("max_rollout", 0, 0, u64::from(u32::MAX))?;
+        let widen = params.float("widen", 0.0, 0.0, 1.0)?;
+        let bias = params.float("bias", 0.0, 0.0, 100.0)?;
         Ok(SearchConfig {
-            budget: if time_ms > 0 {
-                Budget::Time(Duration::from_millis(time_ms))
+            budget: if time_ms + cpu_ms > 0 {
+                Budget::Time(Duration::from_millis(time_ms + cpu_ms))
             } else {
                 Budget::Iterations(iterations as u32)
+            },
+            clock: if cpu_ms > 0 {
+                Clock::ThreadCpu
+            } else {
+                Clock::Wall
             },
             c,
             rollout: match rollout {
@@ -120,6 +160,8 @@ impl SearchConfig {
                 _ => Rollout::MastGibbs { tau },
             },
             max_rollout: max_rollout as u32,
+            widen,
+            bias,
         })
     }
 }
@@ -135,20 +177,189 @@ pub enum Sampling {
     Redeterminize,
 }
 
+/// What to do at a tree node.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Choice {
+    /// Add a child for the legal action at this index, with this prior, and roll out.
+    Expand {
+        /// Index into the legal actions.
+        index: usize,
+        /// The heuristic's value of the action for the mover (0 when unused).
+        prior: f32,
+    },
+    /// Descend into this existing child.
+    Descend(u32),
+}
+
+/// The choice at one node (expansion, widening, UCB with availability and
+/// progressive bias), with its scratch buffers; shared by every tree search.
+#[derive(Clone, Debug, Default)]
+pub struct Chooser {
+    candidates: Vec<u32>,
+    has_child: Vec<bool>,
+}
+
+impl Chooser {
+    /// Chooses at `node` of `tree`, where seat `p` is to act in `state` with
+    /// `legal` actions; `key` maps an action to its key in this tree.
+    /// `avail`: UCB counts availability (ISMCTS) instead of parent visits.
+    /// On [`Choice::Descend`] the legal children's availability is counted.
+    #[allow(clippy::too_many_arguments)]
+    pub fn choose<G: Game, K: Copy + PartialEq>(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        legal: &[G::Action],
+        tree: &mut Tree<K>,
+        node: u32,
+        p: PlayerId,
+        key: impl Fn(G::Action) -> K,
+        cfg: &SearchConfig,
+        avail: bool,
+        rng: &mut GameRng,
+    ) -> Choice {
+        // Which legal actions already have a child, and those children.
+        self.has_child.clear();
+        self.has_child.resize(legal.len(), false);
+        self.candidates.clear();
+        let mut c = tree.get(node).first_child;
+        while c != NIL {
+            let n = tree.get(c);
+            if n.mover == p
+                && let Some(i) = legal.iter().position(|&a| key(a) == n.action)
+            {
+                self.has_child[i] = true;
+                self.candidates.push(c);
+            }
+            c = n.next_sibling;
+        }
+        let untried = legal.len() - self.candidates.len();
+        let room = cfg.widen <= 0.0
+            || (self.candidates.len() as f64)
+                < (f64::from(tree.get(node).visits) + 1.0)
+                    .powf(cfg.widen)
+                    .ceil();
+        if untried > 0 && (room || self.candidates.is_empty()) {
+            if cfg.widen > 0.0 {
+                // Progressive unpruning: the untried action the heuristic rates best.
+                let mut best = (f64::NEG_INFINITY, 0usize);
+                let mut ties = 0usize;
+                for (i, &has) in self.has_child.iter().enumerate() {
+                    if has {
+                        continue;
+                    }
+                    let v = value_after(game, state, legal[i], p);
+                    if v > best.0 + 1e-12 {
+                        best = (v, i);
+                        ties = 1;
+                    } else if (v - best.0).abs() <= 1e-12 {
+                        ties += 1;
+                        if below(rng, ties) == 0 {
+                            best = (v, i);
+                        }
+                    }
+                }
+                return Choice::Expand {
+                    index: best.1,
+                    prior: best.0 as f32,
+                };
+            }
+            let mut k = below(rng, untried);
+            let mut pick = 0;
+            for (i, &has) in self.has_child.iter().enumerate() {
+                if !has {
+                    if k == 0 {
+                        pick = i;
+                        break;
+                    }
+                    k -= 1;
+                }
+            }
+            let prior = if cfg.bias > 0.0 {
+                value_after(game, state, legal[pick], p) as f32
+            } else {
+                0.0
+            };
+            return Choice::Expand { index: pick, prior };
+        }
+        let parent_visits = f64::from(tree.get(node).visits.max(1));
+        let mut best = f64::NEG_INFINITY;
+        let mut best_c = self.candidates[0];
+        for &c in &self.candidates {
+            let n = tree.get(c);
+            let visits = f64::from(n.visits.max(1));
+            let parent = if avail {
+                f64::from(n.avail.max(1))
+            } else {
+                parent_visits
+            };
+            let mut ucb = n.total / visits + cfg.c * (parent.ln() / visits).sqrt();
+            if cfg.bias > 0.0 {
+                ucb += cfg.bias * f64::from(n.prior) / (f64::from(n.visits) + 1.0);
+            }
+            if ucb > best {
+                best = ucb;
+                best_c = c;
+            }
+        }
+        // Every child legal in this iteration's state was available for
+        // this selection (counted after it, as in the reference code). Kept
+        // in both modes so trees can be inspected alike; only ISMCTS uses it.
+        for &c in &self.candidates {
+            tree.get_mut(c).avail += 1;
+        }
+        Choice::Descend(best_c)
+    }
+}
+
+/// The value for `p` of the state after `action`: the game's returns if it
+/// ends there, its heuristic otherwise.
+pub fn value_after<G: Game>(game: &G, state: &G::State, action: G::Action, p: PlayerId) -> f64 {
+    let mut s = state.clone();
+    game.apply(&mut s, action);
+    if game.turn(&s) == Turn::Terminal {
+        normalized_returns(game, &s)[p as usize]
+    } else {
+        game.heuristic(&s, p)
+    }
+}
+
+/// Runs iterations until `budget` is spent on `clock` (at least one);
+/// returns how many.
+pub fn run_budget(budget: Budget, clock: Clock, mut iterate: impl FnMut()) -> u64 {
+    let mut done = 0u64;
+    match budget {
+        Budget::Iterations(n) => {
+            for _ in 0..n.max(1) {
+                iterate();
+                done += 1;
+            }
+        }
+        Budget::Time(limit) => {
+            let start = clock.mark();
+            loop {
+                iterate();
+                done += 1;
+                // Reading the clock (tens to hundreds of nanoseconds) is
+                // cheap next to an iteration, and checking every time bounds
+                // the overrun by one iteration however slow iterations are.
+                if start.elapsed() >= limit {
+                    break;
+                }
+            }
+        }
+    }
+    done
+}
+
 /// A reusable search: the tree arena and scratch buffers survive between
 /// decisions, so a search allocates only when the tree outgrows earlier ones.
 #[derive(Clone, Debug)]
 pub struct Engine<G: Game> {
     tree: Tree<G::Action>,
     path: Vec<u32>,
-    candidates: Vec<u32>,
-    has_child: Vec<bool>,
-    /// MAST: (sum of the mover's returns, count) per (mover, action).
-    mast: HashMap<(u8, G::Action), (f64, u32)>,
-    /// MAST: the (mover, action) pairs of the current iteration's rollout.
-    played: Vec<(u8, G::Action)>,
-    /// MAST Gibbs weights, parallel to the legal actions.
-    weights: Vec<f64>,
+    chooser: Chooser,
+    mast: Mast<G::Action>,
 }
 
 impl<G: Game> Default for Engine<G> {
@@ -156,11 +367,8 @@ impl<G: Game> Default for Engine<G> {
         Engine {
             tree: Tree::new(),
             path: Vec::new(),
-            candidates: Vec::new(),
-            has_child: Vec::new(),
-            mast: HashMap::new(),
-            played: Vec::new(),
-            weights: Vec::new(),
+            chooser: Chooser::default(),
+            mast: Mast::default(),
         }
     }
 }
@@ -177,6 +385,11 @@ impl<G: Game> Engine<G> {
         self.mast.clear();
     }
 
+    /// Keeps only the subtree under `node` (tree reuse); MAST statistics stay.
+    pub fn reroot(&mut self, node: u32) {
+        self.tree.keep_subtree(node);
+    }
+
     /// Runs iterations from `root` (where `me` is to act) until `budget` is
     /// spent, adding to the current tree; returns the iterations run (at least one).
     #[allow(clippy::too_many_arguments)]
@@ -191,29 +404,9 @@ impl<G: Game> Engine<G> {
         rng: &mut GameRng,
     ) -> u64 {
         debug_assert!(!self.tree.is_empty(), "reset before search");
-        let mut done = 0u64;
-        match budget {
-            Budget::Iterations(n) => {
-                for _ in 0..n.max(1) {
-                    self.iterate(game, root, me, cfg, sampling, rng);
-                    done += 1;
-                }
-            }
-            Budget::Time(limit) => {
-                let start = Instant::now();
-                loop {
-                    self.iterate(game, root, me, cfg, sampling, rng);
-                    done += 1;
-                    // Reading the clock (tens of nanoseconds) is cheap next to
-                    // an iteration, and checking every time bounds the overrun
-                    // by one iteration however slow iterations are.
-                    if start.elapsed() >= limit {
-                        break;
-                    }
-                }
-            }
-        }
-        done
+        run_budget(budget, cfg.clock, || {
+            self.iterate(game, root, me, cfg, sampling, rng)
+        })
     }
 
     /// One iteration: select and expand in the tree, roll out, back up.
@@ -252,71 +445,38 @@ impl<G: Game> Engine<G> {
                 Turn::Player(p) => p,
             };
             let legal = game.legal_actions(&state);
-            // Which legal actions already have a child, and those children.
-            self.has_child.clear();
-            self.has_child.resize(legal.len(), false);
-            self.candidates.clear();
-            let mut c = self.tree.get(node).first_child;
-            while c != NIL {
-                let n = self.tree.get(c);
-                if n.mover == p
-                    && let Some(i) = legal.iter().position(|&a| a == n.action)
-                {
-                    self.has_child[i] = true;
-                    self.candidates.push(c);
+            let avail = sampling == Sampling::Redeterminize;
+            match self.chooser.choose(
+                game,
+                &state,
+                &legal,
+                &mut self.tree,
+                node,
+                p,
+                |a| a,
+                cfg,
+                avail,
+                rng,
+            ) {
+                Choice::Expand { index, prior } => {
+                    let action = legal[index];
+                    let child = self.tree.add_child(node, p, action);
+                    self.tree.get_mut(child).prior = prior;
+                    game.apply(&mut state, action);
+                    self.path.push(child);
+                    break if cfg.rollout.uses_mast() {
+                        self.mast.rollout(game, &mut state, cfg, steps + 1, rng)
+                    } else {
+                        rollout(game, &mut state, cfg, steps + 1, rng)
+                    };
                 }
-                c = n.next_sibling;
-            }
-            let untried = legal.len() - self.candidates.len();
-            if untried > 0 {
-                // Expand one untried action chosen at random, then roll out.
-                let mut k = below(rng, untried);
-                let mut pick = 0;
-                for (i, &has) in self.has_child.iter().enumerate() {
-                    if !has {
-                        if k == 0 {
-                            pick = i;
-                            break;
-                        }
-                        k -= 1;
-                    }
-                }
-                let action = legal[pick];
-                let child = self.tree.add_child(node, p, action);
-                game.apply(&mut state, action);
-                self.path.push(child);
-                break if cfg.rollout.uses_mast() {
-                    self.mast_rollout(game, &mut state, cfg, steps + 1, rng)
-                } else {
-                    rollout(game, &mut state, cfg, steps + 1, rng)
-                };
-            }
-            let parent_visits = f64::from(self.tree.get(node).visits.max(1));
-            let mut best = f64::NEG_INFINITY;
-            let mut best_c = self.candidates[0];
-            for &c in &self.candidates {
-                let n = self.tree.get(c);
-                let visits = f64::from(n.visits.max(1));
-                let parent = match sampling {
-                    Sampling::Fixed => parent_visits,
-                    Sampling::Redeterminize => f64::from(n.avail.max(1)),
-                };
-                let ucb = n.total / visits + cfg.c * (parent.ln() / visits).sqrt();
-                if ucb > best {
-                    best = ucb;
-                    best_c = c;
+                Choice::Descend(child) => {
+                    game.apply(&mut state, self.tree.get(child).action);
+                    node = child;
+                    self.path.push(node);
+                    steps += 1;
                 }
             }
-            // Every child legal in this iteration's state was available for
-            // this selection (counted after it, as in the reference code). Kept
-            // in both modes so trees can be inspected alike; only ISMCTS uses it.
-            for &c in &self.candidates {
-                self.tree.get_mut(c).avail += 1;
-            }
-            game.apply(&mut state, self.tree.get(best_c).action);
-            node = best_c;
-            self.path.push(node);
-            steps += 1;
         };
         for &i in &self.path {
             let n = self.tree.get_mut(i);
@@ -324,104 +484,12 @@ impl<G: Game> Engine<G> {
             n.total += values[n.mover as usize];
         }
         if cfg.rollout.uses_mast() {
+            let tree = &self.tree;
             let tree_moves = self.path[1..].iter().map(|&i| {
-                let n = self.tree.get(i);
+                let n = tree.get(i);
                 (n.mover, n.action)
             });
-            for key in tree_moves.chain(self.played.drain(..)) {
-                let e = self.mast.entry(key).or_insert((0.0, 0));
-                e.0 += values[key.0 as usize];
-                e.1 += 1;
-            }
-        }
-    }
-
-    /// [`rollout`] with the MAST policy, recording the moves it plays.
-    fn mast_rollout(
-        &mut self,
-        game: &G,
-        state: &mut G::State,
-        cfg: &SearchConfig,
-        mut steps: u32,
-        rng: &mut GameRng,
-    ) -> Returns {
-        let cap = game.max_game_length();
-        let mut n = 0u32;
-        self.played.clear();
-        loop {
-            let turn = game.turn(state);
-            if turn == Turn::Terminal {
-                return normalized_returns(game, state);
-            }
-            if (cfg.max_rollout > 0 && n >= cfg.max_rollout) || steps >= cap {
-                return heuristic_values(game, state);
-            }
-            let action = match turn {
-                Turn::Chance => game.sample_chance(state, rng),
-                Turn::Player(p) => {
-                    let legal = game.legal_actions(state);
-                    let a = self.mast_pick(p, &legal, cfg.rollout, rng);
-                    self.played.push((p, a));
-                    a
-                }
-                Turn::Terminal => unreachable!(),
-            };
-            game.apply(state, action);
-            n += 1;
-            steps += 1;
-        }
-    }
-
-    /// The MAST choice among `legal` for seat `p`.
-    fn mast_pick(
-        &mut self,
-        p: PlayerId,
-        legal: &[G::Action],
-        policy: Rollout,
-        rng: &mut GameRng,
-    ) -> G::Action {
-        let q = |a: G::Action| match self.mast.get(&(p, a)) {
-            Some(&(sum, n)) if n > 0 => sum / f64::from(n),
-            _ => 1.0,
-        };
-        match policy {
-            Rollout::MastGibbs { tau } => {
-                self.weights.clear();
-                let mut total = 0.0;
-                for &a in legal {
-                    let w = (q(a) / tau).exp();
-                    total += w;
-                    self.weights.push(w);
-                }
-                let mut x = unit(rng) * total;
-                for (i, &w) in self.weights.iter().enumerate() {
-                    if x < w {
-                        return legal[i];
-                    }
-                    x -= w;
-                }
-                legal[legal.len() - 1]
-            }
-            Rollout::Mast { epsilon } if !(epsilon > 0.0 && unit(rng) < epsilon) => {
-                let mut best = f64::NEG_INFINITY;
-                let mut pick = legal[0];
-                let mut ties = 0usize;
-                for &a in legal {
-                    let v = q(a);
-                    if v > best + 1e-12 {
-                        best = v;
-                        pick = a;
-                        ties = 1;
-                    } else if (v - best).abs() <= 1e-12 {
-                        ties += 1;
-                        if below(rng, ties) == 0 {
-                            pick = a;
-                        }
-                    }
-                }
-                pick
-            }
-            _ => legal[below(rng, legal.len())],
+            self.mast.record(tree_moves, &values);
         }
     }
 
@@ -466,7 +534,7 @@ pub fn rollout<G: Game>(
             Turn::Player(p) => {
                 let legal = game.legal_actions(state);
                 match cfg.rollout {
-                    // MAST needs a search's statistics (`Engine::mast_rollout`);
+                    // MAST needs a search's statistics (`mast::Mast::rollout`);
                     // without them every mean is unknown, so play uniformly.
                     Rollout::Random | Rollout::Mast { .. } | Rollout::MastGibbs { .. } => {
                         legal[below(rng, legal.len())]
@@ -537,24 +605,132 @@ mod tests {
         let legal = g.legal_actions(&s);
         e.reset(legal[0]);
         e.search(&g, &s, 0, &cfg, cfg.budget, Sampling::Fixed, &mut rng);
-        let (sum, n) = e.mast[&(0, 2)];
+        let (sum, n) = e.mast.table[&(0, 2)];
         assert!(
             n > 0 && (sum / f64::from(n) - 1.0).abs() < 1e-9,
             "{sum}/{n}"
         );
         let mean = |a: u8| {
             e.mast
+                .table
                 .get(&(0, a))
                 .map_or(1.0, |&(sum, n)| sum / f64::from(n))
         };
         assert!(legal.iter().all(|&a| a == 2 || mean(a) < 1.0));
-        assert_eq!(e.mast_pick(0, &legal, cfg.rollout, &mut rng), 2);
+        assert_eq!(e.mast.pick(0, &legal, cfg.rollout, &mut rng), 2);
         // An action never seen is tried before a known loser.
         e.mast.clear();
-        e.mast.insert((0, 2), (-3.0, 3));
-        assert_ne!(e.mast_pick(0, &[2, 5], cfg.rollout, &mut rng), 2);
+        e.mast.table.insert((0, 2), (-3.0, 3));
+        assert_ne!(e.mast.pick(0, &[2, 5], cfg.rollout, &mut rng), 2);
         // A reset forgets the statistics.
         e.reset(legal[0]);
-        assert!(e.mast.is_empty());
+        assert!(e.mast.table.is_empty());
+    }
+    /// Widening: after `n` iterations on a position where every action stays
+    /// legal, the root has `⌈n^α⌉` children, the ones the heuristic rates
+    /// best; with bias, each child keeps the heuristic's value as its prior.
+    #[test]
+    fn widening_limits_children_best_first_and_bias_keeps_priors() {
+        let g = TicTacToe;
+        let s = State::default();
+        let legal = g.legal_actions(&s);
+        for (n, widen, expected) in [(100u32, 0.3, 4usize), (10, 0.5, 4), (1, 0.5, 1)] {
+            let cfg = SearchConfig {
+                budget: Budget::Iterations(n),
+                widen,
+                bias: 0.5,
+                ..SearchConfig::default()
+            };
+            let mut e = Engine::<TicTacToe>::default();
+            e.reset(legal[0]);
+            e.search(
+                &g,
+                &s,
+                0,
+                &cfg,
+                cfg.budget,
+                Sampling::Fixed,
+                &mut rng_from_seed(2),
+            );
+            let kids: Vec<(u8, f32)> = e
+                .tree()
+                .children(0)
+                .map(|c| (e.tree().get(c).action, e.tree().get(c).prior))
+                .collect();
+            assert_eq!(kids.len(), expected, "n {n}, widen {widen}: {kids:?}");
+            let worst_kept = kids.iter().map(|k| k.1).fold(f32::INFINITY, f32::min);
+            for &a in legal.iter() {
+                let v = value_after(&g, &s, a, 0) as f32;
+                match kids.iter().find(|k| k.0 == a) {
+                    Some(&(_, prior)) => assert_eq!(prior, v),
+                    None => assert!(v <= worst_kept, "{a} ({v}) left out before a worse move"),
+                }
+            }
+        }
+        // Without widening every move gets a child; without bias no priors.
+        let cfg = SearchConfig {
+            budget: Budget::Iterations(100),
+            ..SearchConfig::default()
+        };
+        let mut e = Engine::<TicTacToe>::default();
+        e.reset(legal[0]);
+        e.search(
+            &g,
+            &s,
+            0,
+            &cfg,
+            cfg.budget,
+            Sampling::Fixed,
+            &mut rng_from_seed(2),
+        );
+        assert_eq!(e.tree().children(0).count(), 9);
+        assert!(e.tree().children(0).all(|c| e.tree().get(c).prior == 0.0));
+    }
+
+    /// Progressive bias steers the choice among children seen equally often:
+    /// with a large weight the child of the higher prior is chosen.
+    #[test]
+    fn bias_prefers_the_better_prior() {
+        let g = TicTacToe;
+        let s = State::default();
+        let legal = g.legal_actions(&s);
+        let mut tree: Tree<u8> = Tree::new();
+        tree.reset(0);
+        for (a, prior) in [(0u8, -0.5f32), (4, 0.5), (8, 0.0)] {
+            let c = tree.add_child(0, 0, a);
+            let n = tree.get_mut(c);
+            (n.visits, n.total, n.prior) = (3, 0.0, prior);
+        }
+        tree.get_mut(0).visits = 9;
+        let legal3: Vec<u8> = legal
+            .iter()
+            .copied()
+            .filter(|a| [0, 4, 8].contains(a))
+            .collect();
+        let mut chooser = Chooser::default();
+        let mut pick = |bias: f64| {
+            let cfg = SearchConfig {
+                bias,
+                ..SearchConfig::default()
+            };
+            match chooser.choose(
+                &g,
+                &s,
+                &legal3,
+                &mut tree,
+                0,
+                0,
+                |a| a,
+                &cfg,
+                false,
+                &mut rng_from_seed(1),
+            ) {
+                Choice::Descend(c) => tree.get(c).action,
+                other => panic!("{other:?}"),
+            }
+        };
+        // Equal statistics and no bias: the first candidate (newest child).
+        assert_eq!(pick(0.0), 8);
+        assert_eq!(pick(10.0), 4);
     }
 }

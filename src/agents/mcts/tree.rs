@@ -22,6 +22,9 @@ pub struct Node<A> {
     pub avail: u32,
     /// Sum of `mover`'s returns over those iterations (max^n backup).
     pub total: f64,
+    /// The heuristic's value of `action` for `mover` when the node was made
+    /// (progressive bias); 0 when the search does not use it.
+    pub prior: f32,
     /// First child, or [`NIL`].
     pub first_child: u32,
     /// Next sibling, or [`NIL`].
@@ -61,6 +64,7 @@ impl<A: Copy> Tree<A> {
             visits: 0,
             avail: 0,
             total: 0.0,
+            prior: 0.0,
             first_child: NIL,
             next_sibling: NIL,
         });
@@ -105,11 +109,60 @@ impl<A: Copy> Tree<A> {
             visits: 0,
             avail: 1,
             total: 0.0,
+            prior: 0.0,
             first_child: NIL,
             next_sibling: next,
         });
         self.nodes[parent as usize].first_child = index;
         index
+    }
+
+    /// Makes the subtree under `node` the whole tree, `node` its root, with
+    /// every statistic and the order of siblings kept (tree reuse).
+    pub fn keep_subtree(&mut self, node: u32) {
+        if node == 0 {
+            return;
+        }
+        let mut out: Vec<Node<A>> = Vec::with_capacity(self.nodes.capacity());
+        let detached = |n: &Node<A>| Node {
+            first_child: NIL,
+            next_sibling: NIL,
+            ..*n
+        };
+        out.push(detached(self.get(node)));
+        // Breadth first: (old index, new index) of nodes whose children are copied next.
+        let mut queue = vec![(node, 0u32)];
+        let mut head = 0;
+        while head < queue.len() {
+            let (old, new) = queue[head];
+            head += 1;
+            let mut prev = NIL;
+            let mut c = self.get(old).first_child;
+            while c != NIL {
+                let index = out.len() as u32;
+                out.push(detached(self.get(c)));
+                if prev == NIL {
+                    out[new as usize].first_child = index;
+                } else {
+                    out[prev as usize].next_sibling = index;
+                }
+                prev = index;
+                queue.push((c, index));
+                c = self.get(c).next_sibling;
+            }
+        }
+        self.nodes = out;
+    }
+
+    /// The child of `parent` with this mover and action, if any.
+    pub fn find_child(&self, parent: u32, mover: u8, action: A) -> Option<u32>
+    where
+        A: PartialEq,
+    {
+        self.children(parent).find(|&c| {
+            let n = self.get(c);
+            n.mover == mover && n.action == action
+        })
     }
 
     /// The children of `parent`, newest first.
@@ -157,5 +210,30 @@ mod tests {
         t.reset(0);
         assert_eq!(t.len(), 1);
         assert_eq!(t.capacity(), cap);
+    }
+
+    #[test]
+    fn a_kept_subtree_keeps_its_shape_and_statistics() {
+        let mut t: Tree<u8> = Tree::new();
+        t.reset(0);
+        let a = t.add_child(0, 0, 5);
+        let b = t.add_child(0, 0, 7);
+        let c = t.add_child(b, 1, 3);
+        let d = t.add_child(b, 1, 4);
+        let e = t.add_child(d, 0, 9);
+        t.get_mut(d).visits = 6;
+        t.get_mut(d).total = 2.5;
+        let _ = (a, c, e);
+        t.keep_subtree(b);
+        assert_eq!(t.len(), 4);
+        let kids: Vec<u8> = t.children(0).map(|i| t.get(i).action).collect();
+        assert_eq!(kids, vec![4, 3]);
+        let d2 = t.find_child(0, 1, 4).unwrap();
+        assert_eq!((t.get(d2).visits, t.get(d2).total), (6, 2.5));
+        assert_eq!(
+            t.children(d2).map(|i| t.get(i).action).collect::<Vec<_>>(),
+            vec![9]
+        );
+        assert_eq!(t.find_child(0, 0, 4), None);
     }
 }

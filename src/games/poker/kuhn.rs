@@ -235,6 +235,14 @@ impl Game for Kuhn {
             (_, true) => "call 1".into(),
         }
     }
+    /// Bets are public; a dealt card is seen by its holder only.
+    fn action_label_for(&self, s: &State, action: Action, observer: PlayerId) -> String {
+        let dealt = Self::dealt(s);
+        if dealt < 2 && usize::from(observer) != dealt {
+            return format!("deal a card to P{dealt}");
+        }
+        self.action_label(s, action)
+    }
     /// Distinct cards from the deck, dealt in seat order, betting only after
     /// the deal and never past the end of the game.
     fn check_invariants(&self, s: &State) -> Result<(), String> {

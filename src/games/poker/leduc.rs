@@ -292,6 +292,14 @@ impl Game for Leduc {
             words(&s.rounds[1]),
         )
     }
+    /// Bets and the public card are seen by all; a private card by its holder only.
+    fn action_label_for(&self, s: &State, action: Action, observer: PlayerId) -> String {
+        let dealt = Self::dealt(s);
+        if Self::phase(s) == Phase::Deal && dealt < 2 && usize::from(observer) != dealt {
+            return format!("deal a card to P{dealt}");
+        }
+        self.action_label(s, action)
+    }
     fn action_label(&self, s: &State, action: Action) -> String {
         match Self::phase(s) {
             Phase::Deal => {
