@@ -19,3 +19,4 @@ pub mod report;
 pub mod rng;
 pub mod spec;
 pub mod stats;
+pub mod tune;

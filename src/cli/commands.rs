@@ -30,6 +30,7 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Sprt(a) => return super::sprt::sprt(a),
         Command::Exploitability(a) => super::exploitability::exploitability(a)?,
         Command::Ladder(a) => super::ladder::run(a)?,
+        Command::Tune(a) => super::tune::run(a)?,
     }
     Ok(ExitCode::SUCCESS)
 }
