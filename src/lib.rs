@@ -21,4 +21,5 @@ pub mod report;
 pub mod rng;
 pub mod spec;
 pub mod stats;
+pub mod tune;
 pub mod verify;

@@ -1376,3 +1376,82 @@ fn planted_links_in_the_output_are_replaced_never_followed() {
         std::fs::rename(&moved, out.join(name)).unwrap();
     }
 }
+
+#[test]
+fn tune_inputs() {
+    let dir = made_dir("tune");
+    let preset = dir.join("p.toml");
+    std::fs::write(&preset, "kept").unwrap();
+    let done = dir.join("done");
+    std::fs::create_dir_all(&done).unwrap();
+    std::fs::write(done.join("tune.csv"), "kept").unwrap();
+    let tune = |agent: &str, extra: &[&str]| {
+        let mut a = vec![
+            "tune",
+            "--game",
+            "tictactoe",
+            "--agent",
+            agent,
+            "--against",
+            "random",
+            "--budget",
+            "4",
+            "--confirm",
+            "2",
+        ];
+        for pair in extra.chunks(2) {
+            match a.iter().position(|x| *x == pair[0]) {
+                Some(i) => a[i + 1] = pair[1],
+                None => a.extend_from_slice(pair),
+            }
+        }
+        a.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let ok = "mcts(iterations=5,c=[0.5,2])";
+    let mut cases = vec![
+        case(
+            &owned(&tune("alphago(c=?)", &[])),
+            "unknown agent 'alphago'",
+        ),
+        case(&owned(&tune("ismcts(cc=?)", &[])), "no parameter 'cc'"),
+        case(&owned(&tune("ismcts(cc=[1,2])", &[])), "no parameter 'cc'"),
+        case(&owned(&tune("ismcts(c=1.4)", &[])), "nothing to tune"),
+        case(&owned(&tune("random", &[])), "nothing to tune"),
+        case(&owned(&tune("ismcts(c=[1,-2])", &[])), "bad value '-2'"),
+        case(&owned(&tune("ismcts(c=[1,x])", &[])), "bad value 'x'"),
+        case(&owned(&tune("ismcts(c=[1])", &[])), "lists one value"),
+        case(&owned(&tune("ismcts(c=[1,1])", &[])), "twice"),
+        case(&owned(&tune("ismcts(c=[1,2)", &[])), "without ']'"),
+        case(&owned(&tune("ismcts(c=[])", &[])), "empty value"),
+        case(
+            &owned(&tune("ismcts(rollout=[random,best])", &[])),
+            "bad value 'best'",
+        ),
+        case(&owned(&tune(ok, &["--budget", "3"])), "--budget"),
+        case(&owned(&tune(ok, &["--budget", "0"])), "number of games"),
+        case(&owned(&tune(ok, &["--confirm", "0"])), "number of games"),
+        case(&owned(&tune(ok, &["--k", "-1"])), "--k"),
+        case(&owned(&tune(ok, &["--neighbours", "0"])), "--neighbours"),
+        case(
+            &owned(&tune(ok, &["--preset-out", "x.json"])),
+            "--preset-out",
+        ),
+        guarded(
+            &owned(&tune(ok, &["--preset-out", preset.to_str().unwrap()])),
+            "exists",
+            &[&dir],
+        ),
+        guarded(
+            &owned(&tune(ok, &["--out", done.to_str().unwrap()])),
+            "already holds a tuning",
+            &[&dir],
+        ),
+    ];
+    let mut unknown_against = tune(ok, &[]);
+    unknown_against[6] = "nobody".into();
+    cases.push(case(&owned(&unknown_against), "unknown agent 'nobody'"));
+    let mut unknown_game = tune(ok, &[]);
+    unknown_game[2] = "chess".into();
+    cases.push(case(&owned(&unknown_game), "unknown game 'chess'"));
+    check(cases);
+}

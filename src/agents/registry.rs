@@ -269,6 +269,10 @@ pub const PRESETS: &[(&str, &str)] = &[
         "hamunaptra-best-20ms",
         include_str!("../../agents/hamunaptra-best-20ms.toml"),
     ),
+    (
+        "fox-tuned-100it",
+        include_str!("../../agents/fox-tuned-100it.toml"),
+    ),
 ];
 
 /// A preset file: a kind, its parameters and what it is for.

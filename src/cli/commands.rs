@@ -31,6 +31,7 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Quality(a) => super::quality::run(a)?,
         Command::Report(a) => super::report::run(a)?,
         Command::Verify(a) => return super::verify::run(a),
+        Command::Tune(a) => super::tune::run(a)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -11,6 +11,7 @@ mod quality;
 mod report;
 mod sprt;
 mod summarize;
+mod tune;
 mod verify;
 
 use std::path::PathBuf;
@@ -108,6 +109,53 @@ pub enum Command {
     ///
     /// Example: boardlab verify results/seats-fox --sample 5
     Verify(VerifyArgs),
+    /// Tune an agent's parameters by games (NTBEA): mark each tuned parameter
+    /// `key=?` (a default grid) or `key=[a,b,...]`; the pick is confirmed on
+    /// games with seeds of their own and can be written as a preset.
+    ///
+    /// Example: boardlab tune --game fox --agent 'ismcts(time_ms=10,c=?,max_rollout=?)' --against fox-best-20ms --budget 400 --out runs/tune-fox
+    Tune(TuneArgs),
+}
+
+/// Arguments of `tune`.
+#[derive(Debug, clap::Args)]
+pub struct TuneArgs {
+    /// Game spec.
+    #[arg(long)]
+    pub game: String,
+    /// The agent template, e.g. `ismcts(time_ms=10, c=?, rollout=[random,mast])`.
+    #[arg(long)]
+    pub agent: String,
+    /// The opponent in every other seat.
+    #[arg(long)]
+    pub against: String,
+    /// Games of the search (rounded up to whole seat rotations; one rotation is one evaluation).
+    #[arg(long, default_value_t = 200, value_parser = parse_games)]
+    pub budget: u64,
+    /// Games of the confirmation of the pick (rounded up likewise).
+    #[arg(long, default_value_t = 200, value_parser = parse_games)]
+    pub confirm: u64,
+    /// Master seed; the same seed gives the same tuning whatever the thread count.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core); with time_ms use 1 so budgets mean one core each.
+    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
+    pub threads: usize,
+    /// NTBEA's exploration constant.
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    pub k: f64,
+    /// Neighbours the model scores per evaluation.
+    #[arg(long, default_value_t = 50)]
+    pub neighbours: usize,
+    /// Directory for tune.csv (every game) and summary.md.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Write the pick as a preset file (agents/ format).
+    #[arg(long)]
+    pub preset_out: Option<PathBuf>,
+    /// Overwrite an earlier tune.csv in --out or the --preset-out file.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Arguments of `quality`.

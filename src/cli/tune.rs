@@ -1,0 +1,153 @@
+//! `boardlab tune`: NTBEA over an agent's parameters (see [`crate::tune`]),
+//! a table of the pick and the model's top settings, `tune.csv` and a preset.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+
+use super::TuneArgs;
+use crate::agents::registry::AgentSpec;
+use crate::game::Game;
+use crate::games::AnyGame;
+use crate::tune::ntbea::Ntbea;
+use crate::tune::{self, SearchSpace, TuneOptions};
+use crate::with_game;
+
+pub(super) fn run(a: TuneArgs) -> Result<()> {
+    crate::arena::play::quiet_contained_panics();
+    if !(a.k.is_finite() && a.k >= 0.0) {
+        bail!("--k must be a finite number >= 0; {} given", a.k);
+    }
+    if a.neighbours == 0 {
+        bail!("--neighbours must be at least 1");
+    }
+    let game = AnyGame::parse(&a.game)?;
+    let space = SearchSpace::parse(&a.agent)?;
+    let against = AgentSpec::parse(&a.against)?;
+    if let Some(dir) = &a.out
+        && dir.join("tune.csv").exists()
+        && !a.force
+    {
+        bail!(
+            "{} already holds a tuning (use --force to overwrite, or another --out)",
+            dir.display()
+        );
+    }
+    if let Some(dir) = &a.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    if let Some(p) = &a.preset_out {
+        if p.extension().is_none_or(|e| e != "toml") {
+            bail!("--preset-out must name a .toml file; {} given", p.display());
+        }
+        if p.exists() && !a.force {
+            bail!("{} exists (use --force to overwrite)", p.display());
+        }
+        let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
+        if parent.is_some_and(|d| !d.is_dir()) {
+            bail!("cannot write {}: its directory does not exist", p.display());
+        }
+    }
+    with_game!(&game, g => tune_game(g, &space, &against, &a))
+}
+
+fn tune_game<G: Game>(
+    game: &G,
+    space: &SearchSpace,
+    against: &AgentSpec,
+    a: &TuneArgs,
+) -> Result<()> {
+    let n = game.num_players() as u64;
+    if a.budget < 2 * n {
+        bail!(
+            "--budget must be at least {} games (two seat rotations of {}); {} given",
+            2 * n,
+            game.spec(),
+            a.budget
+        );
+    }
+    let opts = TuneOptions {
+        budget: a.budget,
+        confirm: a.confirm,
+        seed: a.seed,
+        threads: a.threads,
+        ntbea: Ntbea {
+            k: a.k,
+            neighbours: a.neighbours,
+        },
+    };
+    let grid: usize = space.sizes().iter().product();
+    println!(
+        "{}: tuning {} ({} settings) against {}; {} games in rotations of {n}, seed {}",
+        game.spec(),
+        a.agent.trim(),
+        grid,
+        against.label,
+        a.budget.div_ceil(n) * n,
+        a.seed
+    );
+    let r = tune::tune(game, space, against, &opts)?;
+    let (won, games, lo, hi) = r.confirmation;
+    let rate = won / games as f64;
+    let mut text = String::new();
+    text.push_str(&format!(
+        "# Tuning {} in {} against {}\n\n",
+        a.agent.trim(),
+        game.spec(),
+        against.label
+    ));
+    text.push_str(&format!(
+        "NTBEA (1-, 2- and n-tuples, k = {}, {} neighbours): {} evaluations of {n} games, seed {}.\n\n",
+        a.k,
+        a.neighbours,
+        r.model.evaluations(),
+        a.seed
+    ));
+    text.push_str("| | setting | win rate | 95 % interval | games |\n|---|---|---:|---|---:|\n");
+    text.push_str(&format!(
+        "| best | `{}` | {rate:.3} | [{lo:.3}, {hi:.3}] | {games} |\n\n",
+        space.describe(&r.best)
+    ));
+    text.push_str(&format!(
+        "Confirmation games use seeds of their own. Agent: `{}`\n\n",
+        space.setting(&r.best).label
+    ));
+    text.push_str("Top settings by the n-tuple model (search games):\n\n");
+    text.push_str(
+        "| rank | setting | model | evaluations | their mean |\n|---:|---|---:|---:|---:|\n",
+    );
+    for (i, (p, mean)) in r.model.ranked().iter().take(10).enumerate() {
+        let s = r.model.full(p);
+        text.push_str(&format!(
+            "| {} | `{}` | {mean:.3} | {} | {:.3} |\n",
+            i + 1,
+            space.describe(p),
+            s.n,
+            s.mean()
+        ));
+    }
+    print!("{text}");
+    if let Some(dir) = &a.out {
+        write(&dir.join("tune.csv"), &tune::records_csv(space, &r.records))?;
+        write(&dir.join("summary.md"), &text)?;
+    }
+    if let Some(path) = &a.preset_out {
+        let description = format!(
+            "Tuned by NTBEA in {} against {} ({} games, seed {}): wins {rate:.3} [{lo:.3}, {hi:.3}] of {games} confirmation games",
+            game.spec(),
+            against.label,
+            a.budget.div_ceil(n) * n,
+            a.seed
+        );
+        write(path, &tune::preset_toml(space, &r.best, &description))?;
+    }
+    Ok(())
+}
+
+/// Writes through a temporary file, so a failed write leaves no half file.
+fn write(path: &Path, text: &str) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
