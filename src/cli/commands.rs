@@ -30,6 +30,9 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Sprt(a) => return super::sprt::sprt(a),
         Command::Exploitability(a) => super::exploitability::exploitability(a)?,
         Command::Ladder(a) => super::ladder::run(a)?,
+        Command::Balance(a) => super::balance::run(a)?,
+        Command::Fair(a) => super::fair::run(a)?,
+        Command::Ablate(a) => super::ablate::run(a)?,
     }
     Ok(ExitCode::SUCCESS)
 }
