@@ -776,6 +776,72 @@ fn forged_traces_and_panicking_agents() {
     }
 }
 
+/// Karmaka card tables that cannot be played are refused at load, in one line
+/// naming the file and the problem: counts that do not make the 64-card deck,
+/// a type with no copies, and codes or names that would clash in the metric
+/// columns or the action labels.
+#[test]
+fn unplayable_karmaka_data() {
+    let dir = made_dir("karmaka-cards");
+    let cards = include_str!("../src/games/karmaka/cards.toml");
+    let base = run_game("karmaka");
+    let mut cases = Vec::new();
+    for (name, body, why) in [
+        (
+            "short.toml",
+            cards.replacen("copies = 3", "copies = 2", 1),
+            "add up to 63",
+        ),
+        (
+            "zero.toml",
+            cards
+                .replacen("copies = 3", "copies = 0", 1)
+                .replacen("copies = 2", "copies = 5", 1),
+            "'PAN' has 0 copies",
+        ),
+        (
+            "same-code.toml",
+            cards.replacen("code = \"DWI\"", "code = \"pan\"", 1),
+            "'pan' is used twice",
+        ),
+        (
+            "taken-metric.toml",
+            cards.replacen("code = \"DWI\"", "code = \"ALLY\"", 1),
+            "played_ally_future",
+        ),
+        (
+            "comma-code.toml",
+            cards.replacen("code = \"DWI\"", "code = \"D,W\"", 1),
+            "ASCII letters or digits",
+        ),
+        (
+            "same-name.toml",
+            cards.replacen("name = \"Dwindle\"", "name = \"Panic\"", 1),
+            "'Panic' is used twice",
+        ),
+        (
+            "who.toml",
+            cards.replacen("who = \"any\"", "who = \"self\"", 1),
+            "does not fit",
+        ),
+        (
+            "points.toml",
+            cards.replacen("points = 1", "points = 12", 1),
+            "max 9",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, body).unwrap();
+        let spec = format!("karmaka(cards={})", path.display());
+        cases.push(case(
+            &owned(&with_game(base.clone(), &spec)),
+            &format!("{name}': "),
+        ));
+        cases.push(case(&owned(&with_game(base.clone(), &spec)), why));
+    }
+    check(cases);
+}
+
 #[test]
 fn balance_inputs() {
     let out = made_dir("balance-out");

@@ -191,6 +191,9 @@ pub struct CardSet {
     pub types: Vec<CardType>,
     /// Type number of each instance id.
     pub kind: [u8; NCARDS],
+    /// The lowest instance id of each type (the copies of a type have
+    /// consecutive ids).
+    pub first: [u8; MAX_TYPES],
 }
 
 fn validate(f: &CardFile) -> Result<(), String> {
@@ -213,8 +216,37 @@ fn validate(f: &CardFile) -> Result<(), String> {
         if c.points > 9 {
             return Err(format!("card '{}' has {} points (max 9)", c.code, c.points));
         }
-        if f.card[..i].iter().any(|d| d.code == c.code) {
-            return Err(format!("card code '{}' is used twice", c.code));
+        // Codes name the per-type metric columns (`played_<code>_<mode>`)
+        // and names label actions: both must be plain and distinct.
+        if c.code.is_empty()
+            || c.code.len() > 8
+            || !c.code.chars().all(|x| x.is_ascii_alphanumeric())
+        {
+            return Err(format!(
+                "card code '{}' must be 1 to 8 ASCII letters or digits",
+                c.code
+            ));
+        }
+        if c.code.eq_ignore_ascii_case("ally") {
+            return Err(format!(
+                "card code '{}' would name the metric played_ally_future, which is taken",
+                c.code
+            ));
+        }
+        if f.card[..i]
+            .iter()
+            .any(|d| d.code.eq_ignore_ascii_case(&c.code))
+        {
+            return Err(format!(
+                "card code '{}' is used twice (codes are compared ignoring case)",
+                c.code
+            ));
+        }
+        if c.name.trim().is_empty() {
+            return Err(format!("card '{}' has an empty name", c.code));
+        }
+        if f.card[..i].iter().any(|d| d.name == c.name) {
+            return Err(format!("card name '{}' is used twice", c.name));
         }
         let ok = if c.ability.copies() {
             c.who == Who::Copy
@@ -238,8 +270,10 @@ impl CardSet {
     pub fn load(path: Option<&str>) -> Result<CardSet, SpecError> {
         let file: CardFile = crate::data::load(path, DEFAULT_CARDS, validate)?;
         let mut kind = [0u8; NCARDS];
+        let mut first = [0u8; MAX_TYPES];
         let mut id = 0;
         for (t, c) in file.card.iter().enumerate() {
+            first[t] = id as u8;
             for _ in 0..c.copies {
                 kind[id] = t as u8;
                 id += 1;
@@ -248,6 +282,7 @@ impl CardSet {
         Ok(CardSet {
             types: file.card,
             kind,
+            first,
         })
     }
 

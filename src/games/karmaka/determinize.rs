@@ -1,20 +1,22 @@
 //! What one observer knows (the info key) and determinization (spec §5).
 //!
 //! The view is the state with every card the observer does not know replaced
-//! by `NONE`; a Hand is shown as its known cards (sorted) followed by one
-//! `NONE` per unknown card, since a Hand has no order. Determinization starts
-//! from that view only, so its result cannot depend on anything hidden: the
-//! unknown cards are collected in id order, shuffled, and dealt into the
-//! unknown slots. Who else knows each unknown slot (a rival who peeked at a
-//! Hand, a Destiny player who knows a dealt Deck card) is public and part of
-//! the key, and the resampled cards inherit it. The play counters of the
-//! tally keep the card type of a face-down play only for those who saw it.
+//! by `NONE`; an unordered pile (Hand, cards aside, Well pool) is shown as its
+//! known cards followed by one `NONE` per unknown card. The view numbers the
+//! copies of each type canonically (`renumber`), so it never depends on which
+//! copy of a type is where. Determinization starts from that view only, so its
+//! result cannot depend on anything hidden: the unknown cards are collected in
+//! id order, shuffled, and dealt into the unknown slots. Who else knows each
+//! unknown slot (a rival who peeked at a Hand, a Destiny player who knows a
+//! dealt Deck card) is public and part of the key, and the resampled cards
+//! inherit it. The play counters of the tally keep the card type of a
+//! face-down play only for those who saw it.
 
 use arrayvec::ArrayVec;
 
 use super::Karmaka;
 use super::cards::NCARDS;
-use super::state::{NONE, Pile, State, Tally, bit};
+use super::state::{MAXP, NONE, Pile, State, Tally, bit};
 use crate::rng::{GameRng, shuffle};
 
 /// Everything an observer knows: the masked state.
@@ -41,11 +43,27 @@ fn mask_pile(pile: &mut Pile, known: &[u8; NCARDS], b: u8) {
     }
 }
 
-fn mask_small(pile: &mut ArrayVec<u8, 3>, known: &[u8; NCARDS], b: u8) {
-    for c in pile.iter_mut() {
-        if known[*c as usize] & b == 0 {
-            *c = NONE;
+/// An unordered pile as the observer with bit `b` sees it: its known cards,
+/// then one `NONE` per unknown card; the unknown cards' knowledge masks go
+/// to `masks`, sorted, as the slots have no order.
+fn mask_unordered<const N: usize>(
+    view: &mut ArrayVec<u8, N>,
+    pile: &[u8],
+    known: &[u8; NCARDS],
+    b: u8,
+    masks: &mut Masks,
+) {
+    let at = masks.len();
+    for &c in pile {
+        if known[c as usize] & b == 0 {
+            masks.push(known[c as usize]);
         }
+    }
+    masks[at..].sort_unstable();
+    let hidden = masks.len() - at;
+    view.retain(|c| known[*c as usize] & b != 0);
+    for _ in 0..hidden {
+        view.push(NONE);
     }
 }
 
@@ -60,45 +78,98 @@ impl Karmaka {
         let b = bit(o);
         let mut v = s.clone();
         let mut masks = Masks::new();
-        let unknown = |c: u8| s.known[c as usize] & b == 0;
         let push_positional = |pile: &[u8], masks: &mut Masks| {
             for &c in pile {
-                if unknown(c) {
+                if s.known[c as usize] & b == 0 {
                     masks.push(s.known[c as usize]);
                 }
             }
         };
         for p in 0..self.players as usize {
-            let mut hm: Masks = s.hands[p]
-                .iter()
-                .filter(|&&c| unknown(c))
-                .map(|&c| s.known[c as usize])
-                .collect();
-            hm.sort_unstable();
-            let hidden = hm.len();
-            masks.extend(hm);
-            v.hands[p].retain(|c| !unknown(*c));
-            for _ in 0..hidden {
-                v.hands[p].push(NONE);
-            }
+            mask_unordered(&mut v.hands[p], &s.hands[p], &s.known, b, &mut masks);
             push_positional(&s.decks[p], &mut masks);
             push_positional(&s.futures[p], &mut masks);
             mask_pile(&mut v.decks[p], &s.known, b);
             mask_pile(&mut v.futures[p], &s.known, b);
         }
         push_positional(&s.well_top, &mut masks);
-        push_positional(&s.aside, &mut masks);
-        push_positional(&s.well, &mut masks);
-        mask_pile(&mut v.well, &s.known, b);
-        mask_small(&mut v.well_top, &s.known, b);
-        mask_small(&mut v.aside, &s.known, b);
+        for c in v.well_top.iter_mut() {
+            if s.known[*c as usize] & b == 0 {
+                *c = NONE;
+            }
+        }
+        mask_unordered(&mut v.aside, &s.aside, &s.known, b, &mut masks);
+        mask_unordered(&mut v.well, &s.well, &s.known, b, &mut masks);
         for c in v.known.iter_mut() {
             if *c & b == 0 {
                 *c = 0;
             }
         }
         self.strip_tally(&mut v.tally, o);
+        self.renumber(&mut v);
         (v, masks)
+    }
+
+    /// Numbers the copies of each card type that a view shows canonically,
+    /// so that a view never depends on which copy of a type is where: the
+    /// shown copies of a type get the type's lowest ids in a fixed order of
+    /// places (per seat the Hand, Deck, Future Life and Deeds; then the
+    /// Ruins, the Well top, the cards aside, the centre and the Well pool),
+    /// along each ordered pile from the bottom, and in the unordered ones
+    /// (Hand, aside, Well pool) by type and then by who knows each card.
+    /// The ids left over are those of the unknown copies.
+    fn renumber(&self, v: &mut State) {
+        let mut map = [NONE; NCARDS];
+        let mut next = self.cards.first;
+        let known = v.known;
+        let mut assign = |pile: &[u8], unordered: bool| {
+            let mut order: ArrayVec<u8, NCARDS> =
+                pile.iter().copied().filter(|&c| c != NONE).collect();
+            if unordered {
+                order.sort_unstable_by_key(|&c| (self.kind(c), known[c as usize], c));
+            }
+            for c in order {
+                let t = self.kind(c) as usize;
+                map[c as usize] = next[t];
+                next[t] += 1;
+            }
+        };
+        for p in 0..MAXP {
+            assign(&v.hands[p], true);
+            assign(&v.decks[p], false);
+            assign(&v.futures[p], false);
+            assign(&v.deeds[p], false);
+        }
+        assign(&v.ruins, false);
+        assign(&v.well_top, false);
+        assign(&v.aside, true);
+        assign(&[v.center], false);
+        assign(&v.well, true);
+        let rename = |pile: &mut [u8]| {
+            for c in pile.iter_mut().filter(|c| **c != NONE) {
+                *c = map[*c as usize];
+            }
+        };
+        for p in 0..MAXP {
+            rename(&mut v.hands[p]);
+            v.hands[p].sort_unstable();
+            rename(&mut v.decks[p]);
+            rename(&mut v.futures[p]);
+            rename(&mut v.deeds[p]);
+        }
+        rename(&mut v.ruins);
+        rename(&mut v.well_top);
+        rename(&mut v.aside);
+        v.aside.sort_unstable();
+        rename(core::slice::from_mut(&mut v.center));
+        rename(&mut v.well);
+        v.well.sort_unstable();
+        v.known = [0; NCARDS];
+        for (c, &to) in map.iter().enumerate() {
+            if to != NONE {
+                v.known[to as usize] = known[c];
+            }
+        }
     }
 
     /// Clears the per-type counts of face-down plays (modes C and D) that
@@ -162,6 +233,7 @@ impl Karmaka {
         }
         fill(&mut v.well_top, &mut v.known);
         fill(&mut v.aside, &mut v.known);
+        v.aside.sort_unstable();
         fill(&mut v.well, &mut v.known);
         v.well.sort_unstable();
         v

@@ -348,6 +348,7 @@ impl Game for Karmaka {
         let t = &state.tally;
         let played = &t.played[p];
         let mode = |m: usize| -> f64 { played.iter().map(|c| f64::from(c[m])).sum() };
+        let face_down = t.face_down[p].map(f64::from);
         let transcended = state.winner == player;
         let rebirths = f64::from(t.deaths[p]) - f64::from(u8::from(transcended));
         let mut out = vec![
@@ -360,11 +361,11 @@ impl Game for Karmaka {
             ("climbs", f64::from(t.climbs[p])),
             ("rings_gained", f64::from(t.rings_gained[p])),
             ("rings_spent", f64::from(t.rings_spent[p])),
-            ("played", (0..4).map(mode).sum()),
+            ("played", mode(0) + mode(1) + face_down[0] + face_down[1]),
             ("played_points", mode(0)),
             ("played_ability", mode(1)),
-            ("played_future", mode(2)),
-            ("played_ally_future", mode(3)),
+            ("played_future", face_down[0]),
+            ("played_ally_future", face_down[1]),
             ("bonus_granted", f64::from(t.bonus_granted[p])),
             ("bonus_plays", f64::from(t.bonus_plays[p])),
             ("copies", f64::from(t.copies[p])),

@@ -224,21 +224,25 @@ impl Karmaka {
         counts
     }
 
-    /// Removes a card of type `t` from a pile and keeps what each observer
-    /// knows a function of what it saw (spec §5.2). Copies of a type are
-    /// interchangeable, so the identity of the moved copy must not depend on
-    /// who knew which copy: the copy known to the most observers moves (the
-    /// lowest id among equals), and every observer who knew `k` copies there
-    /// but not the moved one still knows `k - 1` of them (it saw a copy of
-    /// this type leave, not which). The caller sets the moved card's
-    /// knowledge for its destination.
+    /// Removes a card of type `t` from an unordered pile (a Hand, the Well
+    /// pool, the cards aside) and keeps what each observer knows a function
+    /// of what it saw (spec §5.2). Copies of a type are interchangeable, so
+    /// the choice looks only at who knows each copy, never at its id: the
+    /// copy known to the most observers moves (ties: the larger knowledge
+    /// mask), and every observer who knew `k` copies there but not the moved
+    /// one still knows `k - 1` of them (it saw a copy of this type leave, not
+    /// which): it forgets the copy known to the fewest observers (ties: the
+    /// smaller mask). Copies with equal masks are alike in every view (views
+    /// number copies canonically), so which of them moves is unobservable.
+    /// The caller sets the moved card's knowledge for its destination.
     pub(super) fn take_kind<const N: usize>(
         &self,
         pile: &mut ArrayVec<u8, N>,
         known: &mut [u8; NCARDS],
         t: u8,
     ) -> u8 {
-        let mut best: Option<(usize, u32, u8)> = None;
+        let rank = |m: u8| (m.count_ones(), m);
+        let mut best: Option<(usize, (u32, u8))> = None;
         let mut knew = 0u8;
         for (i, &c) in pile.iter().enumerate() {
             if self.kind(c) != t {
@@ -246,20 +250,20 @@ impl Karmaka {
             }
             let m = known[c as usize];
             knew |= m;
-            let n = m.count_ones();
-            if best.is_none_or(|(_, bn, bc)| n > bn || (n == bn && c < bc)) {
-                best = Some((i, n, c));
+            if best.is_none_or(|(_, r)| rank(m) > r) {
+                best = Some((i, rank(m)));
             }
         }
-        let (i, _, _) = best.expect("a card of the chosen type is in the pile");
+        let (i, _) = best.expect("a card of the chosen type is in the pile");
         let c = pile.remove(i);
         let lost = knew & !known[c as usize];
         for o in (0..8u8).filter(|&o| lost & bit(o) != 0) {
-            if let Some(&r) = pile
+            let forget = pile
                 .iter()
-                .rev()
-                .find(|&&r| self.kind(r) == t && known[r as usize] & bit(o) != 0)
-            {
+                .copied()
+                .filter(|&r| self.kind(r) == t && known[r as usize] & bit(o) != 0)
+                .min_by_key(|&r| rank(known[r as usize]));
+            if let Some(r) = forget {
                 known[r as usize] &= !bit(o);
             }
         }
@@ -494,6 +498,10 @@ impl Karmaka {
                 };
                 let n = &mut t.played[au][ty as usize][mode];
                 *n = n.saturating_add(1);
+                if mode >= 2 {
+                    let n = &mut t.face_down[au][mode - 2];
+                    *n = n.saturating_add(1);
+                }
                 if s.phase == Phase::Bonus {
                     t.bonus_plays[au] = t.bonus_plays[au].saturating_add(1);
                 }
@@ -618,7 +626,9 @@ impl Karmaka {
                     return;
                 }
             }
-            // Done, or nothing left to take: the rest of this effect gets nothing.
+            // Done, or nothing left to take: the rest of this effect gets
+            // nothing (§4.11), Roulette's remaining draws included.
+            let short = left > 0;
             match then {
                 Then::Finish => {
                     let v = s.victim;
@@ -633,6 +643,7 @@ impl Karmaka {
                     }
                 }
                 Then::RouletteDraw(0) => self.finish(s, NONE, false),
+                Then::RouletteDraw(_) if short => self.finish(s, NONE, false),
                 Then::RouletteDraw(n) => s.phase = Phase::RouletteDraw(n),
                 Then::DestinyPlace => {
                     if s.aside.is_empty() {

@@ -156,14 +156,18 @@ pub const MODES: [&str; 4] = ["points", "ability", "future", "ally_future"];
 
 /// Per-seat counters of the game so far, for research metrics read from the
 /// true state. Every counted event is public except the card type of a play
-/// face down (modes C and D): an observer's view keeps those counts only for
-/// the player and, in mode D, the receiving ally (see `Karmaka::view`), so
-/// they never enter another seat's info key or determinization. Counts
-/// saturate.
+/// face down (modes C and D): an observer's view keeps the per-type counts of
+/// those only for the player and, in mode D, the receiving ally (see
+/// `Karmaka::view`), so they never enter another seat's info key or
+/// determinization; how many cards each seat played face down is public and
+/// in every view ([`Tally::face_down`]). Counts saturate.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Tally {
     /// Main and bonus plays by seat, card type and mode (index in [`MODES`]).
     pub played: [[[u16; 4]; MAX_TYPES]; MAXP],
+    /// Face-down plays by seat: to the own Future Life (mode C), to the
+    /// ally's (mode D). Everyone sees a card go face down, not its type.
+    pub face_down: [[u16; 2]; MAXP],
     /// Bonus plays granted (the bonus phase was reached).
     pub bonus_granted: [u16; MAXP],
     /// Cards played in a bonus phase.

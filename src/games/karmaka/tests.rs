@@ -174,6 +174,11 @@ fn chance(g: &Karmaka, s: &mut State, id: u8) {
     assert!(Karmaka::conserved(s));
 }
 
+/// The card types of a pile, in pile order.
+fn kinds(g: &Karmaka, pile: &[u8]) -> Vec<u8> {
+    pile.iter().map(|&c| k(g, c)).collect()
+}
+
 fn sorted(v: &[u8]) -> Vec<u8> {
     let mut v = v.to_vec();
     v.sort_unstable();
@@ -644,8 +649,8 @@ fn k22_roulette_limits() {
     act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
     act(&g, &mut s, Action::Pick(ty(&g, "DWI")));
     assert_eq!(&s.ruins[..], &[13, 4, 3]);
-    act(&g, &mut s, Action::Draw);
-    assert_eq!(s.phase, Phase::RouletteDraw(1));
+    // The first Draw finds nothing, so the remaining draw of this effect gets
+    // nothing too (§4.11): the ability ends without asking again.
     act(&g, &mut s, Action::Draw);
     assert!(s.hands[0].is_empty());
     assert_eq!(s.phase, Phase::Offer(1, false));
@@ -1236,18 +1241,25 @@ fn k46_determinization_view() {
         let d = g.determinize(&s, 0, &mut rng_from_seed(seed));
         assert_eq!(g.info_key(&d, 0), key);
         assert!(Karmaka::conserved(&d));
+        // Views number copies canonically: what stays fixed is each card's
+        // type (copies of a type are interchangeable).
         assert_eq!(
-            &d.hands[0][..],
-            &[2, 3, 7],
+            kinds(&g, &d.hands[0]),
+            kinds(&g, &[2, 3, 7]),
             "P0 drew DWI#7 at its turn start"
         );
-        assert_eq!(&d.futures[0][..], &[4]);
-        assert_eq!(&d.deeds[1][..], &[60]);
-        assert_eq!(&d.ruins[..], &[61]);
-        assert_eq!(d.futures[1][1], 53, "the public karmic card stays");
+        assert_eq!(kinds(&g, &d.futures[0]), kinds(&g, &[4]));
+        assert_eq!(kinds(&g, &d.deeds[1]), kinds(&g, &[60]));
+        assert_eq!(kinds(&g, &d.ruins), kinds(&g, &[61]));
+        assert_eq!(
+            k(&g, d.futures[1][1]),
+            k(&g, 53),
+            "the public karmic card stays"
+        );
+        assert_eq!(d.known[d.futures[1][1] as usize], ALL);
         assert_eq!(d.hands[1].len(), 2);
-        hand_changed |= d.hands[1] != s.hands[1];
-        deck_changed |= d.decks[0] != s.decks[0];
+        hand_changed |= kinds(&g, &d.hands[1]) != kinds(&g, &s.hands[1]);
+        deck_changed |= kinds(&g, &d.decks[0]) != kinds(&g, &s.decks[0]);
     }
     assert!(hand_changed && deck_changed);
 }
@@ -1511,13 +1523,13 @@ fn destiny_knowledge_follows_cards_onto_a_deck() {
     assert_eq!(&s.decks[1][..], &[30, 10]);
     assert_eq!(s.known[10], bit(0));
     let v0 = g.view(&s, 0);
-    assert_eq!(&v0.decks[1][..], &[30, 10]);
+    assert_eq!(kinds(&g, &v0.decks[1]), kinds(&g, &[30, 10]));
     assert_eq!(&g.view(&s, 1).decks[1][..], &[NONE, NONE]);
     // P0's determinizations keep the Deck cards and the Well top it knows.
     for seed in 0..5 {
         let d = g.determinize(&s, 0, &mut rng_from_seed(seed));
-        assert_eq!(&d.decks[1][..], &[30, 10]);
-        assert_eq!(&d.well_top[..], &[20]);
+        assert_eq!(kinds(&g, &d.decks[1]), kinds(&g, &[30, 10]));
+        assert_eq!(kinds(&g, &d.well_top), kinds(&g, &[20]));
         assert_eq!(g.info_key(&d, 0), g.info_key(&s, 0));
     }
     // P2's resample them, but remember that P0 knows the top Deck card.
@@ -1525,7 +1537,7 @@ fn destiny_knowledge_follows_cards_onto_a_deck() {
         let d = g.determinize(&s, 2, &mut rng_from_seed(seed));
         assert_eq!(d.known[d.decks[1][1] as usize], bit(0));
         assert_eq!(g.info_key(&d, 2), g.info_key(&s, 2));
-        d.decks[1][..] != [30, 10]
+        kinds(&g, &d.decks[1]) != kinds(&g, &[30, 10])
     });
     assert!(moved);
 }
@@ -1910,4 +1922,166 @@ fn scenario_builder_rejects_bad_positions() {
     assert_eq!(g.card("VEN", 1), Some(16));
     assert_eq!(g.card("VEN", 2), None);
     assert_eq!(g.card("XYZ", 0), None);
+}
+
+/// `s` with the copies of every card type renumbered by a random permutation
+/// (the same game: copies of a type are interchangeable).
+fn renumbered(g: &Karmaka, s: &State, rng: &mut crate::rng::GameRng) -> State {
+    let mut map: Vec<u8> = (0..64).collect();
+    for t in 0..g.cards.types.len() as u8 {
+        let mut ids: Vec<u8> = (0..64).filter(|&c| k(g, c) == t).collect();
+        let from = ids.clone();
+        crate::rng::shuffle(rng, &mut ids);
+        for (a, b) in from.into_iter().zip(ids) {
+            map[a as usize] = b;
+        }
+    }
+    let mut r = s.clone();
+    let rename = |pile: &mut [u8]| pile.iter_mut().for_each(|c| *c = map[*c as usize]);
+    for p in 0..4 {
+        rename(&mut r.hands[p]);
+        r.hands[p].sort_unstable();
+        rename(&mut r.decks[p]);
+        rename(&mut r.futures[p]);
+        rename(&mut r.deeds[p]);
+    }
+    rename(&mut r.ruins);
+    rename(&mut r.well);
+    r.well.sort_unstable();
+    rename(&mut r.well_top);
+    rename(&mut r.aside);
+    if r.center != NONE {
+        r.center = map[r.center as usize];
+    }
+    for (c, &to) in map.iter().enumerate() {
+        r.known[to as usize] = s.known[c];
+    }
+    assert!(Karmaka::conserved(&r));
+    r
+}
+
+/// Views number the copies of a type canonically: a state and the same state
+/// with the copies of each type renumbered give every seat the same info key
+/// and the same determinization for the same random stream.
+#[test]
+fn renumbered_copies_look_the_same_to_everyone() {
+    for spec in ["karmaka", "karmaka(players=3)", "karmaka(players=4)"] {
+        let g = game(spec);
+        let mut rng = rng_from_seed(41);
+        let mut checked = 0;
+        for _ in 0..12 {
+            let mut s = g.initial_state(&mut rng);
+            for step in 0..400 {
+                if g.turn(&s) == Turn::Terminal {
+                    break;
+                }
+                if step % 37 == 20 {
+                    let r = renumbered(&g, &s, &mut rng);
+                    for o in 0..g.players {
+                        assert_eq!(
+                            g.info_key(&s, o),
+                            g.info_key(&r, o),
+                            "{spec} step {step} seat {o}"
+                        );
+                        let seed = 1000 + step;
+                        assert_eq!(
+                            g.determinize(&s, o, &mut rng_from_seed(seed)),
+                            g.determinize(&r, o, &mut rng_from_seed(seed)),
+                            "{spec} step {step} seat {o}"
+                        );
+                        checked += 1;
+                    }
+                }
+                let a = match g.turn(&s) {
+                    Turn::Chance => g.sample_chance(&s, &mut rng),
+                    _ => {
+                        let l = g.legal_actions(&s);
+                        l[crate::rng::below(&mut rng, l.len())]
+                    }
+                };
+                g.apply(&mut s, a);
+            }
+        }
+        assert!(checked > 50, "{spec}: only {checked} checks");
+    }
+}
+
+/// P1 knows where one Crisis of P0's Hand is (CRI#6 in one world, CRI#7 in
+/// the other); P2 cannot tell the worlds apart, nor, after P0 plays a Crisis
+/// to its Deeds (or for its ability, or with Jubilee), which copy it was.
+#[test]
+fn which_copy_reaches_the_deeds_is_not_seen() {
+    let g = game("karmaka(players=3)");
+    let cri = ty(&g, "CRI");
+    let world = |known: u8, plays: &[Action]| {
+        let mut s = Scenario::new(&g)
+            .hand(0, &[6, 7, 15, 55])
+            .reveal(known, 1)
+            .hand(1, &[0])
+            .hand(2, &[1])
+            .deck(0, &[2])
+            .build()
+            .unwrap();
+        for &a in plays {
+            act(&g, &mut s, a);
+        }
+        s
+    };
+    let before = (world(6, &[]), world(7, &[]));
+    assert_eq!(g.info_key(&before.0, 2), g.info_key(&before.1, 2));
+    for plays in [
+        vec![Action::Points(cri)],
+        vec![Action::Ability(cri)],
+        vec![
+            Action::Ability(ty(&g, "JUB")),
+            Action::Pick(cri),
+            Action::Stop,
+        ],
+    ] {
+        let (a, b) = (world(6, &plays), world(7, &plays));
+        for o in [0, 2] {
+            assert_eq!(g.info_key(&a, o), g.info_key(&b, o), "{plays:?} seat {o}");
+        }
+        // P1 knew a copy either way: its key is the same too.
+        assert_eq!(g.info_key(&a, 1), g.info_key(&b, 1), "{plays:?} seat 1");
+    }
+}
+
+/// How many cards a seat played face down is public (everyone sees a card
+/// go face down); only their types are hidden.
+#[test]
+fn face_down_play_counts_stay_in_every_view() {
+    let metric = |m: Vec<(&'static str, f64)>, name: &str| {
+        m.iter().find(|(n, _)| *n == name).map_or(0.0, |x| x.1)
+    };
+    let g = game("karmaka");
+    let mut s = Scenario::new(&g)
+        .hand(0, &[6, 9])
+        .hand(1, &[0])
+        .deck(1, &[1])
+        .build()
+        .unwrap();
+    act(&g, &mut s, Action::Future(ty(&g, "CRI")));
+    for o in 0..2 {
+        let v = g.view(&s, o);
+        assert_eq!(metric(g.metrics(&v, 0), "played_future"), 1.0, "seat {o}");
+        assert_eq!(metric(g.metrics(&v, 0), "played"), 1.0, "seat {o}");
+        let d = g.determinize(&s, o, &mut rng_from_seed(5));
+        assert_eq!(metric(g.metrics(&d, 0), "played_future"), 1.0, "seat {o}");
+    }
+    let g4 = game("karmaka(players=4,teams=true)");
+    let mut s = Scenario::new(&g4)
+        .hand(0, &[6, 9])
+        .hand(1, &[0])
+        .build()
+        .unwrap();
+    act(&g4, &mut s, Action::AllyFuture(ty(&g4, "CRI")));
+    for o in 0..4 {
+        let v = g4.view(&s, o);
+        assert_eq!(
+            metric(g4.metrics(&v, 0), "played_ally_future"),
+            1.0,
+            "seat {o}"
+        );
+    }
 }
