@@ -8,6 +8,7 @@
 pub mod agents;
 pub mod analysis;
 pub mod arena;
+pub mod balance;
 pub mod cli;
 pub mod data;
 pub mod error;

@@ -1455,3 +1455,146 @@ fn tune_inputs() {
     cases.push(case(&owned(&unknown_game), "unknown game 'chess'"));
     check(cases);
 }
+
+#[test]
+fn balance_inputs() {
+    let out = made_dir("balance-out");
+    let o = out.to_str().unwrap();
+    let taken = made_dir("balance-taken");
+    std::fs::write(taken.join("balance.csv"), "budget\n").unwrap();
+    std::fs::write(taken.join("fair.csv"), "value\n").unwrap();
+    std::fs::write(taken.join("ablate.csv"), "component\n").unwrap();
+    let t = taken.to_str().unwrap();
+    let balance = |extra: &[&str]| -> Vec<String> {
+        let mut a = vec![
+            "balance", "--game", "planted", "--agent", "mcts", "--out", o,
+        ];
+        a.extend_from_slice(extra);
+        a.into_iter().map(String::from).collect()
+    };
+    let fair = |extra: &[&str]| -> Vec<String> {
+        let mut a = vec!["fair", "--game", "planted", "--param", "komi", "--out", o];
+        a.extend_from_slice(extra);
+        a.into_iter().map(String::from).collect()
+    };
+    let ablate = |extra: &[&str]| -> Vec<String> {
+        let mut a = vec!["ablate", "--game", "planted", "--games", "10", "--out", o];
+        a.extend_from_slice(extra);
+        a.into_iter().map(String::from).collect()
+    };
+    let cases = vec![
+        case(&owned(&balance(&["--budgets", "10,abc"])), "--budgets"),
+        case(&owned(&balance(&["--budgets", "20,10"])), "increasing"),
+        case(&owned(&balance(&["--budgets", "0"])), "--budgets"),
+        case(
+            &owned(&balance(&["--budgets", "10", "--until", "ci=2"])),
+            "ci=X",
+        ),
+        case(
+            &owned(&balance(&["--budgets", "10", "--tolerance", "0"])),
+            "--tolerance",
+        ),
+        case(
+            &owned(&balance(&["--budgets", "10", "--max-seconds", "0"])),
+            "--max-seconds",
+        ),
+        case(
+            &[
+                "balance",
+                "--game",
+                "planted",
+                "--agent",
+                "greedy",
+                "--budgets",
+                "10",
+                "--out",
+                o,
+            ],
+            "search agent",
+        ),
+        case(
+            &["balance", "--game", "chess", "--budgets", "10", "--out", o],
+            "unknown game 'chess'",
+        ),
+        guarded(
+            &[
+                "balance",
+                "--game",
+                "planted",
+                "--agent",
+                "mcts",
+                "--budgets",
+                "4",
+                "--out",
+                t,
+            ],
+            "--force",
+            &[&taken],
+        ),
+        case(&owned(&fair(&["--range", "0.5..0"])), "--range"),
+        case(&owned(&fair(&["--range", "zero..1"])), "--range"),
+        case(
+            &owned(&fair(&["--range", "0..0.5", "--target", "1.5"])),
+            "--target",
+        ),
+        case(
+            &owned(&fair(&["--range", "0..0.5", "--precision", "0"])),
+            "--precision",
+        ),
+        case(
+            &[
+                "fair", "--game", "planted", "--param", "colour", "--range", "0..1", "--out", o,
+            ],
+            "no parameter 'colour'",
+        ),
+        case(&owned(&fair(&["--range", "0..5"])), "for 'komi'"),
+        case(&owned(&fair(&["--range", "0.5..0.55"])), "does not cross"),
+        case(
+            &owned(&fair(&["--range", "0..0.5", "--seat", "4"])),
+            "--seat 4",
+        ),
+        case(
+            &owned(&fair(&["--range", "0..0.5", "--agent", "nobody"])),
+            "unknown agent 'nobody'",
+        ),
+        guarded(
+            &[
+                "fair", "--game", "planted", "--param", "komi", "--range", "0..0.5", "--out", t,
+            ],
+            "--force",
+            &[&taken],
+        ),
+        case(
+            &["ablate", "--game", "connect4", "--out", o],
+            "lists no components",
+        ),
+        case(
+            &owned(&ablate(&["--components", "dice"])),
+            "no component 'dice'",
+        ),
+        case(
+            &owned(&ablate(&["--agent", "nobody"])),
+            "unknown agent 'nobody'",
+        ),
+        case(
+            &[
+                "run",
+                "--game",
+                "karmaka(no_ability=XYZ)",
+                "--agents",
+                "random,random",
+                "--games",
+                "2",
+                "-q",
+            ],
+            "bad value 'XYZ' for 'no_ability'",
+        ),
+        guarded(
+            &["ablate", "--game", "planted", "--games", "10", "--out", t],
+            "--force",
+            &[&taken],
+        ),
+    ];
+    check(cases);
+    assert!(!out.join("balance.csv").exists() && !out.join("fair.csv").exists());
+}

@@ -41,5 +41,5 @@ macro_rules! conformance_tests {
 }
 
 conformance_tests!(
-    tictactoe, connect4, kuhn, leduc, fox, karmaka, karmox, hamunaptra
+    tictactoe, connect4, kuhn, leduc, fox, karmaka, karmox, hamunaptra, planted
 );

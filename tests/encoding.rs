@@ -37,5 +37,5 @@ macro_rules! encoding_tests {
 }
 
 encoding_tests!(
-    tictactoe, connect4, fox, karmaka, karmox, hamunaptra, kuhn, leduc
+    tictactoe, connect4, fox, karmaka, karmox, hamunaptra, kuhn, leduc, planted
 );

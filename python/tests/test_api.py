@@ -18,10 +18,11 @@ SPECS = {
     "hamunaptra": "hamunaptra",
     "kuhn": "kuhn",
     "leduc": "leduc",
+    "planted": "planted",
 }
 HIDDEN = ["fox", "karmaka", "karmox", "hamunaptra", "kuhn", "leduc"]
 # Games so short that every state is checked.
-SHORT = ["kuhn", "leduc"]
+SHORT = ["kuhn", "leduc", "planted"]
 
 
 def test_every_registered_game_is_covered():

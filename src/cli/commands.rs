@@ -32,6 +32,9 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Report(a) => super::report::run(a)?,
         Command::Verify(a) => return super::verify::run(a),
         Command::Tune(a) => super::tune::run(a)?,
+        Command::Balance(a) => super::balance::run(a)?,
+        Command::Fair(a) => super::fair::run(a)?,
+        Command::Ablate(a) => super::ablate::run(a)?,
     }
     Ok(ExitCode::SUCCESS)
 }

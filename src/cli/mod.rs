@@ -3,9 +3,12 @@
 
 mod soak;
 
+mod ablate;
+mod balance;
 mod bench;
 mod commands;
 mod exploitability;
+mod fair;
 mod ladder;
 mod quality;
 mod report;
@@ -115,6 +118,139 @@ pub enum Command {
     ///
     /// Example: boardlab tune --game fox --agent 'ismcts(time_ms=10,c=?,max_rollout=?)' --against fox-best-20ms --budget 400 --out runs/tune-fox
     Tune(TuneArgs),
+    /// Seat and role balance of one search agent against itself at doubling
+    /// budgets, until two consecutive budgets agree (TOST) or a cap; writes
+    /// balance.csv, balance.json and balance.md (does the imbalance grow, shrink or flip).
+    ///
+    /// Example: boardlab balance --game fox --agent ismcts --budgets 250,500,1000 --until ci=0.03 --max-games 2000 --out results/balance/fox
+    Balance(BalanceArgs),
+    /// Compensation solver: bisection with sequential tests on a numeric game
+    /// parameter for the value where the first seat (or a role) wins at the target rate.
+    ///
+    /// Example: boardlab fair --game planted --param komi --range 0..0.5 --out results/fair/planted
+    Fair(FairArgs),
+    /// Component ablation: each component the game lists is removed in turn and
+    /// the games replayed on the same seeds; reports its paired effect on its holder's win rate.
+    ///
+    /// Example: boardlab ablate --game karmaka --agent greedy --games 1000 --out results/ablate/karmaka
+    Ablate(AblateArgs),
+}
+
+/// Arguments of `balance`.
+#[derive(Debug, clap::Args)]
+pub struct BalanceArgs {
+    /// Game spec.
+    #[arg(long)]
+    pub game: String,
+    /// The search agent in every seat (mcts, pimc, ismcts or a preset); its iterations are set to each budget.
+    #[arg(long, default_value = "ismcts")]
+    pub agent: String,
+    /// Increasing budgets in search iterations per decision, e.g. 250,500,1000.
+    #[arg(long)]
+    pub budgets: String,
+    /// Play each budget until every seat's and role's 95 % half-width is at most X (e.g. ci=0.03), or --max-games.
+    #[arg(long, value_name = "ci=X", value_parser = parse_until)]
+    pub until: Option<f64>,
+    /// Games per budget (the cap with --until).
+    #[arg(long, default_value_t = 1000, value_parser = parse_games)]
+    pub max_games: u64,
+    /// Duplicate deals: each deal is played once per seating; intervals count deals, not games.
+    #[arg(long)]
+    pub duplicate: bool,
+    /// Two budgets agree when the TOST shows every seat and role within ± this.
+    #[arg(long, default_value_t = 0.05)]
+    pub tolerance: f64,
+    /// Start no new budget after this many seconds.
+    #[arg(long)]
+    pub max_seconds: Option<f64>,
+    /// Games per ladder meeting for the Elo column, two-player games only (0: none).
+    #[arg(long, default_value_t = 20)]
+    pub ladder_games: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core); the results do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
+    /// Output directory.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Overwrite an earlier result in --out.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Arguments of `fair`.
+#[derive(Debug, clap::Args)]
+pub struct FairArgs {
+    /// Game spec (the parameter is set on top of it).
+    #[arg(long)]
+    pub game: String,
+    /// The numeric game parameter to solve for.
+    #[arg(long)]
+    pub param: String,
+    /// Search range A..B.
+    #[arg(long, allow_hyphen_values = true)]
+    pub range: String,
+    /// The agent in every seat.
+    #[arg(long, default_value = "random")]
+    pub agent: String,
+    /// Target win rate.
+    #[arg(long, default_value_t = 0.5)]
+    pub target: f64,
+    /// Whose rate: this seat...
+    #[arg(long, default_value_t = 0, conflicts_with = "faction")]
+    pub seat: u8,
+    /// ...or this role (faction) as the game names it.
+    #[arg(long)]
+    pub faction: Option<String>,
+    /// Cap on games per probe.
+    #[arg(long, default_value_t = 4000, value_parser = parse_games)]
+    pub max_games: u64,
+    /// Stop when the bracket is this narrow (default: the range / 64).
+    #[arg(long)]
+    pub precision: Option<f64>,
+    /// Master seed (the same seeds at every probe).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core); the results do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
+    /// Output directory for fair.csv, fair.json and fair.md.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Overwrite an earlier result in --out.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Arguments of `ablate`.
+#[derive(Debug, clap::Args)]
+pub struct AblateArgs {
+    /// Game spec.
+    #[arg(long)]
+    pub game: String,
+    /// The agent in every seat.
+    #[arg(long, default_value = "random")]
+    pub agent: String,
+    /// Games with and without each component.
+    #[arg(long, default_value_t = 1000, value_parser = parse_games)]
+    pub games: u64,
+    /// Only these components, comma-separated (names as listed in ablate.csv).
+    #[arg(long)]
+    pub components: Option<String>,
+    /// Master seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (0: one per core); the results do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
+    /// Output directory for ablate.csv, ablate.json and ablate.md.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Overwrite an earlier result in --out.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Arguments of `tune`.

@@ -245,6 +245,12 @@ pub trait Game: Send + Sync + Sized + 'static {
         }
     }
 
+    /// Components that can be removed or neutralised one at a time through a
+    /// spec parameter, for `boardlab ablate`. Default: none.
+    fn ablations(&self) -> Vec<Ablation> {
+        Vec::new()
+    }
+
     /// The game's own consistency rules for a state (card conservation, piece
     /// counts, a single owner per component…); `Err` names the broken rule.
     ///
@@ -255,6 +261,20 @@ pub trait Game: Send + Sync + Sized + 'static {
     fn check_invariants(&self, _state: &Self::State) -> Result<(), String> {
         Ok(())
     }
+}
+
+/// One component of a game that `boardlab ablate` can take away: the game
+/// with `param` set plays without it, on the same seeds, and its effect is
+/// read on the seats that held or played it in the game with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ablation {
+    /// The component's name in reports, e.g. `card` or `ability of K12`.
+    pub component: String,
+    /// The spec parameter (key, value) that removes or neutralises it.
+    pub param: (String, String),
+    /// The per-seat metric ([`Game::metrics`]) that is positive for the seats
+    /// that held or played the component in a game with it.
+    pub holder_metric: String,
 }
 
 /// Outcome of one seat in a finished game.

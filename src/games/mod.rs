@@ -8,6 +8,7 @@ pub mod fox;
 pub mod hamunaptra;
 pub mod karmaka;
 pub mod karmox;
+pub mod planted;
 pub mod poker;
 pub mod tictactoe;
 
@@ -200,6 +201,11 @@ pub const GAMES: &[GameInfo] = &[
                 default: "true",
                 help: "Longevity and rebirth deals refill the Well",
             },
+            ParamInfo {
+                name: "no_ability",
+                default: "none",
+                help: "a card code: that type may not be played for its ability (ablation)",
+            },
         ],
         test_specs: &[
             "karmaka",
@@ -283,6 +289,34 @@ pub const GAMES: &[GameInfo] = &[
         params: hamunaptra::PARAMS,
         test_specs: hamunaptra::TEST_SPECS,
     },
+    GameInfo {
+        name: "planted",
+        summary: "Planted: a luck-heavy calibration game with a planted seat advantage, card effect, fair compensation and skill, all known in closed form",
+        players: "2",
+        params: &[
+            ParamInfo {
+                name: "p",
+                default: "0.6",
+                help: "seat 0's win chance between equal agents (0 to 1)",
+            },
+            ParamInfo {
+                name: "card",
+                default: "0.15",
+                help: "what the card adds to its holder's win chance (0 to 0.5; 0 neutralises it)",
+            },
+            ParamInfo {
+                name: "skill",
+                default: "0.1",
+                help: "what bold play adds to the seat's win chance (0 to 0.5)",
+            },
+            ParamInfo {
+                name: "komi",
+                default: "0",
+                help: "compensation: seat 0's base chance is p*(1-komi); fair at 1-1/(2p)",
+            },
+        ],
+        test_specs: &["planted", "planted(p=0.5,card=0.2,skill=0.2,komi=0.1)"],
+    },
 ];
 
 /// One concrete game of any registered kind.
@@ -304,6 +338,8 @@ pub enum AnyGame {
     Karmox(karmox::Karmox),
     /// Hamunaptra.
     Hamunaptra(hamunaptra::Hamunaptra),
+    /// The calibration game.
+    Planted(planted::Planted),
 }
 
 impl AnyGame {
@@ -319,6 +355,7 @@ impl AnyGame {
             "karmaka" => AnyGame::Karmaka(karmaka::Karmaka::from_params(&mut params)?),
             "karmox" => AnyGame::Karmox(karmox::Karmox::from_params(&mut params)?),
             "hamunaptra" => AnyGame::Hamunaptra(hamunaptra::Hamunaptra::from_params(&mut params)?),
+            "planted" => AnyGame::Planted(planted::Planted::from_params(&mut params)?),
             other => {
                 return Err(SpecError::UnknownGame {
                     name: other.to_string(),
@@ -348,6 +385,7 @@ macro_rules! with_game {
             $crate::games::AnyGame::Karmaka($g) => $body,
             $crate::games::AnyGame::Karmox($g) => $body,
             $crate::games::AnyGame::Hamunaptra($g) => $body,
+            $crate::games::AnyGame::Planted($g) => $body,
         }
     };
 }

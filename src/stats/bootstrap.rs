@@ -13,7 +13,7 @@ use crate::rng::{game_seed, rng_from_seed};
 pub const LEVEL: f64 = 0.95;
 
 /// A point estimate with a confidence interval.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Interval {
     /// The estimate from all the data.
     pub estimate: f64,

@@ -80,7 +80,7 @@ pub const SWITCH_KEYS: [&str; 8] = [
 ];
 
 /// Every parameter key.
-pub const PARAM_KEYS: [&str; 14] = [
+pub const PARAM_KEYS: [&str; 15] = [
     "players",
     "teams",
     "variant",
@@ -95,6 +95,7 @@ pub const PARAM_KEYS: [&str; 14] = [
     "bbw_partner_future",
     "pass_after_draw",
     "refill_on_deal",
+    "no_ability",
 ];
 
 /// The rules with a configuration fixed.
@@ -115,6 +116,9 @@ pub struct Karmaka {
     /// The cards.
     pub cards: CardSet,
     cards_path: Option<String>,
+    /// A card type that may not be played for its ability (`no_ability=CODE`),
+    /// so that `boardlab ablate` can measure what the ability is worth.
+    pub no_ability: Option<u8>,
     /// Metric names `played_<code>_<mode>` per card type and mode.
     played_names: Vec<[&'static str; 4]>,
 }
@@ -182,6 +186,28 @@ impl Karmaka {
         };
         let cards_path = params.text("cards");
         let cards = CardSet::load(cards_path.as_deref())?;
+        let no_ability = match params.text("no_ability") {
+            None => None,
+            Some(code) => Some(
+                cards
+                    .types
+                    .iter()
+                    .position(|t| t.code.eq_ignore_ascii_case(&code))
+                    .ok_or_else(|| SpecError::BadValue {
+                        key: "no_ability".into(),
+                        value: code.clone(),
+                        expected: format!(
+                            "a card code: {}",
+                            cards
+                                .types
+                                .iter()
+                                .map(|t| t.code.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    })? as u8,
+            ),
+        };
         params.finish("karmaka", &PARAM_KEYS)?;
         let played_names = cards
             .types
@@ -198,6 +224,7 @@ impl Karmaka {
             switches,
             cards,
             cards_path,
+            no_ability,
         })
     }
 
@@ -271,6 +298,9 @@ impl Game for Karmaka {
         }
         if self.max_plies != 2000 {
             parts.push(format!("max_plies={}", self.max_plies));
+        }
+        if let Some(t) = self.no_ability {
+            parts.push(format!("no_ability={}", self.cards.types[t as usize].code));
         }
         let d = Switches::default();
         let s = self.switches;
@@ -399,6 +429,20 @@ impl Game for Karmaka {
 
     fn legal_actions(&self, state: &State) -> Actions {
         self.legal(state)
+    }
+
+    /// Each card type's ability, forbidden through `no_ability`; its players
+    /// are the seats that played it for its ability.
+    fn ablations(&self) -> Vec<crate::game::Ablation> {
+        self.cards
+            .types
+            .iter()
+            .map(|t| crate::game::Ablation {
+                component: format!("{} ability", t.code),
+                param: ("no_ability".into(), t.code.clone()),
+                holder_metric: format!("played_{}_ability", t.code.to_lowercase()),
+            })
+            .collect()
     }
 
     /// Every card in exactly one place, rungs on the ladder, unused seats empty.

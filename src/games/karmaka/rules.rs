@@ -146,7 +146,9 @@ impl Karmaka {
                 for t in 0..self.cards.types.len() as u8 {
                     if m & 1 << t != 0 {
                         out.push(Action::Points(t));
-                        out.push(Action::Ability(t));
+                        if self.no_ability != Some(t) {
+                            out.push(Action::Ability(t));
+                        }
                         out.push(Action::Future(t));
                         if ally {
                             out.push(Action::AllyFuture(t));
