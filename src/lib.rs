@@ -8,6 +8,7 @@
 pub mod agents;
 pub mod analysis;
 pub mod arena;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod data;
 pub mod error;
@@ -15,7 +16,14 @@ pub mod experiment;
 pub mod game;
 pub mod games;
 pub mod ladder;
+pub mod prelude;
 pub mod report;
 pub mod rng;
 pub mod spec;
 pub mod stats;
+
+/// Re-exported for implementors: `ArrayVec` is the legal-action list of
+/// every game, and `serde`'s derives make states and actions serializable
+/// (`#[serde(crate = "boardlab::serde")]` spares a dependency of your own).
+pub use arrayvec;
+pub use serde;
