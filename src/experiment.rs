@@ -278,11 +278,11 @@ pub fn run(
 ) -> Result<Vec<CellResult>, arena::RunError> {
     let cells = exp.cells()?;
     let threads = opts.threads.unwrap_or(exp.threads);
-    if threads > crate::cli::max_threads() {
+    if threads > crate::arena::max_threads() {
         return Err(SpecError::Invalid(format!(
             "threads = {threads} in {}: at most {} (4 per core), or 0 for one per core",
             file.display(),
-            crate::cli::max_threads()
+            crate::arena::max_threads()
         ))
         .into());
     }

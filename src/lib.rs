@@ -9,6 +9,7 @@ pub mod agents;
 pub mod analysis;
 pub mod arena;
 pub mod balance;
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod data;
 pub mod error;
@@ -17,6 +18,7 @@ pub mod fsutil;
 pub mod game;
 pub mod games;
 pub mod ladder;
+pub mod prelude;
 pub mod provenance;
 pub mod report;
 pub mod rng;
@@ -24,3 +26,9 @@ pub mod spec;
 pub mod stats;
 pub mod tune;
 pub mod verify;
+
+/// Re-exported for implementors: `ArrayVec` is the legal-action list of
+/// every game, and `serde`'s derives make states and actions serializable
+/// (`#[serde(crate = "boardlab::serde")]` spares a dependency of your own).
+pub use arrayvec;
+pub use serde;

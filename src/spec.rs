@@ -229,6 +229,7 @@ impl Params {
             Some(k) => Err(SpecError::UnknownParam {
                 owner: owner.to_string(),
                 key: k.clone(),
+                hint: crate::error::did_you_mean(k, allowed.iter().copied()),
                 allowed: if allowed.is_empty() {
                     "none".to_string()
                 } else {

@@ -336,9 +336,122 @@ fn listings_and_bench() {
     let out = boardlab(&["agents"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("random") && text.contains("Presets"));
-    let out = boardlab(&["bench", "--game", "tictactoe", "--seconds", "0.2", "--json"]);
+    let out = boardlab(&[
+        "bench",
+        "--game",
+        "tictactoe",
+        "--seconds",
+        "0.2",
+        "--samples",
+        "4",
+        "--json",
+    ]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["games_per_s"].as_f64().unwrap() > 0.0 && v["actions_per_s"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["samples"], 4);
+    let (min, mean, max) = (
+        v["games_per_s_min"].as_f64().unwrap(),
+        v["games_per_s"].as_f64().unwrap(),
+        v["games_per_s_max"].as_f64().unwrap(),
+    );
+    assert!(min <= mean && mean <= max && v["games_per_s_sd"].as_f64().unwrap() >= 0.0);
+    let out = boardlab(&["bench", "--game", "tictactoe", "--seconds", "0.1"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("games per wall second") && text.contains("±"),
+        "{text}"
+    );
+}
+
+#[test]
+fn listings_as_tables_and_json() {
+    let out = boardlab(&["games", "--json"]);
+    let games: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fox = games
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "fox")
+        .unwrap();
+    assert!(
+        fox["params"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "players")
+    );
+    let out = boardlab(&["agents", "--json"]);
+    let agents: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        agents["kinds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k["name"] == "ismcts")
+    );
+    assert!(
+        agents["presets"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "ismcts-1k")
+    );
+    // Every row of a text table has the same width: the columns line up.
+    let out = boardlab(&["games"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let widths: std::collections::BTreeSet<usize> = text
+        .lines()
+        .filter(|l| l.starts_with('│') || l.starts_with('┌') || l.starts_with('└'))
+        .map(|l| l.chars().count())
+        .collect();
+    assert_eq!(widths.len(), 1, "{text}");
+}
+
+#[test]
+fn completions_and_man_page() {
+    let out = boardlab(&["completions", "bash"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("boardlab") && text.contains("ladder"));
+    let out = boardlab(&["man"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.starts_with(".ie") || text.contains(".TH"));
+    let out = boardlab(&["completions", "tcsh"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn unknown_names_suggest_the_closest() {
+    for (args, hint) in [
+        (
+            vec!["run", "--game", "karmka", "--agents", "random,random"],
+            "did you mean 'karmaka'?",
+        ),
+        (
+            vec!["run", "--game", "fox", "--agents", "ismcst-1k,random"],
+            "did you mean 'ismcts-1k'?",
+        ),
+        (
+            vec![
+                "run",
+                "--game",
+                "fox(playres=3)",
+                "--agents",
+                "random,random",
+            ],
+            "did you mean 'players'?",
+        ),
+    ] {
+        let out = boardlab(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(hint), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    // Each agent name is listed once, kinds apart from presets.
+    let out = boardlab(&["run", "--game", "fox", "--agents", "zzz,random"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("random").count(), 1, "{err}");
+    assert!(!err.contains("did you mean"), "{err}");
 }
 
 #[test]

@@ -366,6 +366,18 @@ impl AgentSpec {
         Ok(resolved)
     }
 
+    /// Names an agent of the user's own, built by a factory given to
+    /// [`crate::arena::run_with`]: `label` is its name in results and run.json.
+    pub fn custom(label: &str) -> AgentSpec {
+        AgentSpec {
+            label: label.to_string(),
+            spec: Spec {
+                name: "custom".into(),
+                params: Params::default(),
+            },
+        }
+    }
+
     /// Builds a fresh agent for game type `G`.
     pub fn build<G: Game>(&self) -> Result<Box<dyn Agent<G>>, SpecError> {
         let mut params = self.spec.params.clone();
@@ -411,11 +423,17 @@ impl AgentSpec {
                 Box::new(PimcAgent::<G>::new(cfg, worlds))
             }
             _ => {
-                let mut known: Vec<&str> = AGENT_KINDS.iter().map(|k| k.name).collect();
-                known.extend(PRESETS.iter().map(|p| p.0));
+                let kinds: Vec<&str> = AGENT_KINDS.iter().map(|k| k.name).collect();
+                // A preset named like a kind (random, greedy) is listed once.
+                let presets: Vec<&str> = PRESETS
+                    .iter()
+                    .map(|p| p.0)
+                    .filter(|p| !kinds.contains(p))
+                    .collect();
                 return Err(SpecError::UnknownAgent {
                     name: name.to_string(),
-                    known: known.join(", "),
+                    hint: crate::error::did_you_mean(name, kinds.iter().chain(&presets).copied()),
+                    known: format!("kinds {}; presets {}", kinds.join(", "), presets.join(", ")),
                 });
             }
         };

@@ -9,11 +9,11 @@ pub mod check;
 pub mod manifest;
 pub mod merge;
 pub mod play;
+pub mod progress;
 pub mod record;
 pub mod resume;
 pub mod trace;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -465,6 +465,12 @@ fn prepare_trace_dir(dir: &Path, force: bool) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The most worker threads any command starts: beyond a few per core they
+/// only cost memory and, past the system's limit, fail to start.
+pub fn max_threads() -> usize {
+    4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Runs a tournament of `game` between `specs` (one per seat).
 pub fn run<G: Game>(
     game: &G,
@@ -611,7 +617,7 @@ pub fn run_with<G: Game>(
         .num_threads(opts.threads)
         .build()
         .map_err(|e| SpecError::Invalid(format!("cannot start {} threads: {e}", opts.threads)))?;
-    let bar = progress_bar((indices.len() - done) as u64, opts.progress);
+    let bar = progress::Progress::new((indices.len() - done) as u64, opts.progress);
     let chunk = (pool.current_num_threads() * 32).max(64);
     let batch_size = until_batch(n) as usize;
     let resumed = done as u64;
@@ -741,18 +747,4 @@ pub fn run_with<G: Game>(
         agents,
         seats,
     })
-}
-
-fn progress_bar(total: u64, show: bool) -> indicatif::ProgressBar {
-    use std::io::IsTerminal;
-    if !show || !std::io::stderr().is_terminal() {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(total);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  ETA {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let _ = std::io::stderr().flush();
-    bar
 }

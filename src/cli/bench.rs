@@ -20,23 +20,159 @@ pub(super) fn bench(a: BenchArgs) -> Result<()> {
             a.seconds
         );
     }
+    if !(1..=1000).contains(&a.samples) {
+        bail!(
+            "bad value '{}' for --samples: expected a number of samples from 1 to 1000",
+            a.samples
+        );
+    }
     let game = AnyGame::parse(&a.game)?;
-    let limit = Duration::from_secs_f64(a.seconds);
+    let plan = Plan {
+        warmup: Duration::from_secs_f64((a.seconds / 10.0).min(1.0)),
+        sample: Duration::from_secs_f64(a.seconds / f64::from(a.samples)),
+        samples: a.samples,
+    };
     let json = match &a.agent {
-        None => with_game!(&game, g => playouts(g, limit)),
+        None => with_game!(&game, g => playouts(g, &plan)),
         Some(agent) => {
             let spec = AgentSpec::parse(agent)?;
-            with_game!(&game, g => search(g, &spec, limit))?
+            with_game!(&game, g => search(g, &spec, &plan))?
         }
     };
     if a.json {
         println!("{json}");
     } else {
-        for (k, v) in json.as_object().into_iter().flatten() {
-            println!("{k:<16} {v}");
-        }
+        print_table(&json);
     }
     Ok(())
+}
+
+/// hyperfine's conventions: a warm-up that is not counted, then several
+/// samples of equal length, reported as mean ± σ with the extremes.
+struct Plan {
+    warmup: Duration,
+    sample: Duration,
+    samples: u32,
+}
+
+/// Counts and times of one sample.
+#[derive(Clone, Copy, Default)]
+struct Sample {
+    counts: [u64; 2],
+    wall: f64,
+    cpu: Option<f64>,
+}
+
+impl Plan {
+    /// Runs `work` (which does a small batch and returns what it counted)
+    /// for the warm-up, then for each sample.
+    fn measure(&self, mut work: impl FnMut() -> Result<[u64; 2]>) -> Result<Vec<Sample>> {
+        let start = Instant::now();
+        while start.elapsed() < self.warmup {
+            work()?;
+        }
+        let mut samples = Vec::new();
+        for _ in 0..self.samples {
+            let cpu_start = thread_cpu_seconds();
+            let start = Instant::now();
+            let mut counts = [0u64; 2];
+            while start.elapsed() < self.sample {
+                let c = work()?;
+                counts[0] += c[0];
+                counts[1] += c[1];
+            }
+            let wall = start.elapsed().as_secs_f64();
+            let cpu = thread_cpu_seconds()
+                .zip(cpu_start)
+                .map(|(end, start)| (end - start).max(1e-9));
+            samples.push(Sample { counts, wall, cpu });
+        }
+        Ok(samples)
+    }
+}
+
+/// Mean, standard deviation, minimum and maximum.
+fn spread(xs: &[f64]) -> [f64; 4] {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = if xs.len() > 1 {
+        xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    [mean, var.sqrt(), min, max]
+}
+
+/// The bench's JSON: totals, and for each counted unit its rate per second
+/// of wall time and of this thread's CPU time, as mean over samples with
+/// `_sd`, `_min` and `_max`. `<unit>_per_s` is the mean wall-time rate.
+fn summary(mut v: serde_json::Value, units: [&str; 2], samples: &[Sample]) -> serde_json::Value {
+    v["samples"] = serde_json::json!(samples.len());
+    v["seconds"] = serde_json::json!(samples.iter().map(|s| s.wall).sum::<f64>());
+    for (i, unit) in units.iter().enumerate() {
+        v[*unit] = serde_json::json!(samples.iter().map(|s| s.counts[i]).sum::<u64>());
+        let wall: Vec<f64> = samples
+            .iter()
+            .map(|s| s.counts[i] as f64 / s.wall)
+            .collect();
+        let cpu: Option<Vec<f64>> = samples
+            .iter()
+            .map(|s| s.cpu.map(|c| s.counts[i] as f64 / c))
+            .collect();
+        for (kind, rates) in [("per_s", Some(wall)), ("per_cpu_s", cpu)] {
+            let Some(rates) = rates else { continue };
+            let [mean, sd, min, max] = spread(&rates);
+            let key = format!("{unit}_{kind}");
+            v[key.as_str()] = serde_json::json!(mean);
+            v[format!("{key}_sd")] = serde_json::json!(sd);
+            v[format!("{key}_min")] = serde_json::json!(min);
+            v[format!("{key}_max")] = serde_json::json!(max);
+        }
+    }
+    if let Some(cpu) = samples.iter().map(|s| s.cpu).sum::<Option<f64>>() {
+        v["cpu_seconds"] = serde_json::json!(cpu);
+    }
+    v
+}
+
+fn print_table(v: &serde_json::Value) {
+    let what = match v.get("agent") {
+        Some(agent) => format!("{} searching {}", agent.as_str().unwrap_or("?"), v["game"]),
+        None => format!("random playouts of {}", v["game"]),
+    };
+    println!(
+        "{what}: {} samples, {:.2} s, one thread",
+        v["samples"],
+        v["seconds"].as_f64().unwrap_or(0.0)
+    );
+    let mut t = super::listing::table(&["rate", "mean ± σ", "min", "max"]);
+    for unit in ["games", "actions", "searches", "iterations"] {
+        for (kind, label) in [("per_s", "wall"), ("per_cpu_s", "CPU")] {
+            let key = format!("{unit}_{kind}");
+            let Some(mean) = v.get(&key).and_then(|x| x.as_f64()) else {
+                continue;
+            };
+            let get = |suffix: &str| v[format!("{key}_{suffix}")].as_f64().unwrap_or(0.0);
+            t.add_row(vec![
+                format!("{unit} per {label} second"),
+                format!("{} ± {}", rate(mean), rate(get("sd"))),
+                rate(get("min")),
+                rate(get("max")),
+            ]);
+        }
+    }
+    println!("{t}");
+}
+
+/// A rate with three significant digits.
+fn rate(x: f64) -> String {
+    if x >= 1000.0 {
+        format!("{:.0}", x)
+    } else {
+        format!("{x:.3}")
+    }
 }
 
 /// CPU time of this thread in seconds (Linux), to report rates that ignore the
@@ -47,52 +183,31 @@ fn thread_cpu_seconds() -> Option<f64> {
     Some(ns / 1e9)
 }
 
-/// Adds `cpu_seconds` and per-CPU-second rates to a bench result.
-fn with_cpu_rates(
-    mut v: serde_json::Value,
-    cpu_start: Option<f64>,
-    counts: &[(&str, u64)],
-) -> serde_json::Value {
-    if let (Some(start), Some(end)) = (cpu_start, thread_cpu_seconds()) {
-        let cpu = (end - start).max(1e-9);
-        v["cpu_seconds"] = serde_json::json!(cpu);
-        for (name, count) in counts {
-            v[format!("{name}_per_cpu_s")] = serde_json::json!(*count as f64 / cpu);
-        }
-    }
-    v
-}
-
-fn playouts<G: Game>(game: &G, limit: Duration) -> serde_json::Value {
+fn playouts<G: Game>(game: &G, plan: &Plan) -> serde_json::Value {
     let mut rng = rng_from_seed(1);
-    let (mut games, mut actions) = (0u64, 0u64);
-    let cpu_start = thread_cpu_seconds();
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        for _ in 0..16 {
-            let mut s = game.initial_state(&mut rng);
-            actions += u64::from(random_playout(
-                game,
-                &mut s,
-                &mut rng,
-                game.max_game_length(),
-            ));
-            games += 1;
-        }
-    }
-    let secs = start.elapsed().as_secs_f64();
-    let v = serde_json::json!({
-        "game": game.spec(),
-        "seconds": secs,
-        "games": games,
-        "actions": actions,
-        "games_per_s": games as f64 / secs,
-        "actions_per_s": actions as f64 / secs,
-    });
-    with_cpu_rates(v, cpu_start, &[("games", games), ("actions", actions)])
+    let samples = plan
+        .measure(|| {
+            let mut actions = 0;
+            for _ in 0..16 {
+                let mut s = game.initial_state(&mut rng);
+                actions += u64::from(random_playout(
+                    game,
+                    &mut s,
+                    &mut rng,
+                    game.max_game_length(),
+                ));
+            }
+            Ok([16, actions])
+        })
+        .expect("random playouts cannot fail");
+    summary(
+        serde_json::json!({"game": game.spec()}),
+        ["games", "actions"],
+        &samples,
+    )
 }
 
-fn search<G: Game>(game: &G, spec: &AgentSpec, limit: Duration) -> Result<serde_json::Value> {
+fn search<G: Game>(game: &G, spec: &AgentSpec, plan: &Plan) -> Result<serde_json::Value> {
     let mut rng = rng_from_seed(1);
     let mut state = game.initial_state(&mut rng);
     while game.turn(&state) == Turn::Chance {
@@ -104,11 +219,8 @@ fn search<G: Game>(game: &G, spec: &AgentSpec, limit: Duration) -> Result<serde_
     };
     let legal = game.legal_actions(&state);
     let mut agent = spec.build::<G>()?;
-    let (mut searches, mut iterations) = (0u64, 0u64);
-    let cpu_start = thread_cpu_seconds();
-    let start = Instant::now();
     crate::arena::play::quiet_contained_panics();
-    while start.elapsed() < limit {
+    let samples = plan.measure(|| {
         let view = game.determinize(&state, me, &mut rng);
         // An agent that panics is reported as the fault it is, in one line.
         let searched = crate::arena::play::contained(|| {
@@ -129,23 +241,18 @@ fn search<G: Game>(game: &G, spec: &AgentSpec, limit: Duration) -> Result<serde_
                 crate::arena::play::panic_text(&*panic)
             );
         }
-        iterations += agent.last_iterations();
-        searches += 1;
-    }
-    let secs = start.elapsed().as_secs_f64();
-    if iterations == 0 {
-        bail!(
-            "agent '{}' does not search (no iterations to measure)",
-            spec.label
-        );
-    }
-    let v = serde_json::json!({
-        "game": game.spec(),
-        "agent": spec.label,
-        "seconds": secs,
-        "searches": searches,
-        "iterations": iterations,
-        "iterations_per_s": iterations as f64 / secs,
-    });
-    Ok(with_cpu_rates(v, cpu_start, &[("iterations", iterations)]))
+        let iterations = agent.last_iterations();
+        if iterations == 0 {
+            bail!(
+                "agent '{}' does not search (no iterations to measure)",
+                spec.label
+            );
+        }
+        Ok([1, iterations])
+    })?;
+    Ok(summary(
+        serde_json::json!({"game": game.spec(), "agent": spec.label}),
+        ["searches", "iterations"],
+        &samples,
+    ))
 }

@@ -5,11 +5,11 @@ use anyhow::{Context, Result, bail};
 use std::process::ExitCode;
 
 use super::{Cli, Command, ExperimentArgs, MergeArgs, PlayArgs, ReplayArgs, RunArgs};
-use crate::agents::registry::{AGENT_KINDS, AgentSpec, PRESETS, Preset};
+use crate::agents::registry::AgentSpec;
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::arena::{self, RunOptions, play, record};
 use crate::game::{Game, Turn};
-use crate::games::{AnyGame, GAMES};
+use crate::games::AnyGame;
 use crate::spec::split_list;
 use crate::with_game;
 
@@ -19,8 +19,10 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
         Command::Play(a) => play_interactive(a)?,
         Command::Replay(a) => replay(a)?,
         Command::Soak(a) => super::soak::run(a)?,
-        Command::Games => list_games(),
-        Command::Agents => list_agents(),
+        Command::Games(a) => super::listing::games(a.json),
+        Command::Agents(a) => super::listing::agents(a.json),
+        Command::Completions(a) => super::listing::completions(a),
+        Command::Man => super::listing::man()?,
         Command::Bench(a) => super::bench::bench(a)?,
         Command::Merge(a) => merge(a)?,
         Command::Experiment(a) => experiment(a)?,
@@ -440,40 +442,4 @@ fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String]) -> Result<
         }
     );
     Ok(())
-}
-
-fn list_games() {
-    for g in GAMES {
-        println!("{:<12} players {:<5} {}", g.name, g.players, g.summary);
-        for p in g.params {
-            println!("    {:<18} default {:<10} {}", p.name, p.default, p.help);
-        }
-    }
-}
-
-fn list_agents() {
-    println!("Agent kinds (use as kind or kind(key=value,...)):");
-    for k in AGENT_KINDS {
-        println!("  {:<10} {}", k.name, k.summary);
-        for p in k.params {
-            println!("      {:<16} default {:<8} {}", p.name, p.default, p.help);
-        }
-    }
-    println!("\nPresets in agents/ (use by name, or @agents/<name>.toml):");
-    let width = PRESETS
-        .iter()
-        .map(|(name, _)| name.len())
-        .max()
-        .unwrap_or(0);
-    for (name, body) in PRESETS {
-        match Preset::parse(body, name) {
-            Ok(p) => println!(
-                "  {name:<width$} {}\n  {:<width$} {}",
-                p.to_spec(),
-                "",
-                p.description
-            ),
-            Err(e) => println!("  {name:<width$} (unreadable: {e})"),
-        }
-    }
 }

@@ -10,6 +10,7 @@ mod commands;
 mod exploitability;
 mod fair;
 mod ladder;
+mod listing;
 mod quality;
 mod report;
 mod sprt;
@@ -59,10 +60,16 @@ pub enum Command {
     /// Example: boardlab soak --games 10000 --json
     Soak(SoakArgs),
     /// List the games, their player counts and parameters with defaults.
-    Games,
+    Games(ListArgs),
     /// List the agent kinds, their parameters and the presets in agents/.
-    Agents,
+    Agents(ListArgs),
     /// Measure random-playout throughput (or an agent's search speed) on one thread.
+    ///
+    /// After a warm-up, --samples runs of equal length; each rate is given per
+    /// second of wall time and per second of this thread's CPU time (which
+    /// ignores time the process waited on a busy machine), as mean ± σ, min, max.
+    ///
+    /// Example: boardlab bench --game karmaka --seconds 5 --samples 10
     Bench(BenchArgs),
     /// Run a study described in a TOML file: a parameter sweep × agent lineups.
     ///
@@ -134,6 +141,30 @@ pub enum Command {
     ///
     /// Example: boardlab ablate --game karmaka --agent greedy --games 1000 --out results/ablate/karmaka
     Ablate(AblateArgs),
+    /// Print a shell completion script.
+    ///
+    /// Example: boardlab completions bash > ~/.local/share/bash-completion/completions/boardlab
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff).
+    ///
+    /// Example: boardlab man > boardlab.1 && man ./boardlab.1
+    Man,
+}
+
+/// Arguments of `games` and `agents`.
+#[derive(Debug, clap::Args)]
+pub struct ListArgs {
+    /// Print one JSON value instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Arguments of `balance`.
@@ -495,11 +526,7 @@ pub struct MergeArgs {
     pub force: bool,
 }
 
-/// The most worker threads any command starts: beyond a few per core they
-/// only cost memory and, past the system's limit, fail to start.
-pub fn max_threads() -> usize {
-    4 * std::thread::available_parallelism().map_or(1, |n| n.get())
-}
+pub use crate::arena::max_threads;
 
 /// A `--threads` value: 0 (one per core) up to [`max_threads`].
 fn parse_threads(text: &str) -> Result<usize, String> {
@@ -673,9 +700,13 @@ pub struct BenchArgs {
     /// Measure this agent's search from the initial state instead of random playouts.
     #[arg(long)]
     pub agent: Option<String>,
-    /// Measuring time in seconds.
+    /// Measuring time in seconds, shared by the samples (a warm-up of a tenth
+    /// of it, at most 1 s, comes first and is not counted).
     #[arg(long, default_value_t = 3.0)]
     pub seconds: f64,
+    /// Samples of equal length: rates are reported as mean ± σ, min and max.
+    #[arg(long, default_value_t = 5)]
+    pub samples: u32,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,

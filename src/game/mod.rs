@@ -132,21 +132,53 @@ pub trait Game: Send + Sync + Sized + 'static {
 
     /// At a chance node, every outcome with its probability (summing to 1).
     /// Used by tests and exact analyses; may allocate.
-    fn chance_outcomes(&self, state: &Self::State) -> Vec<(Self::Action, f64)>;
+    ///
+    /// Default: no outcomes, for games without chance nodes (whose `turn`
+    /// never returns [`Turn::Chance`]).
+    fn chance_outcomes(&self, state: &Self::State) -> Vec<(Self::Action, f64)> {
+        let _ = state;
+        Vec::new()
+    }
 
     /// At a chance node, draws one outcome with the probabilities of
     /// [`Game::chance_outcomes`], without allocating.
-    fn sample_chance(&self, state: &Self::State, rng: &mut GameRng) -> Self::Action;
+    ///
+    /// Default: draws from [`Game::chance_outcomes`], which allocates; games
+    /// with chance nodes override it to keep the hot path free of the heap
+    /// (`tests/allocations.rs` checks the built-in games).
+    fn sample_chance(&self, state: &Self::State, rng: &mut GameRng) -> Self::Action {
+        let outcomes = self.chance_outcomes(state);
+        assert!(
+            !outcomes.is_empty(),
+            "{}: a chance node without outcomes (override chance_outcomes)",
+            self.spec()
+        );
+        let mut x = crate::rng::unit(rng);
+        for &(action, p) in &outcomes {
+            if x < p {
+                return action;
+            }
+            x -= p;
+        }
+        outcomes[outcomes.len() - 1].0
+    }
 
     /// A full state consistent with everything `observer` knows, every hidden
     /// part resampled. Must keep `info_key(_, observer)`, `turn` and, at the
-    /// observer's turn, `legal_actions`. Perfect-information games return a clone.
+    /// observer's turn, `legal_actions`.
+    ///
+    /// Default: a clone, which is right only for perfect-information games;
+    /// a game with hidden information must override it (the conformance
+    /// suite's leak checks catch one that does not).
     fn determinize(
         &self,
         state: &Self::State,
         observer: PlayerId,
         rng: &mut GameRng,
-    ) -> Self::State;
+    ) -> Self::State {
+        let _ = (observer, rng);
+        state.clone()
+    }
 
     /// What `observer` knows about `state`.
     fn info_key(&self, state: &Self::State, observer: PlayerId) -> Self::InfoKey;
@@ -212,13 +244,32 @@ pub trait Game: Send + Sync + Sized + 'static {
 
     /// An evaluation of a non-terminal state in [-1, 1] from `player`'s view,
     /// for greedy agents and rollout cut-offs.
-    fn heuristic(&self, state: &Self::State, player: PlayerId) -> f64;
+    ///
+    /// Default: 0, no opinion (greedy then plays like random, and searches
+    /// score cut rollouts as even).
+    fn heuristic(&self, state: &Self::State, player: PlayerId) -> f64 {
+        let _ = (state, player);
+        0.0
+    }
 
     /// Text rendering for humans, as `viewer` sees it (`None`: everything).
-    fn render(&self, state: &Self::State, viewer: Option<PlayerId>) -> String;
+    ///
+    /// Default: the state's `Debug` form, for perfect-information games only
+    /// (a hidden-information game must draw only what `viewer` may see).
+    fn render(&self, state: &Self::State, viewer: Option<PlayerId>) -> String {
+        if viewer.is_some() && self.has_hidden_information() {
+            return "(this game draws no view for one seat)".to_string();
+        }
+        format!("{state:?}")
+    }
 
     /// Short human label of an action in a state (before applying it).
-    fn action_label(&self, state: &Self::State, action: Self::Action) -> String;
+    ///
+    /// Default: the action's `Debug` form.
+    fn action_label(&self, state: &Self::State, action: Self::Action) -> String {
+        let _ = state;
+        format!("{action:?}")
+    }
 
     /// [`Game::action_label`] as `observer` sees it: it names nothing that the
     /// observer will not know once the action is applied (a rival's secret

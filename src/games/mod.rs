@@ -359,6 +359,7 @@ impl AnyGame {
             other => {
                 return Err(SpecError::UnknownGame {
                     name: other.to_string(),
+                    hint: crate::error::did_you_mean(other, GAMES.iter().map(|g| g.name)),
                     known: GAMES.iter().map(|g| g.name).collect::<Vec<_>>().join(", "),
                 });
             }
