@@ -9,7 +9,7 @@ use crate::agents::registry::AgentSpec;
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::arena::{self, RunOptions, play, record};
 use crate::game::{Game, Turn};
-use crate::games::AnyGame;
+use crate::games::{AnyGame, GAMES};
 use crate::spec::split_list;
 use crate::with_game;
 

@@ -218,6 +218,11 @@ fn default_values(base: &AgentSpec, key: &str) -> Result<Vec<String>, SpecError>
         return Err(SpecError::UnknownParam {
             owner: base.spec.name.clone(),
             key: key.to_string(),
+            hint: crate::error::did_you_mean(
+                key,
+                kind.into_iter()
+                    .flat_map(|k| k.params.iter().map(|p| p.name)),
+            ),
             allowed: kind
                 .map(|k| {
                     k.params

@@ -17,7 +17,15 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parents[2]
-BINARY = ROOT / "target" / "release" / "boardlab"
+# BOARDLAB_BIN names the binary (CI uses the debug build that `cargo test`
+# made); by default the release build, else the debug one.
+BINARY = Path(
+    os.environ.get("BOARDLAB_BIN")
+    or next(
+        (p for p in (ROOT / "target" / "release" / "boardlab",) if p.exists()),
+        ROOT / "target" / "debug" / "boardlab",
+    )
+)
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = [
     "--headless",
@@ -41,7 +49,7 @@ def boardlab(*args):
 
 @pytest.fixture(scope="module")
 def studies():
-    assert BINARY.exists(), "build the release binary first: cargo build --release"
+    assert BINARY.exists(), "build the binary first: cargo build --release"
     tmp = Path(tempfile.mkdtemp(prefix="boardlab-browser-"))
     run = tmp / "run"
     boardlab("run", "--game", "karmox", "--agents", "random,random",
