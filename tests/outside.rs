@@ -9,7 +9,7 @@ mod nim;
 
 use std::sync::Arc;
 
-use boardlab::arena::merge::merge;
+use boardlab::arena::merge::merge_for;
 use boardlab::game::conformance;
 use boardlab::prelude::*;
 use common::{temp_dir, without_timing};
@@ -96,7 +96,7 @@ fn an_outside_run_resumes_and_merges_like_one_run() {
         })
         .collect();
     let merged = temp_dir("outside-merged");
-    merge(&shards, &merged, false).unwrap();
+    merge_for(&game(), &shards, &merged, false).unwrap();
     assert_eq!(without_timing(&merged.join("games.csv")), expected);
     for dir in shards.iter().chain([&whole, &cut, &merged]) {
         let _ = std::fs::remove_dir_all(dir);

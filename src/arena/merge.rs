@@ -45,6 +45,31 @@ pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunErr
     crate::with_game!(&game, g => merge_game(g, dirs, base, out, force))
 }
 
+/// [`merge`] for a game of the caller's own (one that `AnyGame` does not
+/// name, e.g. from a crate built on boardlab): the shards must be runs of
+/// exactly this game.
+pub fn merge_for<G: crate::game::Game>(
+    game: &G,
+    dirs: &[PathBuf],
+    out: &Path,
+    force: bool,
+) -> Result<Merged, RunError> {
+    let Some(first) = dirs.first() else {
+        return Err(bad(out, "no shard directories given"));
+    };
+    let base = manifest::read(first).map_err(|e| bad(first, e))?;
+    if base.identity.game != game.spec() {
+        return Err(bad(
+            first,
+            format!("a run of {}, not of {}", base.identity.game, game.spec()),
+        ));
+    }
+    if base.identity.agents.is_empty() {
+        return Err(bad(first, "run.json lists no agents"));
+    }
+    merge_game(game, dirs, base, out, force)
+}
+
 fn merge_game<G: crate::game::Game>(
     game: &G,
     dirs: &[PathBuf],
