@@ -79,7 +79,7 @@ impl MoveRules {
     /// face-up tile entered once; a walk ends on its first stop square, on a
     /// deliberately blocked arrow, or on its first return to a used tile.
     /// Enumerating them is exponential in the number of arrows, so the set of
-    /// end squares is computed directly (see [`Graph`]): the first two kinds
+    /// end squares is computed directly (see `Graph`): the first two kinds
     /// by reachability, the third by a two-path flow per candidate square.
     /// The cost is bounded for every tile set: at most 25 flow checks of two
     /// augmenting paths over 52 nodes, all on the stack.
