@@ -91,7 +91,7 @@ fn merge_game<G: crate::game::Game>(
         ));
     }
     let games = id.games;
-    let most = super::rounded_games(crate::cli::MAX_GAMES, seats);
+    let most = super::rounded_games(super::MAX_GAMES, seats);
     if !games.is_multiple_of(seats as u64) || games == 0 || games > most {
         return Err(bad(
             first,

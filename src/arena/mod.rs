@@ -465,6 +465,10 @@ fn prepare_trace_dir(dir: &Path, force: bool) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The largest `--games` of one run: far beyond any study, and small enough
+/// that rounding up to a multiple of the seats never overflows.
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+
 /// The most worker threads any command starts: beyond a few per core they
 /// only cost memory and, past the system's limit, fail to start.
 pub fn max_threads() -> usize {

@@ -539,9 +539,7 @@ fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
-/// The largest `--games` of one run: far beyond any study, and small enough
-/// that rounding up to a multiple of the seats never overflows.
-pub const MAX_GAMES: u64 = 1_000_000_000_000;
+pub use crate::arena::MAX_GAMES;
 
 /// A game count from 1 to [`MAX_GAMES`].
 fn parse_games(text: &str) -> Result<u64, String> {
