@@ -182,3 +182,42 @@ fn merged_shards_write_the_golden_rows() {
         let _ = std::fs::remove_dir_all(d);
     }
 }
+
+/// A run of slow agents appends its finished games within seconds, long
+/// before it ends, so a kill loses only the games in flight.
+#[test]
+fn a_slow_run_writes_games_as_they_finish() {
+    let dir = temp_dir("golden-flush");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args([
+            "run",
+            "--game",
+            "tictactoe",
+            "--agents",
+            "faulty(fault=slow,ms=30,after=0),random",
+            "--games",
+            "400",
+            "--threads",
+            "1",
+            "--quiet",
+            "--out",
+            dir.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let mut rows = 0;
+    while start.elapsed() < std::time::Duration::from_secs(5) && rows == 0 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        rows = std::fs::read_to_string(dir.join("games.csv"))
+            .map_or(0, |t| t.lines().count().saturating_sub(1));
+    }
+    let running = child.try_wait().unwrap().is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(running, "the run ended before the check");
+    assert!(rows > 0, "no game in games.csv after {:?}", start.elapsed());
+    assert_eq!(rows % 2, 0, "a game's rows were split: {rows}");
+}

@@ -59,4 +59,12 @@ pub trait Agent<G: Game>: Send {
     fn last_iterations(&self) -> u64 {
         0
     }
+
+    /// Whether `act` reads `d.view`. An agent that returns false decides from
+    /// the legal actions alone; the runner then skips determinizing a fresh
+    /// view at each of its decisions (the costliest step of a cheap game) and
+    /// may hand it an earlier view of its own seat instead — never the truth.
+    fn needs_view(&self) -> bool {
+        true
+    }
 }

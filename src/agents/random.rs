@@ -12,4 +12,8 @@ impl<G: Game> Agent<G> for RandomAgent {
     fn act(&mut self, d: Decision<'_, G>) -> G::Action {
         d.legal[below(d.rng, d.legal.len())]
     }
+
+    fn needs_view(&self) -> bool {
+        false
+    }
 }

@@ -16,7 +16,7 @@ pub mod trace;
 
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
+use arrayvec::ArrayVec;
 
 use crate::agents::Agent;
 use crate::agents::registry::AgentSpec;
@@ -256,12 +256,46 @@ pub fn play_indexed_with<G: Game>(
     index: u64,
     opts: &RunOptions,
 ) -> PlayedGame {
+    let raw = play_raw(game, specs, factories, labels, index, opts);
+    PlayedGame {
+        rows: GameRow::from_result(
+            index,
+            raw.seed,
+            &game.spec(),
+            &raw.seating,
+            labels,
+            &raw.result,
+        ),
+        metrics: match raw.stop {
+            None => record::MetricRow::from_result(index, &raw.result),
+            Some(_) => Vec::new(),
+        },
+        stop: raw.stop,
+    }
+}
+
+/// One game of the run before it becomes rows.
+struct RawGame {
+    seating: Vec<usize>,
+    seed: u64,
+    result: play::GameResult,
+    stop: Option<Stop>,
+}
+
+fn play_raw<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    labels: &[String],
+    index: u64,
+    opts: &RunOptions,
+) -> RawGame {
     let (master, trace, move_timeout) = (opts.seed, opts.trace.as_ref(), opts.move_timeout);
     let n = game.num_players();
-    let seats = seating(index, n);
+    let seating = seating(index, n);
     let seed = seed_of(master, index, n, opts.duplicate);
     let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
-    for &a in &seats {
+    for &a in &seating {
         if let Some(Some(make)) = factories.get(a) {
             agents.push(make());
             continue;
@@ -297,35 +331,33 @@ pub fn play_indexed_with<G: Game>(
                 "the game's own code panicked: {}",
                 play::panic_text(&*panic)
             );
-            let result = play::GameResult::faulted(n, why.clone());
-            return PlayedGame {
-                rows: GameRow::from_result(index, seed, &game.spec(), &seats, labels, &result),
-                metrics: Vec::new(),
+            return RawGame {
+                result: play::GameResult::faulted(n, why.clone()),
+                seating,
+                seed,
                 stop: Some(Stop::Game(why)),
             };
         }
     };
+    let mut stop = None;
     if let Some(dir) = trace {
         let header = trace::Header {
             game: game.spec(),
-            agents: seats.iter().map(|&a| labels[a].clone()).collect(),
+            agents: seating.iter().map(|&a| labels[a].clone()).collect(),
             seed,
             game_index: index,
         };
         // A trace that cannot be written stops the run: no agent is at fault.
         let path = dir.join(format!("game-{index:08}.jsonl"));
         if let Err(e) = trace::write(game, &path, &header, &log, &result) {
-            return PlayedGame {
-                rows: GameRow::from_result(index, seed, &game.spec(), &seats, labels, &result),
-                metrics: Vec::new(),
-                stop: Some(Stop::Trace(path, e.to_string())),
-            };
+            stop = Some(Stop::Trace(path, e.to_string()));
         }
     }
-    PlayedGame {
-        rows: GameRow::from_result(index, seed, &game.spec(), &seats, labels, &result),
-        metrics: record::MetricRow::from_result(index, &result),
-        stop: None,
+    RawGame {
+        seating,
+        seed,
+        result,
+        stop,
     }
 }
 
@@ -349,9 +381,9 @@ pub struct PlayedGame {
     pub stop: Option<Stop>,
 }
 
-/// The run's two raw files. Each chunk of games is serialized in memory and
-/// appended metrics first, then games, each flushed: after a crash metrics.csv
-/// covers at least every game in games.csv, and resume trims the rest.
+/// The run's two raw files. Whole games' lines are appended metrics first,
+/// then games, each flushed: after a crash metrics.csv covers at least every
+/// game in games.csv, and resume trims the rest.
 struct RawFiles {
     games: (PathBuf, std::fs::File),
     metrics: (PathBuf, std::fs::File),
@@ -359,54 +391,258 @@ struct RawFiles {
 }
 
 impl RawFiles {
-    fn append(&mut self, batch: &[PlayedGame]) -> Result<(), RunError> {
-        let mut metrics = csv::WriterBuilder::new()
-            .has_headers(!self.headers_written)
-            .from_writer(Vec::new());
-        let mut games = csv::WriterBuilder::new()
-            .has_headers(!self.headers_written)
-            .from_writer(Vec::new());
-        for g in batch {
-            for m in &g.metrics {
-                metrics
-                    .serialize(m)
-                    .map_err(|e| output_error(&self.metrics.0, e))?;
-            }
-            for r in &g.rows {
-                games
-                    .serialize(r)
-                    .map_err(|e| output_error(&self.games.0, e))?;
-            }
-        }
-        let mut metrics = metrics
-            .into_inner()
-            .map_err(|e| output_error(&self.metrics.0, e.to_string()))?;
-        let games = games
-            .into_inner()
-            .map_err(|e| output_error(&self.games.0, e.to_string()))?;
-        if !self.headers_written && metrics.is_empty() {
-            // csv writes a header only with the first record; keep the file self-describing.
-            metrics = b"game_index,seat,metric,value\n".to_vec();
-        }
-        self.headers_written = true;
+    fn append(&mut self, games: &[u8], metrics: &[u8]) -> Result<(), RunError> {
         use std::io::Write as _;
-        self.metrics
-            .1
-            .write_all(&metrics)
-            .map_err(|e| output_error(&self.metrics.0, e))?;
-        self.metrics
-            .1
-            .flush()
-            .map_err(|e| output_error(&self.metrics.0, e))?;
-        self.games
-            .1
-            .write_all(&games)
-            .map_err(|e| output_error(&self.games.0, e))?;
-        self.games
-            .1
-            .flush()
-            .map_err(|e| output_error(&self.games.0, e))
+        let (mut games_head, mut metrics_head): (&[u8], &[u8]) = (b"", b"");
+        if !self.headers_written {
+            // Written with the first lines, as a csv writer would, and the
+            // metrics header even before any metric: the file describes itself.
+            metrics_head = record::METRICS_HEADER.as_bytes();
+            if !games.is_empty() {
+                games_head = record::GAMES_HEADER.as_bytes();
+            }
+            self.headers_written = true;
+        }
+        for (path, file, head, body) in [
+            (&self.metrics.0, &mut self.metrics.1, metrics_head, metrics),
+            (&self.games.0, &mut self.games.1, games_head, games),
+        ] {
+            file.write_all(head)
+                .and_then(|()| file.write_all(body))
+                .and_then(|()| file.flush())
+                .map_err(|e| output_error(path, e))?;
+        }
+        Ok(())
     }
+}
+
+/// The game indices of a run or shard in order: position `pos` plays game
+/// `first + pos * step`. Computed, not stored, so a run of any length costs
+/// no memory for its schedule.
+#[derive(Clone, Copy, Debug)]
+pub struct Positions {
+    first: u64,
+    step: u64,
+    len: usize,
+}
+
+impl Positions {
+    /// The indices of shard `k/n` (or of the whole run) of `total` games.
+    pub fn of(total: u64, shard: Option<(u64, u64)>) -> Positions {
+        let (k, n) = shard.unwrap_or((1, 1));
+        let len = total.saturating_sub(k - 1).div_ceil(n);
+        Positions {
+            first: k - 1,
+            step: n,
+            len: len as usize,
+        }
+    }
+    /// The game index at `pos`.
+    pub fn index(&self, pos: usize) -> u64 {
+        self.first + pos as u64 * self.step
+    }
+    /// Positions in all.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Whether game `index` stands at one of the first `done` positions.
+    pub fn among_first(&self, index: u64, done: usize) -> bool {
+        index >= self.first
+            && (index - self.first).is_multiple_of(self.step)
+            && (index - self.first) / self.step < done as u64
+    }
+}
+
+/// What a worker reports of one game; its lines sit in its batch's buffers.
+struct Played {
+    /// Ends of its lines in the batch's games and metrics buffers.
+    ends: (usize, usize),
+    index: u64,
+    seats: ArrayVec<(usize, crate::game::Outcome, f64), { crate::game::MAX_PLAYERS }>,
+    error: bool,
+    truncated: bool,
+    stop: Option<Stop>,
+    /// The games.csv rows, only when the caller keeps them.
+    rows: Vec<GameRow>,
+}
+
+/// Consecutive games of one worker, formatted in the worker.
+struct Batch {
+    first: usize,
+    games: Vec<u8>,
+    metrics: Vec<u8>,
+    played: Vec<Played>,
+}
+
+/// What the writer is told: a game in position order, or that time passed.
+enum Event<'a> {
+    Game(&'a Played, &'a [u8], &'a [u8]),
+    Tick,
+}
+
+/// Positions a worker claims at once: few enough for a slow game to be sent
+/// soon, enough that claiming costs nothing next to the games.
+const BLOCK: usize = 16;
+
+/// A worker sends what it has after this long, however few games.
+const SEND_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// The writer appends finished games at least this often.
+const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Plays positions `from..to` on `threads` workers and hands each finished
+/// game to `take` in position order, with a `Tick` at least every 100 ms,
+/// until every game is taken or `take` returns false. Workers claim blocks
+/// of positions from one atomic counter, play and format them, and send
+/// them to this thread; they stay within a window of the writer, so memory
+/// does not grow with the run. No lock is taken on the way.
+#[allow(clippy::too_many_arguments)]
+fn play_span<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    labels: &[String],
+    opts: &RunOptions,
+    positions: Positions,
+    (from, to): (usize, usize),
+    threads: usize,
+    take: &mut dyn FnMut(Event<'_>) -> bool,
+) -> Result<(), RunError> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let next = AtomicUsize::new(from);
+    let written = AtomicUsize::new(from);
+    let halt = AtomicBool::new(false);
+    let window = threads * BLOCK * 8;
+    let spec_text = game.spec();
+    let escape = |s: &str| {
+        let mut v = Vec::new();
+        record::push_field(&mut v, s);
+        v
+    };
+    let game_field = escape(&spec_text);
+    let label_fields: Vec<Vec<u8>> = labels.iter().map(|l| escape(l)).collect();
+    let (tx, rx) = std::sync::mpsc::channel::<Batch>();
+    let worker = |tx: std::sync::mpsc::Sender<Batch>| {
+        loop {
+            let start = next.fetch_add(BLOCK, Ordering::Relaxed);
+            if start >= to || halt.load(Ordering::Relaxed) {
+                return;
+            }
+            while start >= written.load(Ordering::Acquire) + window {
+                if halt.load(Ordering::Relaxed) {
+                    return;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            let end = (start + BLOCK).min(to);
+            let new_batch = |first| Batch {
+                first,
+                games: Vec::new(),
+                metrics: Vec::new(),
+                played: Vec::new(),
+            };
+            let mut batch = new_batch(start);
+            // Time since the last send, from the games' own clocks.
+            let mut since = 0u64;
+            for pos in start..end {
+                if halt.load(Ordering::Relaxed) {
+                    return;
+                }
+                let index = positions.index(pos);
+                let raw = play_raw(game, specs, factories, labels, index, opts);
+                let r = &raw.result;
+                if raw.stop.is_none() {
+                    record::push_game_rows(
+                        &mut batch.games,
+                        index,
+                        raw.seed,
+                        &game_field,
+                        &raw.seating,
+                        &label_fields,
+                        r,
+                    );
+                    record::push_metric_rows(&mut batch.metrics, index, r);
+                }
+                batch.played.push(Played {
+                    ends: (batch.games.len(), batch.metrics.len()),
+                    index,
+                    seats: r
+                        .seats
+                        .iter()
+                        .zip(&raw.seating)
+                        .map(|(s, &a)| (a, s.outcome, s.score))
+                        .collect(),
+                    error: r.error.is_some(),
+                    truncated: r.truncated,
+                    rows: if opts.keep_rows && raw.stop.is_none() {
+                        GameRow::from_result(index, raw.seed, &spec_text, &raw.seating, labels, r)
+                    } else {
+                        Vec::new()
+                    },
+                    stop: raw.stop,
+                });
+                since += r.wall_us;
+                if pos + 1 < end && since >= SEND_EVERY.as_micros() as u64 {
+                    let full = std::mem::replace(&mut batch, new_batch(pos + 1));
+                    if tx.send(full).is_err() {
+                        return;
+                    }
+                    since = 0;
+                }
+            }
+            if tx.send(batch).is_err() {
+                return;
+            }
+        }
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, || worker(tx));
+            if let Err(e) = spawned {
+                halt.store(true, Ordering::Relaxed);
+                return Err(
+                    SpecError::Invalid(format!("cannot start {threads} threads: {e}")).into(),
+                );
+            }
+        }
+        drop(tx);
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut pos = from;
+        'writing: while pos < to {
+            match rx.recv_timeout(std::time::Duration::from_millis(100)) {
+                Ok(batch) => {
+                    waiting.insert(batch.first, batch);
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            while let Some(batch) = waiting.remove(&pos) {
+                let mut starts = (0, 0);
+                for p in &batch.played {
+                    let lines = (
+                        &batch.games[starts.0..p.ends.0],
+                        &batch.metrics[starts.1..p.ends.1],
+                    );
+                    starts = p.ends;
+                    if !take(Event::Game(p, lines.0, lines.1)) {
+                        break 'writing;
+                    }
+                    pos += 1;
+                }
+                written.store(pos, Ordering::Release);
+            }
+            if !take(Event::Tick) {
+                break;
+            }
+        }
+        halt.store(true, Ordering::Relaxed);
+        Ok(())
+    })
 }
 
 /// The files a run and `summarize` write into an output directory. `--force`
@@ -547,7 +783,7 @@ pub fn run_with<G: Game>(
         version: crate::provenance::VERSION.to_string(),
         code: crate::provenance::CODE_FINGERPRINT.to_string(),
     };
-    let indices: Vec<u64> = manifest::shard_indices(total, opts.shard).collect();
+    let positions = Positions::of(total, opts.shard);
     let mut tallies = Tallies::new(n, n);
     let mut kept = Vec::new();
     let mut errors = 0u64;
@@ -559,17 +795,21 @@ pub fn run_with<G: Game>(
             let path = dir.join("games.csv");
             let metrics_path = dir.join("metrics.csv");
             let (games_file, metrics_file) = if opts.resume {
-                let (file, old) = resume::reopen(game, dir, &identity, opts.shard, &indices)?;
-                done = old.len() / n;
-                let metrics_file = resume::trim_metrics(dir, &indices[..done])?;
-                for r in &old {
-                    tallies.add(r);
-                    errors += u64::from(!r.error.is_empty() && r.seat == 0);
-                    capped += u64::from(r.truncated && r.seat == 0);
-                }
-                if opts.keep_rows {
-                    kept = old;
-                }
+                // The old rows stream through the tallies, one game at a time.
+                let mut old_game = |rows: &[GameRow]| {
+                    for r in rows {
+                        tallies.add(r);
+                    }
+                    errors += u64::from(!rows[0].error.is_empty());
+                    capped += u64::from(rows[0].truncated);
+                    if opts.keep_rows {
+                        kept.extend_from_slice(rows);
+                    }
+                };
+                let (file, old) =
+                    resume::reopen(game, dir, &identity, opts.shard, &positions, &mut old_game)?;
+                done = old;
+                let metrics_file = resume::trim_metrics(dir, &positions, done)?;
                 (file, metrics_file)
             } else {
                 std::fs::create_dir_all(dir).map_err(|e| output_error(dir, e))?;
@@ -617,19 +857,20 @@ pub fn run_with<G: Game>(
             prepare_trace_dir(dir, opts.force)?;
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| SpecError::Invalid(format!("cannot start {} threads: {e}", opts.threads)))?;
-    let bar = progress::Progress::new((indices.len() - done) as u64, opts.progress);
-    let chunk = (pool.current_num_threads() * 32).max(64);
+    let threads = match opts.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        t => t,
+    };
+    let bar = progress::Progress::new((positions.len() - done) as u64, opts.progress);
     let batch_size = until_batch(n) as usize;
     let resumed = done as u64;
     // --max-errors counts this invocation's faults, so a resumed run continues.
     let resumed_errors = errors;
     let mut stopped = false;
     let mut stop_reason = None;
-    while done < indices.len() && !stopped {
+    let mut pending: (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
+    let mut last_flush = std::time::Instant::now();
+    while done < positions.len() && !stopped {
         // With --until the interval is checked after every whole batch (a
         // resumed run rechecks where it left off), in index order.
         if let Some(ci) = opts.until
@@ -647,54 +888,82 @@ pub fn run_with<G: Game>(
         }
         let end = match opts.until {
             Some(_) => (done / batch_size + 1) * batch_size,
-            None => done + chunk,
+            None => positions.len(),
         }
-        .min(indices.len());
-        let mut batch: Vec<PlayedGame> = pool.install(|| {
-            indices[done..end]
-                .par_iter()
-                .map(|&i| {
-                    let r = play_indexed_with(game, specs, factories, &labels, i, opts);
-                    bar.inc(1);
-                    r
-                })
-                .collect()
-        });
+        .min(positions.len());
+        let from = done;
         // A game that stops the run: the games before it are kept.
-        let stop = batch.iter().position(|g| g.stop.is_some()).map(|at| {
-            let failure = batch[at].stop.clone();
-            let index = batch[at].rows[0].game_index;
-            batch.truncate(at);
-            (index, failure)
-        });
-        // With --max-errors, the run ends at the game that reaches the limit.
-        if let Some(limit) = opts.max_errors {
-            let mut seen = errors - resumed_errors;
-            if let Some(stop) = batch.iter().position(|g| {
-                seen += u64::from(!g.rows[0].error.is_empty());
-                seen >= limit
-            }) {
-                batch.truncate(stop + 1);
-                stopped = true;
-            }
-        }
-        if let Some(f) = files.as_mut() {
-            f.append(&batch)?;
-        }
-        for g in batch {
-            errors += u64::from(!g.rows[0].error.is_empty());
-            capped += u64::from(g.rows[0].truncated);
-            for r in &g.rows {
-                tallies.add(r);
+        let mut failure: Option<(u64, Stop)> = None;
+        let mut write_error = None;
+        let mut take = |event: Event<'_>| -> bool {
+            let due = last_flush.elapsed() >= FLUSH_EVERY;
+            let mut flush = |pending: &mut (Vec<u8>, Vec<u8>)| {
+                if let Some(f) = files.as_mut()
+                    && let Err(e) = f.append(&pending.0, &pending.1)
+                {
+                    write_error = Some(e);
+                }
+                pending.0.clear();
+                pending.1.clear();
+                last_flush = std::time::Instant::now();
+                write_error.is_none()
+            };
+            let g = match event {
+                Event::Tick => {
+                    return pending.0.is_empty() || !due || flush(&mut pending);
+                }
+                Event::Game(g, games, metrics) => {
+                    if let Some(stop) = &g.stop {
+                        failure = Some((g.index, stop.clone()));
+                        return false;
+                    }
+                    pending.0.extend_from_slice(games);
+                    pending.1.extend_from_slice(metrics);
+                    g
+                }
+            };
+            errors += u64::from(g.error);
+            capped += u64::from(g.truncated);
+            for (seat, &(agent, outcome, score)) in g.seats.iter().enumerate() {
+                tallies.agents[agent].count(outcome, score);
+                tallies.seats[seat].count(outcome, score);
             }
             if opts.keep_rows {
-                kept.extend(g.rows);
+                kept.extend_from_slice(&g.rows);
             }
             done += 1;
+            bar.inc(1);
+            // With --max-errors, the run ends at the game that reaches the limit.
+            if opts
+                .max_errors
+                .is_some_and(|limit| errors - resumed_errors >= limit)
+            {
+                stopped = true;
+                return false;
+            }
+            pending.0.len() < 1 << 22 || flush(&mut pending)
+        };
+        play_span(
+            game,
+            specs,
+            factories,
+            &labels,
+            opts,
+            positions,
+            (from, end),
+            threads,
+            &mut take,
+        )?;
+        if let Some(f) = files.as_mut() {
+            f.append(&pending.0, &pending.1)?;
         }
-        if let Some((index, Some(failure))) = stop
-            && !stopped
-        {
+        pending.0.clear();
+        pending.1.clear();
+        if let Some(e) = write_error {
+            bar.finish_and_clear();
+            return Err(e);
+        }
+        if let Some((index, failure)) = failure {
             bar.finish_and_clear();
             return Err(match failure {
                 Stop::Game(why) => RunError::Game {

@@ -175,6 +175,12 @@ pub fn play_game_split<G: Game>(
     let mut fault: Option<(u8, String)> = None;
     let mut truncated = false;
     let mut first_decision: Option<u8> = None;
+    // Views are determinized afresh at every decision only when some agent
+    // reads them: otherwise the view stream is never observed, so each seat
+    // keeps the view of its first decision (a view of its own seat, not the
+    // truth) and a cheap game runs at the simulator's speed.
+    let fresh_views = agents.iter().any(|a| a.needs_view());
+    let mut kept_views: [Option<G::State>; MAX_PLAYERS] = Default::default();
     loop {
         let action = match game.turn(&state) {
             Turn::Terminal => break,
@@ -192,8 +198,13 @@ pub fn play_game_split<G: Game>(
                     !legal.is_empty(),
                     "the game offers seat {p} no legal action at its turn"
                 );
-                let view = game.determinize(&state, p, &mut view_rng);
                 let seat = p as usize;
+                if fresh_views || kept_views[seat].is_none() {
+                    kept_views[seat] = Some(game.determinize(&state, p, &mut view_rng));
+                }
+                let Some(view) = &kept_views[seat] else {
+                    unreachable!("a view was determinized just above")
+                };
                 let t = Instant::now();
                 let agent = &mut agents[seat];
                 let rng = &mut seat_rngs[seat];
@@ -201,7 +212,7 @@ pub fn play_game_split<G: Game>(
                     agent.act(Decision {
                         game,
                         me: p,
-                        view: &view,
+                        view,
                         legal: &legal,
                         rng,
                     })

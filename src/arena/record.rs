@@ -102,6 +102,138 @@ impl GameRow {
     }
 }
 
+/// The header line of `games.csv`: the [`GameRow`] fields in order.
+pub const GAMES_HEADER: &str = "game_index,seed,game,seat,agent_index,agent,role,outcome,score,\
+return,turns,actions,decisions,branching,iterations,truncated,ending,rounds,error,think_us,wall_us\n";
+
+/// The header line of `metrics.csv`.
+pub const METRICS_HEADER: &str = "game_index,seat,metric,value\n";
+
+/// Appends one CSV field as the csv crate writes it: quoted, with quotes
+/// doubled, when it holds a comma, a quote or a line break.
+pub fn push_field(out: &mut Vec<u8>, field: &str) {
+    let b = field.as_bytes();
+    if b.iter().any(|c| matches!(c, b',' | b'"' | b'\n' | b'\r')) {
+        out.push(b'"');
+        for &c in b {
+            if c == b'"' {
+                out.push(b'"');
+            }
+            out.push(c);
+        }
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(b);
+    }
+}
+
+/// Appends an unsigned integer in decimal.
+pub fn push_u64(out: &mut Vec<u8>, mut v: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
+
+/// Appends a float as serde writes it into CSV (ryu's shortest form).
+pub fn push_f64(out: &mut Vec<u8>, v: f64) {
+    // Whole numbers (most scores and returns) are written as ryu writes them,
+    // `-3.0`, without its general algorithm; -0.0 keeps its sign through ryu.
+    if v.fract() == 0.0 && v.abs() < 1e15 && !(v == 0.0 && v.is_sign_negative()) {
+        if v < 0.0 {
+            out.push(b'-');
+        }
+        push_u64(out, v.abs() as u64);
+        out.extend_from_slice(b".0");
+    } else {
+        out.extend_from_slice(ryu::Buffer::new().format(v).as_bytes());
+    }
+}
+
+/// Appends the games.csv lines of one game, byte for byte what serializing
+/// [`GameRow::from_result`] writes, without building the rows: `game` and
+/// `labels` come already escaped by [`push_field`].
+pub fn push_game_rows(
+    out: &mut Vec<u8>,
+    game_index: u64,
+    seed: u64,
+    game: &[u8],
+    seating: &[usize],
+    labels: &[Vec<u8>],
+    r: &GameResult,
+) {
+    for (seat, s) in r.seats.iter().enumerate() {
+        push_u64(out, game_index);
+        out.push(b',');
+        push_u64(out, seed);
+        out.push(b',');
+        out.extend_from_slice(game);
+        out.push(b',');
+        push_u64(out, seat as u64);
+        out.push(b',');
+        push_u64(out, seating[seat] as u64);
+        out.push(b',');
+        out.extend_from_slice(&labels[seating[seat]]);
+        out.push(b',');
+        push_field(out, &s.role);
+        out.push(b',');
+        out.extend_from_slice(s.outcome.as_str().as_bytes());
+        out.push(b',');
+        push_f64(out, s.score);
+        out.push(b',');
+        push_f64(out, s.ret);
+        out.push(b',');
+        push_u64(out, r.turns.into());
+        out.push(b',');
+        push_u64(out, r.actions.into());
+        out.push(b',');
+        push_u64(out, s.decisions.into());
+        out.push(b',');
+        push_f64(out, (s.branching * 1000.0).round() / 1000.0);
+        out.push(b',');
+        push_u64(out, s.iterations);
+        out.push(b',');
+        out.extend_from_slice(if r.truncated { b"true" } else { b"false" });
+        out.push(b',');
+        push_field(out, r.ending);
+        out.push(b',');
+        if let Some(rounds) = r.rounds {
+            push_u64(out, rounds.into());
+        }
+        out.push(b',');
+        push_field(out, r.error.as_deref().unwrap_or_default());
+        out.push(b',');
+        push_u64(out, s.think_us);
+        out.push(b',');
+        push_u64(out, r.wall_us);
+        out.push(b'\n');
+    }
+}
+
+/// Appends the metrics.csv lines of one game, as serializing
+/// [`MetricRow::from_result`] writes them.
+pub fn push_metric_rows(out: &mut Vec<u8>, game_index: u64, r: &GameResult) {
+    for (seat, s) in r.seats.iter().enumerate() {
+        for (name, value) in &s.metrics {
+            push_u64(out, game_index);
+            out.push(b',');
+            push_u64(out, seat as u64);
+            out.push(b',');
+            push_field(out, name);
+            out.push(b',');
+            push_f64(out, *value);
+            out.push(b'\n');
+        }
+    }
+}
+
 /// One row of `metrics.csv`: a named statistic of one seat in one game
 /// (tidy long format, joinable with games.csv on `game_index` and `seat`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -168,10 +300,15 @@ impl Tally {
 
     /// Counts one row; call [`Tally::finish`] before reading the rates.
     pub fn add(&mut self, r: &GameRow) {
+        self.count(r.outcome, r.score);
+    }
+
+    /// Counts one seat's outcome and score.
+    pub fn count(&mut self, outcome: Outcome, score: f64) {
         self.games += 1;
         // The running sum of scores is kept in `mean_score` until `finish`.
-        self.mean_score += r.score;
-        match r.outcome {
+        self.mean_score += score;
+        match outcome {
             Outcome::Win => self.wins += 1,
             Outcome::Draw => self.draws += 1,
             Outcome::Loss => self.losses += 1,
@@ -418,4 +555,79 @@ pub fn format_table(agents: &[AgentSummary]) -> String {
         );
     }
     String::from_utf8(out).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::play::SeatResult;
+
+    /// The hand-written lines are exactly what the csv crate writes for the
+    /// same rows, awkward strings and floats included.
+    #[test]
+    fn pushed_rows_equal_serialized_rows() {
+        let seat = |role: &str, score: f64, branching: f64, metrics| SeatResult {
+            outcome: Outcome::Win,
+            score,
+            ret: -score,
+            role: role.into(),
+            decisions: 17,
+            branching,
+            metrics,
+            iterations: 123_456_789_012,
+            think_us: 0,
+        };
+        let mut r = GameResult::faulted(2, "seat 1 played \"x\", then\nmore".into());
+        r.seats[0] = seat(
+            "fox, wolf",
+            1.0,
+            2.0 / 3.0,
+            vec![("m", 0.1), ("n,\"q\"", f64::NAN), ("w", -3.0), ("z", 0.0)],
+        );
+        r.seats[1] = seat(
+            "",
+            -0.0,
+            1e-7,
+            vec![
+                ("big", 1e300),
+                ("inf", f64::INFINITY),
+                ("edge", 999_999_999_999_999.0),
+                ("e15", 1e15),
+                ("e16", -1e16),
+                ("mid", 12_345_678.0),
+            ],
+        );
+        (r.turns, r.actions, r.truncated, r.rounds) = (4_000_000_000, 7, true, Some(12));
+        r.wall_us = u64::MAX;
+        let labels = ["random".to_string(), "mcts(c=1,\"x\")".to_string()];
+        for (r, game) in [(r.clone(), "fox(players=2,a=\"b\")"), (r, "connect4")] {
+            let mut want = csv::Writer::from_writer(Vec::new());
+            for row in GameRow::from_result(u64::MAX, 42, game, &[1, 0], &labels, &r) {
+                want.serialize(row).unwrap();
+            }
+            let mut got = GAMES_HEADER.as_bytes().to_vec();
+            let esc = |s: &str| {
+                let mut v = Vec::new();
+                push_field(&mut v, s);
+                v
+            };
+            let escaped: Vec<Vec<u8>> = labels.iter().map(|l| esc(l)).collect();
+            push_game_rows(&mut got, u64::MAX, 42, &esc(game), &[1, 0], &escaped, &r);
+            let want = want.into_inner().unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want)
+            );
+            let mut want = csv::Writer::from_writer(Vec::new());
+            for m in MetricRow::from_result(9, &r) {
+                want.serialize(m).unwrap();
+            }
+            let mut got = METRICS_HEADER.as_bytes().to_vec();
+            push_metric_rows(&mut got, 9, &r);
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(&want.into_inner().unwrap())
+            );
+        }
+    }
 }

@@ -1,12 +1,12 @@
 //! Continuing an interrupted run: check it is the same run, drop a torn last
 //! line and any incomplete game, and reopen games.csv for appending.
 
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Read as _, Seek, SeekFrom};
 use std::path::Path;
 
 use super::manifest::{self, Identity};
 use super::record::{self, GameRow};
-use super::{RunError, check};
+use super::{Positions, RunError, check};
 use crate::fsutil;
 use crate::game::Game;
 
@@ -17,17 +17,39 @@ fn refuse(dir: &Path, why: impl Into<String>) -> RunError {
     }
 }
 
+/// The length of `file` up to and including its last line break: a torn
+/// last line (no newline yet) is dropped and its game redone. Reads only the
+/// tail, so a file of any size costs no memory.
+fn whole_lines(file: &std::fs::File) -> std::io::Result<u64> {
+    use std::os::unix::fs::FileExt as _;
+    let mut end = file.metadata()?.len();
+    let mut buf = vec![0u8; 64 << 10];
+    while end > 0 {
+        let start = end.saturating_sub(buf.len() as u64);
+        let part = &mut buf[..(end - start) as usize];
+        file.read_exact_at(part, start)?;
+        if let Some(p) = part.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + p as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
 /// Checks `dir` holds an earlier attempt at this very run, truncates games.csv
 /// after its last complete game, and returns the file (positioned at its end)
-/// with the rows kept. Rows must be the run's first games in index order, each
-/// as the run would have written it (see [`super::check::game_rows`]).
+/// with the number of games kept, each handed to `kept` as it is read (the
+/// rows are never all in memory). Rows must be the run's first games in
+/// index order, each as the run would have written it (see
+/// [`super::check::game_rows`]).
 pub fn reopen<G: Game>(
     game: &G,
     dir: &Path,
     identity: &Identity,
     shard: Option<(u64, u64)>,
-    indices: &[u64],
-) -> Result<(std::fs::File, Vec<GameRow>), RunError> {
+    positions: &Positions,
+    kept: &mut dyn FnMut(&[GameRow]),
+) -> Result<(std::fs::File, usize), RunError> {
     let seats = game.num_players();
     let old = manifest::read(dir).map_err(|e| refuse(dir, e))?;
     if let Some(diff) = identity.difference(&old.identity) {
@@ -45,18 +67,17 @@ pub fn reopen<G: Game>(
     let path = dir.join("games.csv");
     let mut file = fsutil::open_existing(&path)
         .map_err(|e| refuse(dir, format!("cannot open games.csv: {e}")))?;
-    let mut bytes = Vec::new();
-    (&mut file)
-        .take(fsutil::MAX_CSV_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| refuse(dir, format!("cannot read games.csv: {e}")))?;
-    if bytes.len() as u64 > fsutil::MAX_CSV_BYTES {
+    let size = file
+        .metadata()
+        .map_err(|e| refuse(dir, format!("cannot read games.csv: {e}")))?
+        .len();
+    if size > fsutil::MAX_CSV_BYTES {
         return Err(refuse(dir, "games.csv is larger than any run writes"));
     }
-    // A torn last line (no newline yet) is dropped and its game redone.
-    let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    let mut reader = csv::Reader::from_reader(&bytes[..whole]);
-    let mut rows: Vec<GameRow> = Vec::new();
+    let whole =
+        whole_lines(&file).map_err(|e| refuse(dir, format!("cannot read games.csv: {e}")))?;
+    let mut reader = csv::Reader::from_reader(std::io::BufReader::new((&file).take(whole)));
+    let mut done = 0usize;
     let mut keep_bytes = 0u64;
     let mut header_end = 0u64;
     let header = reader
@@ -80,9 +101,8 @@ pub fn reopen<G: Game>(
         let row: GameRow = line
             .deserialize(Some(&header))
             .map_err(|e| refuse(dir, format!("malformed games.csv row: {e}")))?;
-        let game_no = rows.len() / seats;
-        if game_no >= indices.len()
-            || row.game_index != indices[game_no]
+        if done >= positions.len()
+            || row.game_index != positions.index(done)
             || row.seat as usize != pending.len()
         {
             return Err(refuse(
@@ -95,71 +115,90 @@ pub fn reopen<G: Game>(
         }
         pending.push(row);
         if pending.len() == seats {
-            check::game_rows(game, identity, indices[game_no], &pending)
+            check::game_rows(game, identity, positions.index(done), &pending)
                 .map_err(|e| refuse(dir, format!("games.csv: {e}")))?;
-            rows.append(&mut pending);
+            kept(&pending);
+            pending.clear();
+            done += 1;
             keep_bytes = reader.position().byte();
         }
     }
+    drop(reader);
     let io = |e: std::io::Error| refuse(dir, format!("cannot truncate games.csv: {e}"));
-    if header_end == 0 || rows.is_empty() {
+    if header_end == 0 || done == 0 {
         // No complete game: start the file afresh, header included.
         file.set_len(0).map_err(io)?;
     } else {
         file.set_len(keep_bytes).map_err(io)?;
     }
     file.seek(SeekFrom::End(0)).map_err(io)?;
-    Ok((file, rows))
+    Ok((file, done))
 }
 
-/// Keeps in metrics.csv only the rows of games in `done` (those kept in
-/// games.csv) and returns the file positioned at its end for appending.
-/// Finished games without metrics.csv are an error: metrics are written
-/// before the games, so the file was removed or never belonged to the run.
-pub fn trim_metrics(dir: &Path, done: &[u64]) -> Result<std::fs::File, RunError> {
+/// Keeps in metrics.csv only the rows of the first `done` games of
+/// `positions` (those kept in games.csv), copying it row by row, and returns
+/// the file positioned at its end for appending. Finished games without
+/// metrics.csv are an error: metrics are written before the games, so the
+/// file was removed or never belonged to the run.
+pub fn trim_metrics(
+    dir: &Path,
+    positions: &Positions,
+    done: usize,
+) -> Result<std::fs::File, RunError> {
     let path = dir.join("metrics.csv");
-    let keep: std::collections::HashSet<u64> = done.iter().copied().collect();
-    let mut rows: Vec<record::MetricRow> = Vec::new();
-    match fsutil::open_existing(&path) {
-        Ok(mut file) => {
-            let mut bytes = Vec::new();
-            (&mut file)
-                .take(fsutil::MAX_CSV_BYTES + 1)
-                .read_to_end(&mut bytes)
-                .map_err(|e| refuse(dir, format!("cannot read metrics.csv: {e}")))?;
-            if bytes.len() as u64 > fsutil::MAX_CSV_BYTES {
+    let source = match fsutil::open_existing(&path) {
+        Ok(file) => {
+            let size = file
+                .metadata()
+                .map_err(|e| refuse(dir, format!("cannot read metrics.csv: {e}")))?
+                .len();
+            if size > fsutil::MAX_CSV_BYTES {
                 return Err(refuse(dir, "metrics.csv is larger than any run writes"));
             }
             // A torn last line is dropped like in games.csv.
-            let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-            for row in csv::Reader::from_reader(&bytes[..whole]).deserialize::<record::MetricRow>()
-            {
-                let row = row.map_err(|e| refuse(dir, format!("malformed metrics.csv: {e}")))?;
-                if keep.contains(&row.game_index) {
-                    rows.push(row);
-                }
-            }
+            let whole = whole_lines(&file)
+                .map_err(|e| refuse(dir, format!("cannot read metrics.csv: {e}")))?;
+            Some((file, whole))
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            if !done.is_empty() {
+            if done > 0 {
                 return Err(refuse(
                     dir,
                     "metrics.csv is missing, yet games.csv holds finished games",
                 ));
             }
+            None
         }
         Err(e) => return Err(refuse(dir, format!("cannot open metrics.csv: {e}"))),
+    };
+    // Rows are checked before anything is replaced.
+    fn rows(
+        f: &std::fs::File,
+        whole: u64,
+    ) -> impl Iterator<Item = csv::Result<record::MetricRow>> + '_ {
+        csv::Reader::from_reader(std::io::BufReader::new(f.take(whole))).into_deserialize()
+    }
+    if let Some((f, whole)) = &source {
+        for row in rows(f, *whole) {
+            row.map_err(|e| refuse(dir, format!("malformed metrics.csv: {e}")))?;
+        }
     }
     let io = |e: std::io::Error| refuse(dir, format!("cannot rewrite metrics.csv: {e}"));
     fsutil::write_atomic_with(&path, |out| {
         let mut w = csv::WriterBuilder::new()
             .has_headers(false)
             .from_writer(out);
-        if !done.is_empty() {
+        if done > 0 {
             w.write_record(["game_index", "seat", "metric", "value"])?;
         }
-        for r in &rows {
-            w.serialize(r)?;
+        if let Some((f, whole)) = &source {
+            (&*f).seek(SeekFrom::Start(0))?;
+            for row in rows(f, *whole) {
+                let row = row?;
+                if positions.among_first(row.game_index, done) {
+                    w.serialize(row)?;
+                }
+            }
         }
         w.flush()
     })
