@@ -2128,3 +2128,56 @@ fn face_down_play_counts_stay_in_every_view() {
         );
     }
 }
+
+/// A play of a type to the Deeds shows every other seat the type and
+/// nothing else: applied to the true state and to a determinization for seat
+/// `o` (a world `o` cannot tell from the true one) where it is legal, it
+/// leaves `o` with one info key. Random 3- and 4-player games, where a third
+/// seat's knowledge of a Hand could tell `o` which card was played. (Not
+/// checked when the turn passes to `o`, whose own Deck draw differs.)
+#[test]
+fn a_play_to_the_deeds_tells_no_seat_more_than_its_type() {
+    let mut checked = 0;
+    for spec in ["karmaka(players=3)", "karmaka(players=4)"] {
+        let g = game(spec);
+        let mut rng = rng_from_seed(77);
+        for _ in 0..40 {
+            let mut s = g.initial_state(&mut rng);
+            for _ in 0..600 {
+                let p = match g.turn(&s) {
+                    Turn::Terminal => break,
+                    Turn::Chance => {
+                        let a = g.sample_chance(&s, &mut rng);
+                        g.apply(&mut s, a);
+                        continue;
+                    }
+                    Turn::Player(p) => p,
+                };
+                let legal = g.legal_actions(&s);
+                for &a in legal.iter().filter(|a| matches!(a, Action::Points(_))) {
+                    for o in (0..g.players).filter(|&o| o != p) {
+                        let d = g.determinize(&s, o, &mut rng);
+                        if !g.legal_actions(&d).contains(&a) {
+                            continue;
+                        }
+                        let (mut x, mut y) = (s.clone(), d);
+                        g.apply(&mut x, a);
+                        g.apply(&mut y, a);
+                        if x.active == o {
+                            continue;
+                        }
+                        assert_eq!(
+                            g.info_key(&x, o),
+                            g.info_key(&y, o),
+                            "{spec} {a:?} seat {o}"
+                        );
+                        checked += 1;
+                    }
+                }
+                let a = legal[crate::rng::below(&mut rng, legal.len())];
+                g.apply(&mut s, a);
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} checks");
+}
