@@ -414,6 +414,10 @@ pub struct LadderArgs {
     /// Budgets per decision in search iterations, e.g. 100,200,400 (reproducible).
     #[arg(long)]
     pub iterations: Option<String>,
+    /// Budgets per decision in milliseconds of the searching thread's CPU, e.g. 5,10,20,40
+    /// (equal thinking on a loaded machine).
+    #[arg(long)]
+    pub cpu_ms: Option<String>,
     /// Games per meeting (rounded up to pairs with the seats swapped).
     #[arg(long, default_value_t = 20)]
     pub games: u64,
