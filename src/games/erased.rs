@@ -109,12 +109,30 @@ impl<G: Game> Typed<G> {
                     factories.push(Some(factory));
                 }
                 None => {
-                    specs.push(AgentSpec::parse(text)?);
+                    specs.push(AgentSpec::parse(text).map_err(|e| self.name_kinds(e))?);
                     factories.push(None);
                 }
             }
         }
         Ok((specs, factories))
+    }
+}
+
+impl<G: Game> Typed<G> {
+    /// An unknown agent's message also names (and suggests) this game's own kinds.
+    fn name_kinds(&self, e: SpecError) -> SpecError {
+        match e {
+            SpecError::UnknownAgent { name, hint, known } if !self.kinds.is_empty() => {
+                let own: Vec<&str> = self.kinds.iter().map(|k| k.name.as_str()).collect();
+                let closer = crate::error::did_you_mean(&name, own.iter().copied());
+                SpecError::UnknownAgent {
+                    hint: if closer.is_empty() { hint } else { closer },
+                    known: format!("{}; this game's own kinds {}", known, own.join(", ")),
+                    name,
+                }
+            }
+            other => other,
+        }
     }
 }
 
@@ -148,5 +166,60 @@ impl GameSource for Builtin {
     fn game(&self, spec: &Spec) -> Result<Box<dyn DynGame>, SpecError> {
         let game = super::AnyGame::from_spec(spec)?;
         Ok(crate::with_game!(game, g => Box::new(Typed::new(g, &self.kinds)) as Box<dyn DynGame>))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::Decision;
+    use crate::games::tictactoe::TicTacToe;
+
+    struct First;
+    impl Agent<TicTacToe> for First {
+        fn act(&mut self, d: Decision<'_, TicTacToe>) -> u8 {
+            d.legal[0]
+        }
+    }
+
+    fn first_kind() -> AnyAgentKind {
+        Arc::new(AgentKind::<TicTacToe> {
+            name: "first".into(),
+            build: Arc::new(|params: &mut Params| {
+                params.finish("first", &[])?;
+                Ok(Box::new(First) as Box<dyn Agent<TicTacToe>>)
+            }),
+        })
+    }
+
+    #[test]
+    fn a_kind_of_ones_own_plays_a_builtin_game_by_name() {
+        let source = Builtin {
+            kinds: vec![first_kind()],
+        };
+        let game = source.game(&Spec::parse("tictactoe").unwrap()).unwrap();
+        let opts = RunOptions {
+            games: 4,
+            ..RunOptions::default()
+        };
+        let out = game.run(&["first".into(), "random".into()], &opts).unwrap();
+        assert_eq!(out.agents[0].agent, "first");
+        assert_eq!(out.errors, 0);
+        // Other game types do not see it.
+        let c4 = source.game(&Spec::parse("connect4").unwrap()).unwrap();
+        assert!(c4.check_agents(&["first".into(), "random".into()]).is_err());
+    }
+
+    #[test]
+    fn unknown_agents_and_parameters_name_the_games_own_kinds() {
+        let game = Typed::new(TicTacToe, &[first_kind()]);
+        let e = game
+            .check_agents(&["firts".into()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("did you mean 'first'"), "{e}");
+        assert!(e.contains("this game's own kinds first"), "{e}");
+        let e = game.check_agents(&["first(depth=2)".into()]).unwrap_err();
+        assert!(e.to_string().contains("'depth'"), "{e}");
     }
 }
