@@ -279,6 +279,13 @@ fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seed: u64) -> Result<()> {
     {
         bail!("game stopped: {e}");
     }
+    // A human who quits ends the game cleanly: nothing is scored or written.
+    if let Some(e) = &result.error
+        && e.contains(crate::agents::human::QUIT)
+    {
+        println!("game ended: you quit");
+        return Ok(());
+    }
     println!();
     for (seat, s) in result.seats.iter().enumerate() {
         println!(
