@@ -71,7 +71,7 @@ pub fn write<G: Game>(
     write_with_search(game, path, header, log, &[], result)
 }
 
-/// [`write`] with the search candidates of each step (`search[i]` for step
+/// [`write()`] with the search candidates of each step (`search[i]` for step
 /// `i`; missing entries are steps without).
 pub fn write_with_search<G: Game>(
     game: &G,
