@@ -12,18 +12,15 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::agents::registry::AgentSpec;
 use crate::arena::record::{self, GameRow};
 use crate::arena::{self, RunOptions};
 use crate::error::SpecError;
-use crate::game::Game;
-use crate::games::AnyGame;
+use crate::games::erased::{Builtin, GameSource};
 use crate::report::balance::{self, ReportMeta};
 use crate::report::plots;
 use crate::report::sweep::{SweepKey, sweep_series};
 use crate::spec::Spec;
 use crate::stats::ratings::{RatingOptions, rate_rows};
-use crate::with_game;
 
 /// An experiment file.
 #[derive(Clone, Debug, Deserialize)]
@@ -86,8 +83,13 @@ fn value_text(v: &toml::Value) -> String {
 }
 
 impl Experiment {
-    /// Reads and validates an experiment file.
+    /// Reads and validates an experiment file over the built-in games.
     pub fn load(path: &Path) -> Result<Experiment, SpecError> {
+        Experiment::load_in(&Builtin::default(), path)
+    }
+
+    /// Reads and validates an experiment file whose games come from `source`.
+    pub fn load_in(source: &dyn GameSource, path: &Path) -> Result<Experiment, SpecError> {
         let fail = |why: String| SpecError::DataFile {
             path: path.display().to_string(),
             why,
@@ -95,13 +97,18 @@ impl Experiment {
         let text = crate::fsutil::read_text(path, crate::fsutil::MAX_TEXT_BYTES)
             .map_err(|e| fail(e.to_string()))?;
         let exp: Experiment = crate::data::parse_toml(&text).map_err(fail)?;
-        exp.cells()?;
+        exp.cells_in(source)?;
         Ok(exp)
     }
 
     /// The grid: every sweep combination × every lineup, each checked (game
     /// builds, agents parse, agent count fits the seats).
     pub fn cells(&self) -> Result<Vec<Cell>, SpecError> {
+        self.cells_in(&Builtin::default())
+    }
+
+    /// [`Experiment::cells`] with games from `source`.
+    pub fn cells_in(&self, source: &dyn GameSource) -> Result<Vec<Cell>, SpecError> {
         if self.games == 0 {
             return Err(SpecError::Invalid(
                 "experiment 'games' must be at least 1".into(),
@@ -135,8 +142,8 @@ impl Experiment {
             for (k, v) in &combo {
                 spec.params.set(k, v);
             }
-            let game = AnyGame::from_spec(&spec)?;
-            let seats = with_game!(&game, g => g.num_players());
+            let game = source.game(&spec)?;
+            let seats = game.num_players();
             let mut lineups: Vec<Vec<String>> = self
                 .lineups
                 .iter()
@@ -163,9 +170,7 @@ impl Experiment {
                         agents.len()
                     )));
                 }
-                for a in &agents {
-                    AgentSpec::parse(a)?;
-                }
+                game.check_agents(&agents)?;
                 cells.push(Cell {
                     id: format!("c{:03}", cells.len()),
                     params: combo.clone(),
@@ -276,7 +281,17 @@ pub fn run(
     file: &Path,
     opts: &ExperimentOptions,
 ) -> Result<Vec<CellResult>, arena::RunError> {
-    let cells = exp.cells()?;
+    run_in(&Builtin::default(), exp, file, opts)
+}
+
+/// [`run`] with games (and agent kinds) from `source`.
+pub fn run_in(
+    source: &dyn GameSource,
+    exp: &Experiment,
+    file: &Path,
+    opts: &ExperimentOptions,
+) -> Result<Vec<CellResult>, arena::RunError> {
+    let cells = exp.cells_in(source)?;
     let threads = opts.threads.unwrap_or(exp.threads);
     if threads > crate::arena::max_threads() {
         return Err(SpecError::Invalid(format!(
@@ -294,12 +309,7 @@ pub fn run(
     })?;
     let mut results = Vec::new();
     for cell in &cells {
-        let game = AnyGame::parse(&cell.game)?;
-        let specs = cell
-            .agents
-            .iter()
-            .map(|a| AgentSpec::parse(a))
-            .collect::<Result<Vec<_>, _>>()?;
+        let game = source.game(&Spec::parse(&cell.game)?)?;
         let dir = opts.out.join("cells").join(&cell.id);
         let run_opts = RunOptions {
             games: exp.games,
@@ -324,7 +334,7 @@ pub fn run(
                 cell.agents.join(", ")
             );
         }
-        let out = with_game!(&game, g => arena::run(g, &specs, &run_opts))?;
+        let out = game.run(&cell.agents, &run_opts)?;
         results.push(CellResult {
             cell: cell.clone(),
             rows: out.rows,
@@ -356,6 +366,17 @@ pub fn merge(
     force: bool,
     command: &str,
 ) -> Result<Vec<CellResult>, arena::RunError> {
+    merge_in(&Builtin::default(), dirs, out, force, command)
+}
+
+/// [`merge`] with games from `source`.
+pub fn merge_in(
+    source: &dyn GameSource,
+    dirs: &[PathBuf],
+    out: &Path,
+    force: bool,
+    command: &str,
+) -> Result<Vec<CellResult>, arena::RunError> {
     let bad = |dir: &Path, why: String| arena::RunError::Merge {
         path: dir.display().to_string(),
         why,
@@ -381,7 +402,7 @@ pub fn merge(
     }
     let exp: Experiment = crate::data::parse_toml(&text)
         .map_err(|e| bad(first, format!("malformed {EXPERIMENT_FILE}: {e}")))?;
-    let cells = exp.cells()?;
+    let cells = exp.cells_in(source)?;
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let copy = out.join(EXPERIMENT_FILE);
     crate::fsutil::write_atomic(&copy, &text).map_err(|e| io(&copy, e))?;
@@ -392,7 +413,9 @@ pub fn merge(
             .map(|d| d.join("cells").join(&cell.id))
             .collect();
         let dir = out.join("cells").join(&cell.id);
-        arena::merge::merge(&parts, &dir, force)?;
+        source
+            .game(&Spec::parse(&cell.game)?)?
+            .merge(&parts, &dir, force)?;
         let rows = record::read_games(&dir.join("games.csv")).map_err(|e| bad(&dir, e))?;
         results.push(CellResult {
             cell: cell.clone(),

@@ -35,6 +35,9 @@ pub enum BudgetUnit {
     Millis,
     /// Search iterations per decision (`iterations`): machine-independent.
     Iterations,
+    /// Milliseconds of the searching thread's CPU per decision (`cpu_ms`):
+    /// equal thinking for every entrant on a loaded machine.
+    CpuMillis,
 }
 
 impl BudgetUnit {
@@ -42,6 +45,7 @@ impl BudgetUnit {
         match self {
             BudgetUnit::Millis => "ms",
             BudgetUnit::Iterations => "it",
+            BudgetUnit::CpuMillis => "cpu_ms",
         }
     }
 }
@@ -106,6 +110,10 @@ pub fn plan(agents: &[String], budgets: &[u64], unit: BudgetUnit) -> Result<Ladd
                 BudgetUnit::Millis => spec.spec.params.set("time_ms", &b.to_string()),
                 BudgetUnit::Iterations => {
                     spec.spec.params.set("iterations", &b.to_string());
+                    spec.spec.params.set("time_ms", "0");
+                }
+                BudgetUnit::CpuMillis => {
+                    spec.spec.params.set("cpu_ms", &b.to_string());
                     spec.spec.params.set("time_ms", "0");
                 }
             }

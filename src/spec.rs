@@ -27,6 +27,19 @@ pub struct Params {
 
 impl Spec {
     /// Parses `name` or `name(key=value,...)`. Values may not contain `,`, `(` or `)`.
+    ///
+    /// ```
+    /// use boardlab::spec::Spec;
+    ///
+    /// let mut spec = Spec::parse("fox(players=3, alone=guardians)")?;
+    /// assert_eq!(spec.name, "fox");
+    /// assert_eq!(spec.params.int("players", 2, 2, 4)?, 3);
+    /// // A key no reader asked for is an error that names the allowed keys.
+    /// let err = spec.params.finish("fox", &["players"]).unwrap_err();
+    /// assert!(err.to_string().contains("alone"));
+    /// assert!(Spec::parse("fox(players)").is_err());
+    /// # Ok::<(), boardlab::error::SpecError>(())
+    /// ```
     pub fn parse(text: &str) -> Result<Spec, SpecError> {
         let text = text.trim();
         let bad = |why: &str| SpecError::Malformed {

@@ -884,3 +884,74 @@ fn a_forced_move_is_played_without_asking() {
     // No list of a single choice is ever offered.
     assert!(!text.contains("choice [1-1,"), "{text}");
 }
+
+#[test]
+fn run_and_sprt_print_one_json_object_with_json() {
+    let dir = temp_dir("run-json");
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "greedy,random",
+        "--games",
+        "101",
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+        "-q",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["game"], "tictactoe");
+    assert_eq!(v["games"], 102);
+    assert_eq!(v["seats"].as_array().unwrap().len(), 2);
+    // The same numbers as summary.csv, agent by agent.
+    let summary = std::fs::read_to_string(dir.join("summary.csv")).unwrap();
+    for (i, line) in summary.lines().skip(1).enumerate() {
+        let row: Vec<&str> = line.split(',').collect();
+        let agent = &v["agents"][i];
+        assert_eq!(agent["agent"], row[1]);
+        let t = &agent["tally"];
+        for (key, col) in [("games", 2), ("wins", 3), ("draws", 4), ("losses", 5)] {
+            assert_eq!(t[key].as_u64().unwrap().to_string(), row[col], "{key}");
+        }
+        let rate = t["win_rate"].as_f64().unwrap();
+        assert!((rate - row[6].parse::<f64>().unwrap()).abs() < 1e-6);
+        assert!(t["ci_low"].as_f64().unwrap() < rate && rate < t["ci_high"].as_f64().unwrap());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let out = boardlab(&[
+        "sprt",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "mcts(iterations=20),random",
+        "--elo1",
+        "50",
+        "--batch",
+        "10",
+        "--max-games",
+        "2000",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["decision"], "H1");
+    let games = v["games"].as_u64().unwrap();
+    let (w, d, l) = (
+        v["wins"].as_u64().unwrap(),
+        v["draws"].as_u64().unwrap(),
+        v["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, games);
+    assert!(v["llr"].as_f64().unwrap() >= v["upper"].as_f64().unwrap());
+    let (low, elo) = (
+        v["elo"]["low"].as_f64().unwrap(),
+        v["elo"]["estimate"].as_f64().unwrap(),
+    );
+    assert!(0.0 < low && low < elo, "{v}");
+    // The progress lines went to standard error.
+    assert!(String::from_utf8_lossy(&out.stderr).contains("LLR"));
+}

@@ -77,6 +77,38 @@ fn ladder_rates_budgets_against_random_play() {
 }
 
 #[test]
+fn ladder_budgets_in_cpu_time_name_the_clock() {
+    let dir = temp_dir("ladder-cpu");
+    let d = dir.to_str().unwrap();
+    let out = boardlab(&[
+        "ladder",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "mcts",
+        "--cpu-ms",
+        "1,2",
+        "--games",
+        "2",
+        "--resamples",
+        "10",
+        "--out",
+        d,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("ladder.csv")).unwrap();
+    assert!(
+        csv.contains("\nmcts@1cpu_ms,mcts,1,cpu_ms,")
+            && csv.contains("\nmcts@2cpu_ms,mcts,2,cpu_ms,"),
+        "{csv}"
+    );
+}
+
+#[test]
 fn ladder_bad_input_is_one_line() {
     let dir = temp_dir("ladder-bad");
     let d = dir.to_str().unwrap();
@@ -120,6 +152,30 @@ fn ladder_bad_input_is_one_line() {
             "mcts",
             "--iterations",
             "5",
+            "--out",
+            d,
+        ],
+        vec![
+            "ladder",
+            "--game",
+            "tictactoe",
+            "--agents",
+            "mcts",
+            "--iterations",
+            "5",
+            "--cpu-ms",
+            "5",
+            "--out",
+            d,
+        ],
+        vec![
+            "ladder",
+            "--game",
+            "tictactoe",
+            "--agents",
+            "mcts",
+            "--cpu-ms",
+            "0",
             "--out",
             d,
         ],

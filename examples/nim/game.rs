@@ -35,6 +35,27 @@ pub struct Take {
     pub take: u8,
 }
 
+impl Nim {
+    /// Builds the game from a spec's parameters, e.g. `nim(piles=3-5-7)`:
+    /// one to four piles of 1 to 255 stones.
+    pub fn from_params(params: &mut Params) -> Result<Nim, SpecError> {
+        let text = params.text("piles").unwrap_or_else(|| "3-5-7".into());
+        let bad = || SpecError::BadValue {
+            key: "piles".into(),
+            value: text.clone(),
+            expected: "one to four pile sizes from 1 to 255 joined by '-', e.g. 3-5-7".into(),
+        };
+        let piles = text
+            .split('-')
+            .map(|n| n.trim().parse::<u8>().ok().filter(|&n| n > 0))
+            .collect::<Option<Vec<u8>>>()
+            .filter(|p| p.len() <= 4)
+            .ok_or_else(bad)?;
+        params.finish("nim", &["piles"])?;
+        Ok(Nim { piles })
+    }
+}
+
 impl Game for Nim {
     type State = State;
     type Action = Take;

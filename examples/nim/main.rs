@@ -15,9 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let out = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "nim-results".into());
-    let nim = Nim {
-        piles: vec![3, 5, 7],
-    };
+    let nim = Nim::from_params(&mut Spec::parse("nim(piles=3-5-7)")?.params)?;
     // Built-in agents are named by spec; an agent of your own is a factory
     // that builds it afresh for every game, and a label for the results.
     let specs = [

@@ -50,6 +50,28 @@ pub struct Decision<'a, G: Game> {
 }
 
 /// A decision maker for one seat of a game of type `G`.
+///
+/// An agent sees only its [`Decision`]: its seat's view of the state and the
+/// legal actions. One that always takes the first legal action:
+///
+/// ```
+/// use boardlab::prelude::*;
+/// use boardlab::games::tictactoe::TicTacToe;
+///
+/// struct First;
+/// impl<G: Game> Agent<G> for First {
+///     fn act(&mut self, d: Decision<'_, G>) -> G::Action {
+///         d.legal[0]
+///     }
+/// }
+///
+/// let game = TicTacToe;
+/// let mut rng = boardlab::rng::rng_from_seed(1);
+/// let state = game.initial_state(&mut rng);
+/// let legal = game.legal_actions(&state);
+/// let d = Decision { game: &game, me: 0, view: &state, legal: &legal, rng: &mut rng };
+/// assert_eq!(First.act(d), 0);
+/// ```
 pub trait Agent<G: Game>: Send {
     /// Chooses one element of `d.legal`. The runner checks it and forfeits the
     /// game of an agent that returns anything else.

@@ -490,6 +490,21 @@ pub fn max_threads() -> usize {
 }
 
 /// Runs a tournament of `game` between `specs` (one per seat).
+///
+/// ```
+/// use boardlab::prelude::*;
+/// use boardlab::games::connect4::Connect4;
+///
+/// let specs = [AgentSpec::parse("greedy")?, AgentSpec::parse("random")?];
+/// let opts = RunOptions { games: 10, seed: 7, ..RunOptions::default() };
+/// let out = run(&Connect4, &specs, &opts)?;
+/// // Seats rotate: each agent plays every seat equally often.
+/// assert_eq!(out.seats.len(), 2);
+/// assert_eq!(out.agents[1].tally.games, 10);
+/// // The same seed gives the same games.
+/// assert_eq!(run(&Connect4, &specs, &opts)?.agents[0].tally, out.agents[0].tally);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run<G: Game>(
     game: &G,
     specs: &[AgentSpec],
@@ -500,6 +515,27 @@ pub fn run<G: Game>(
 
 /// [`run`] where `factories[a]`, when given, builds agent `a` for each game
 /// instead of its spec; the spec then only names it (label and run.json).
+///
+/// ```
+/// use std::sync::Arc;
+/// use boardlab::prelude::*;
+/// use boardlab::games::tictactoe::TicTacToe;
+///
+/// struct First;
+/// impl Agent<TicTacToe> for First {
+///     fn act(&mut self, d: Decision<'_, TicTacToe>) -> u8 {
+///         d.legal[0]
+///     }
+/// }
+///
+/// let specs = [AgentSpec::custom("first"), AgentSpec::parse("random")?];
+/// let first: AgentFactory<TicTacToe> = Arc::new(|| Box::new(First));
+/// let opts = RunOptions { games: 20, ..RunOptions::default() };
+/// let out = run_with(&TicTacToe, &specs, &[Some(first), None], &opts)?;
+/// assert_eq!(out.agents[0].agent, "first");
+/// assert_eq!(out.errors, 0); // the first legal action is always legal
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn run_with<G: Game>(
     game: &G,
     specs: &[AgentSpec],

@@ -4,29 +4,31 @@ use anyhow::{Context, Result, bail};
 
 use std::process::ExitCode;
 
-use super::{Cli, Command, ExperimentArgs, MergeArgs, PlayArgs, ReplayArgs, RunArgs};
+use super::{Cli, Command, ExperimentArgs, MergeArgs, PlayArgs, Registry, ReplayArgs, RunArgs};
 use crate::agents::registry::AgentSpec;
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::arena::{self, RunOptions, play, record};
 use crate::game::{Game, Turn};
+use crate::games::erased::GameSource;
 use crate::games::{AnyGame, GAMES};
 use crate::spec::split_list;
 use crate::with_game;
 
-pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
+pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
+    builtin_only(&cli.command, registry)?;
     match cli.command {
-        Command::Run(a) => return run(a),
+        Command::Run(a) => return run(a, registry),
         Command::Play(a) => play_interactive(a)?,
         Command::Replay(a) => replay(a)?,
         Command::View(a) => super::view::run(a)?,
         Command::Soak(a) => super::soak::run(a)?,
-        Command::Games(a) => super::listing::games(a.json),
-        Command::Agents(a) => super::listing::agents(a.json),
+        Command::Games(a) => super::listing::games(a.json, registry),
+        Command::Agents(a) => super::listing::agents(a.json, registry),
         Command::Completions(a) => super::listing::completions(a),
         Command::Man => super::listing::man()?,
         Command::Bench(a) => super::bench::bench(a)?,
-        Command::Merge(a) => merge(a)?,
-        Command::Experiment(a) => experiment(a)?,
+        Command::Merge(a) => merge(a, registry)?,
+        Command::Experiment(a) => experiment(a, registry)?,
         Command::Summarize(a) => super::summarize::summarize(a)?,
         Command::Sprt(a) => return super::sprt::sprt(a),
         Command::Exploitability(a) => super::exploitability::exploitability(a)?,
@@ -42,9 +44,38 @@ pub(super) fn dispatch(cli: Cli) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn experiment(a: ExperimentArgs) -> Result<()> {
+/// Games registered from another crate reach the commands that go through
+/// [`crate::games::erased::DynGame`]; the others name what they support.
+fn builtin_only(command: &Command, registry: &Registry) -> Result<()> {
+    let (name, games): (&str, Vec<&str>) = match command {
+        Command::Play(a) => ("play", vec![a.game.as_str()]),
+        Command::Soak(a) => ("soak", a.game.iter().map(String::as_str).collect()),
+        Command::Bench(a) => ("bench", vec![a.game.as_str()]),
+        Command::Sprt(a) => ("sprt", vec![a.game.as_str()]),
+        Command::Exploitability(a) => ("exploitability", vec![a.game.as_str()]),
+        Command::Ladder(a) => ("ladder", vec![a.game.as_str()]),
+        Command::Quality(a) => ("quality", vec![a.game.as_str()]),
+        Command::Tune(a) => ("tune", vec![a.game.as_str()]),
+        Command::Balance(a) => ("balance", vec![a.game.as_str()]),
+        Command::Fair(a) => ("fair", vec![a.game.as_str()]),
+        Command::Ablate(a) => ("ablate", vec![a.game.as_str()]),
+        _ => return Ok(()),
+    };
+    for game in games {
+        let spec = crate::spec::Spec::parse(game)?;
+        if registry.is_added(&spec.name) {
+            bail!(
+                "{name} works on the built-in games only; {} is a game of this program's own, which run, experiment and merge support",
+                spec.name
+            );
+        }
+    }
+    Ok(())
+}
+
+fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
     arena::play::quiet_contained_panics();
-    let exp = crate::experiment::Experiment::load(&a.file)?;
+    let exp = crate::experiment::Experiment::load_in(registry, &a.file)?;
     let stem = a
         .file
         .file_stem()
@@ -62,7 +93,7 @@ fn experiment(a: ExperimentArgs) -> Result<()> {
         command: crate::provenance::command_line(),
         shard: a.shard,
     };
-    let results = crate::experiment::run(&exp, &a.file, &opts)?;
+    let results = crate::experiment::run_in(registry, &exp, &a.file, &opts)?;
     for r in &results {
         println!(
             "{} {} [{}]",
@@ -82,11 +113,11 @@ fn experiment(a: ExperimentArgs) -> Result<()> {
     Ok(())
 }
 
-fn merge(a: MergeArgs) -> Result<()> {
+fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
     // The shards of an experiment hold a copy of its file and a run per cell.
     if a.dirs[0].join(crate::experiment::EXPERIMENT_FILE).exists() {
         let command = std::env::args().collect::<Vec<_>>().join(" ");
-        let cells = crate::experiment::merge(&a.dirs, &a.out, a.force, &command)?;
+        let cells = crate::experiment::merge_in(registry, &a.dirs, &a.out, a.force, &command)?;
         println!(
             "merged {} shard directories of an experiment: {} cells into {}",
             a.dirs.len(),
@@ -95,7 +126,16 @@ fn merge(a: MergeArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let merged = arena::merge::merge(&a.dirs, &a.out, a.force)?;
+    // A game registered from another crate is merged as that game; the
+    // built-in ones (and unreadable shards) by `merge`, which names the problem.
+    let added = arena::manifest::read(&a.dirs[0])
+        .ok()
+        .and_then(|m| crate::spec::Spec::parse(&m.identity.game).ok())
+        .filter(|spec| registry.is_added(&spec.name));
+    let merged = match added {
+        Some(spec) => registry.game(&spec)?.merge(&a.dirs, &a.out, a.force)?,
+        None => arena::merge::merge(&a.dirs, &a.out, a.force)?,
+    };
     println!(
         "merged {} shard directories: {} games of {} into {}",
         a.dirs.len(),
@@ -113,10 +153,10 @@ fn parse_agents(text: &str) -> Result<Vec<AgentSpec>> {
         .collect::<Result<_, _>>()?)
 }
 
-fn run(a: RunArgs) -> Result<ExitCode> {
+fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
     arena::play::quiet_contained_panics();
-    let game = AnyGame::parse(&a.game)?;
-    let specs = parse_agents(&a.agents)?;
+    let game = registry.parse(&a.game)?;
+    let agents = split_list(&a.agents)?;
     let opts = RunOptions {
         games: a.max_games.unwrap_or(a.games),
         seed: a.seed,
@@ -135,8 +175,24 @@ fn run(a: RunArgs) -> Result<ExitCode> {
         duplicate: a.duplicate,
         until: a.until,
     };
-    let out = with_game!(&game, g => arena::run(g, &specs, &opts))?;
-    let spec = with_game!(&game, g => g.spec());
+    let out = game.run(&agents, &opts)?;
+    let spec = game.spec();
+    let played = match out.stop_reason {
+        Some(_) => out.resumed + out.played,
+        None => out.games,
+    };
+    if a.json {
+        let summary = super::json::run(&spec, a.seed, played, &out, a.out.as_deref());
+        println!("{summary}");
+        if out.stopped {
+            eprintln!(
+                "boardlab: error: stopped after {} faulty games (--max-errors); the games so far are saved, --resume continues",
+                out.errors
+            );
+            return Ok(ExitCode::from(1));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     if out.resumed > 0 {
         println!(
             "resumed: {} games were already done, {} played now",
@@ -159,10 +215,6 @@ fn run(a: RunArgs) -> Result<ExitCode> {
     if let Some(reason) = &out.stop_reason {
         println!("stopped: {reason}");
     }
-    let played = match out.stop_reason {
-        Some(_) => out.resumed + out.played,
-        None => out.games,
-    };
     let deals = if a.duplicate {
         format!(
             " ({} duplicate deals)",

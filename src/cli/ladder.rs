@@ -25,10 +25,11 @@ fn budgets(text: &str, flag: &str) -> Result<Vec<u64>> {
 
 pub(super) fn run(a: LadderArgs) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
-    let (list, unit) = match (&a.time_ms, &a.iterations) {
-        (Some(t), None) => (budgets(t, "--time-ms")?, BudgetUnit::Millis),
-        (None, Some(i)) => (budgets(i, "--iterations")?, BudgetUnit::Iterations),
-        _ => bail!("give exactly one of --time-ms or --iterations"),
+    let (list, unit) = match (&a.time_ms, &a.iterations, &a.cpu_ms) {
+        (Some(t), None, None) => (budgets(t, "--time-ms")?, BudgetUnit::Millis),
+        (None, Some(i), None) => (budgets(i, "--iterations")?, BudgetUnit::Iterations),
+        (None, None, Some(c)) => (budgets(c, "--cpu-ms")?, BudgetUnit::CpuMillis),
+        _ => bail!("give exactly one of --time-ms, --iterations or --cpu-ms"),
     };
     if a.games == 0 {
         bail!("--games must be at least 1");

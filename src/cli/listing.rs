@@ -7,9 +7,9 @@ use anyhow::Result;
 use clap::CommandFactory;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
-use super::{Cli, CompletionsArgs};
+use super::{Cli, CompletionsArgs, Registry};
 use crate::agents::registry::{AGENT_KINDS, PRESETS, Preset};
-use crate::games::{GAMES, ParamInfo};
+use crate::games::ParamInfo;
 
 /// A table in the style of every text table the CLI prints.
 pub(super) fn table(header: &[&str]) -> Table {
@@ -35,10 +35,10 @@ fn params_text(params: &[ParamInfo]) -> String {
         .join("\n")
 }
 
-pub(super) fn games(json: bool) {
+pub(super) fn games(json: bool, registry: &Registry) {
     if json {
-        let list: Vec<_> = GAMES
-            .iter()
+        let list: Vec<_> = registry
+            .games()
             .map(|g| {
                 serde_json::json!({
                     "name": g.name, "players": g.players, "summary": g.summary,
@@ -50,14 +50,14 @@ pub(super) fn games(json: bool) {
         return;
     }
     let mut t = table(&["game", "players", "what it is", "parameters (key=default)"]);
-    for g in GAMES {
+    for g in registry.games() {
         t.add_row(vec![g.name, g.players, g.summary, &params_text(g.params)]);
     }
     println!("{t}");
     println!("Use as name or name(key=value,...), e.g. 'fox(players=3)'.");
 }
 
-pub(super) fn agents(json: bool) {
+pub(super) fn agents(json: bool, registry: &Registry) {
     let presets: Vec<(&str, Result<Preset, String>)> = PRESETS
         .iter()
         .map(|(name, body)| (*name, Preset::parse(body, name).map_err(|e| e.to_string())))
@@ -66,6 +66,9 @@ pub(super) fn agents(json: bool) {
         let kinds: Vec<_> = AGENT_KINDS
             .iter()
             .map(|k| serde_json::json!({"name": k.name, "summary": k.summary, "params": params_json(k.params)}))
+            .chain(registry.kinds().iter().map(
+                |k| serde_json::json!({"name": k.name, "summary": k.summary, "game": k.game}),
+            ))
             .collect();
         let presets: Vec<_> = presets
             .iter()
@@ -84,6 +87,10 @@ pub(super) fn agents(json: bool) {
     let mut t = table(&["kind", "what it does", "parameters (key=default)"]);
     for k in AGENT_KINDS {
         t.add_row(vec![k.name, k.summary, &params_text(k.params)]);
+    }
+    for k in registry.kinds() {
+        let summary = format!("{} (plays {} only)", k.summary, k.game);
+        t.add_row(vec![k.name, &summary, ""]);
     }
     println!("{t}");
     println!("Presets in agents/ (use by name, or @agents/<name>.toml):");

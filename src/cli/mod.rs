@@ -9,9 +9,11 @@ mod bench;
 mod commands;
 mod exploitability;
 mod fair;
+mod json;
 mod ladder;
 mod listing;
 mod quality;
+mod registry;
 mod report;
 mod sprt;
 mod summarize;
@@ -23,6 +25,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+pub use registry::Registry;
 
 /// Self-play and strategy research on modern tabletop games.
 ///
@@ -421,6 +425,10 @@ pub struct LadderArgs {
     /// Budgets per decision in search iterations, e.g. 100,200,400 (reproducible).
     #[arg(long)]
     pub iterations: Option<String>,
+    /// Budgets per decision in milliseconds of the searching thread's CPU, e.g. 5,10,20,40
+    /// (equal thinking on a loaded machine).
+    #[arg(long)]
+    pub cpu_ms: Option<String>,
     /// Games per meeting (rounded up to pairs with the seats swapped).
     #[arg(long, default_value_t = 20)]
     pub games: u64,
@@ -490,6 +498,10 @@ pub struct SprtArgs {
     /// Worker threads (0: one per core); the results do not depend on it.
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
+    /// Print the result as one JSON object (the progress lines go to standard error; an
+    /// infinite Elo bound, as after a clean sweep, is null).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `experiment`.
@@ -639,6 +651,9 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print the summary as one JSON object (agents' and seats' tallies) instead of tables.
+    #[arg(long)]
+    pub json: bool,
 }
 
 fn parse_until(text: &str) -> Result<f64, String> {
@@ -734,9 +749,15 @@ pub struct BenchArgs {
     pub json: bool,
 }
 
-/// Runs the CLI and maps errors to exit code 2 with a one-line message.
+/// Runs the CLI on the built-in games and maps errors to exit code 2 with a
+/// one-line message.
 pub fn main(cli: Cli) -> ExitCode {
-    match commands::dispatch(cli) {
+    main_with(cli, &Registry::builtin())
+}
+
+/// [`main`] with the games and agent kinds of `registry`.
+pub fn main_with(cli: Cli, registry: &Registry) -> ExitCode {
+    match commands::dispatch(cli, registry) {
         Ok(code) => code,
         Err(e) => {
             let text = format!("{e:#}").replace('\n', " ");

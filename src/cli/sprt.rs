@@ -115,7 +115,15 @@ fn run<G: Game>(game: &G, specs: &[AgentSpec], a: &SprtArgs) -> Result<ExitCode>
         .map_err(|e| anyhow::anyhow!("cannot start {} threads: {e}", a.threads))?;
     let (lower, upper) = sprt::bounds(a.alpha, a.beta);
     let max_pairs = a.max_games.div_ceil(2).max(1);
-    println!(
+    // With --json, standard output holds only the result object.
+    let say = |line: String| {
+        if a.json {
+            eprintln!("{line}")
+        } else {
+            println!("{line}")
+        }
+    };
+    say(format!(
         "{}: {} (A) against {} (B); H0 elo <= {}, H1 elo >= {}; alpha {}, beta {}; seed {}",
         game.spec(),
         specs[0].label,
@@ -125,12 +133,13 @@ fn run<G: Game>(game: &G, specs: &[AgentSpec], a: &SprtArgs) -> Result<ExitCode>
         a.alpha,
         a.beta,
         a.seed
-    );
+    ));
     // pairs[k]: pairs in which A scored k half-points over the two games.
     let mut pairs = [0u64; 5];
     let (mut wins, mut draws, mut losses) = (0u64, 0u64, 0u64);
     let mut done = 0u64;
     let mut decision = Decision::Continue;
+    let mut last_llr = 0.0;
     while done < max_pairs && decision == Decision::Continue {
         let end = (done + a.batch).min(max_pairs);
         let batch: Vec<[Outcome; 2]> = pool.install(|| {
@@ -160,10 +169,11 @@ fn run<G: Game>(game: &G, specs: &[AgentSpec], a: &SprtArgs) -> Result<ExitCode>
         if done >= MIN_PAIRS {
             decision = sprt::decide(llr, a.alpha, a.beta);
         }
-        println!(
+        last_llr = llr;
+        say(format!(
             "games {:>7}  W {wins} D {draws} L {losses}  LLR {llr:+.3}  bounds [{lower:.3}, {upper:.3}]",
             2 * done
-        );
+        ));
     }
     let verdict = match decision {
         Decision::AcceptH1 => format!(
@@ -176,17 +186,36 @@ fn run<G: Game>(game: &G, specs: &[AgentSpec], a: &SprtArgs) -> Result<ExitCode>
         ),
         Decision::Continue => format!("no decision after {} games (--max-games)", 2 * done),
     };
+    let code = if decision == Decision::Continue {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    let elo = sprt::pentanomial_elo(pairs);
+    if a.json {
+        let decision = match decision {
+            Decision::AcceptH1 => Some("H1"),
+            Decision::AcceptH0 => Some("H0"),
+            Decision::Continue => None,
+        };
+        let summary = serde_json::json!({
+            "game": game.spec(), "a": specs[0].label, "b": specs[1].label,
+            "elo0": a.elo0, "elo1": a.elo1, "alpha": a.alpha, "beta": a.beta, "seed": a.seed,
+            "games": 2 * done, "wins": wins, "draws": draws, "losses": losses,
+            "pairs": pairs, "llr": last_llr, "lower": lower, "upper": upper,
+            "decision": decision, "verdict": verdict,
+            "elo": elo.map(|(elo, low, high)| serde_json::json!({"estimate": elo, "low": low, "high": high})),
+        });
+        println!("{summary}");
+        return Ok(code);
+    }
     println!("{verdict}");
     println!(
         "A: {wins} wins, {draws} draws, {losses} losses; pairs (0, 1/2, 1, 3/2, 2 points): {}",
         pairs.map(|c| c.to_string()).join(" ")
     );
-    if let Some((elo, lo, hi)) = sprt::pentanomial_elo(pairs) {
+    if let Some((elo, lo, hi)) = elo {
         println!("Elo of A over B: {elo:+.1} [{lo:+.1}, {hi:+.1}] (95 %)");
     }
-    Ok(if decision == Decision::Continue {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(code)
 }

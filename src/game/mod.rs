@@ -59,7 +59,27 @@ pub enum Turn {
 /// The rules of one game with its parameters fixed (player count, variants).
 ///
 /// Implementors are immutable values shared across threads; all mutable data
-/// lives in [`Game::State`].
+/// lives in [`Game::State`]. A game is played by asking whose turn it is,
+/// choosing among the legal actions (or the chance outcomes) and applying one:
+///
+/// ```
+/// use boardlab::prelude::*;
+/// use boardlab::games::tictactoe::TicTacToe;
+///
+/// let game = TicTacToe;
+/// let mut state = game.initial_state(&mut boardlab::rng::rng_from_seed(1));
+/// assert_eq!(game.turn(&state), Turn::Player(0));
+/// assert_eq!(game.legal_actions(&state).len(), 9);
+/// // The first player takes the top row while the second answers in the middle row.
+/// for cell in [0, 3, 1, 4, 2] {
+///     game.apply(&mut state, cell);
+/// }
+/// assert_eq!(game.turn(&state), Turn::Terminal);
+/// assert_eq!(&game.returns(&state)[..], &[1.0, -1.0]);
+/// ```
+///
+/// `examples/nim/game.rs` implements it for a game of its own, and
+/// docs/extending.md is the guide.
 pub trait Game: Send + Sync + Sized + 'static {
     /// Plain data: fixed-size where possible, no RNG, no `Rc`/`RefCell`/trait
     /// objects. Cloning it is how agents search, so keep it small.

@@ -1,9 +1,11 @@
 //! The registered games and the one place that dispatches on a game name.
 //!
 //! Generic code (runner, agents, conformance) is written once over `G: Game`;
-//! the CLI picks the concrete game once, through [`AnyGame`] and [`with_game!`](crate::with_game).
+//! the CLI picks the concrete game once, through [`AnyGame`] and [`with_game!`](crate::with_game),
+//! or behind a trait object ([`erased::DynGame`]) when games come from other crates too.
 
 pub mod connect4;
+pub mod erased;
 pub mod fox;
 pub mod hamunaptra;
 pub mod karmaka;

@@ -50,6 +50,14 @@ pub fn proportion_p_value(successes: f64, n: f64, p0: f64) -> f64 {
 /// order. Rejecting every hypothesis whose adjusted value is at most `alpha`
 /// controls the family-wise error rate at `alpha` under any dependence, and is
 /// never less powerful than plain Bonferroni. A NaN p-value is treated as 1.
+///
+/// ```
+/// use boardlab::stats::{holm, holm_reject};
+///
+/// let p = [0.01, 0.04, 0.03];
+/// assert_eq!(holm(&p), vec![0.03, 0.06, 0.06]);
+/// assert_eq!(holm_reject(&p, 0.05), vec![true, false, false]);
+/// ```
 pub fn holm(p_values: &[f64]) -> Vec<f64> {
     let m = p_values.len();
     let clean = |p: f64| if p.is_nan() { 1.0 } else { p.clamp(0.0, 1.0) };

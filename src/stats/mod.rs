@@ -21,6 +21,16 @@ pub const Z95: f64 = 1.959_963_984_540_054;
 
 /// Wilson score interval for `successes` out of `n` at normal quantile `z`.
 /// `successes` may be fractional (draws counted as half a win).
+///
+/// ```
+/// use boardlab::stats::{Z95, wilson};
+///
+/// // 8 wins in 10 games: 0.8, with a 95 % interval of [0.490, 0.943].
+/// let (low, high) = wilson(8.0, 10.0, Z95);
+/// assert!((low - 0.4902).abs() < 1e-4 && (high - 0.9433).abs() < 1e-4);
+/// // Unlike the normal approximation, it stays inside [0, 1].
+/// assert_eq!(wilson(0.0, 20.0, Z95).0, 0.0);
+/// ```
 pub fn wilson(successes: f64, n: f64, z: f64) -> (f64, f64) {
     if n <= 0.0 {
         return (0.0, 1.0);

@@ -45,6 +45,10 @@ pub struct Scenario<'g> {
     err: Option<String>,
     turn: u8,
     deck: Option<Vec<u8>>,
+    /// Mid-turn facts set after the turn start (which would reset them):
+    /// (character, movement points left) and (character, equipment carried).
+    mp: Vec<(usize, u8)>,
+    carried: Vec<(usize, u8)>,
 }
 
 impl<'g> Scenario<'g> {
@@ -68,6 +72,8 @@ impl<'g> Scenario<'g> {
             err: None,
             turn: 0,
             deck: None,
+            mp: Vec::new(),
+            carried: Vec::new(),
         }
     }
 
@@ -295,6 +301,43 @@ impl<'g> Scenario<'g> {
         self
     }
 
+    /// Leaves character `id` `mp` movement points for this turn (at most its
+    /// M), as if it had already moved: set after the turn start.
+    pub fn movement_left(mut self, id: &str, mp: u8) -> Self {
+        let Some(i) = self.character(id) else {
+            return self;
+        };
+        let m = self.game.comps.chars[i].m;
+        if mp > m {
+            self.fail(format!("{id} has M {m}: movement left {mp} is more"));
+            return self;
+        }
+        self.mp.push((i, mp));
+        self
+    }
+
+    /// Character `id` carries equipment `equip` active, as if assigned
+    /// earlier this turn (active equipment is discarded at its owner's next
+    /// turn start, so it is set after the turn start).
+    pub fn carrying(mut self, id: &str, equip: &str) -> Self {
+        let Some(i) = self.character(id) else {
+            return self;
+        };
+        let Some(k) = self.take(equip) else {
+            return self;
+        };
+        let KindClass::Equip(e) = self.game.comps.class(k) else {
+            self.fail(format!("{equip} is not equipment"));
+            return self;
+        };
+        if self.carried.iter().any(|&(j, _)| j == i) {
+            self.fail(format!("{id} already carries equipment"));
+            return self;
+        }
+        self.carried.push((i, e));
+        self
+    }
+
     /// Leaves exactly these cards in the pile when the position is built;
     /// the other cards still in the pile then are out of the game.
     pub fn deck(mut self, ids: &[&str]) -> Self {
@@ -368,6 +411,19 @@ impl<'g> Scenario<'g> {
         s.ctrl_ptr = s.first;
         s.pile_was_empty = s.pile_len == 0;
         g.start_turn(&mut s);
+        for &(i, mp) in &self.mp {
+            s.chars[i].mp = mp;
+        }
+        for &(i, e) in &self.carried {
+            let ch = &s.chars[i];
+            if !ch.alive || ch.owner != s.seat {
+                return Err(format!(
+                    "{} carries equipment but is not a character of the seat to move",
+                    g.comps.chars[i].id
+                ));
+            }
+            s.chars[i].active = e;
+        }
         g.check_invariants(&s)?;
         Ok(s)
     }

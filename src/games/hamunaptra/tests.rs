@@ -203,19 +203,48 @@ fn place(g: &Hamunaptra, s: &mut State, id: &str, x: i32, y: i32, deg: u16) {
 }
 
 /// A 2-player board with a fight ready: the given Ann characters on the
-/// encounter at (−3,2), entered from (−3,1), Ann at T3 with an empty hand.
+/// encounter at (−3,2), entered from (−3,1), Ann at T3 with an empty hand
+/// (and an empty pile, so that nothing is drawn).
 fn fight_setup(g: &Hamunaptra, fighters: &[&str], enc: &str) -> State {
-    let mut s = start(g, &[ANN, BOB]);
-    lay(g, &mut s, "C-STR", -3, 1, 0, 0);
-    lay(g, &mut s, "C-STR", -3, 2, 0, 0);
-    put_foe(g, &mut s, enc, -3, 2);
+    fight_scenario(g, fighters, enc, |b| b)
+}
+
+/// [`fight_setup`] with more built onto the position (equipment on the
+/// table, an item carried) before the fighters step in.
+fn fight_scenario(
+    g: &Hamunaptra,
+    fighters: &[&str],
+    enc: &str,
+    more: impl FnOnce(Scenario<'_>) -> Scenario<'_>,
+) -> State {
+    let mut b = Scenario::new(g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tile("C-STR", -3, 1, 0, 0)
+        .tile("C-STR", -3, 2, 0, 0)
+        .encounter(enc, -3, 2)
+        .deck(&[]);
     for f in fighters {
-        put(g, &mut s, f, -3, 2);
-        let i = ch(g, f) as usize;
-        s.chars[i].came_from = c(-3, 1);
-        s.chars[i].stopped = true;
+        b = b.at(f, -3, 1);
     }
-    at_place(g, &mut s, 0, &[]);
+    let mut s = more(b).build().unwrap();
+    assert_eq!(s.phase, Phase::Move);
+    for f in fighters {
+        play(
+            g,
+            &mut s,
+            Action::Step {
+                ch: ch(g, f),
+                to: c(-3, 2),
+            },
+        );
+    }
+    play(g, &mut s, Action::EndMove);
+    assert_eq!((s.phase, s.seat), (Phase::Place, 0));
+    for f in fighters {
+        let x = s.chars[ch(g, f) as usize];
+        assert_eq!((x.cell, x.came_from, x.stopped), (c(-3, 2), c(-3, 1), true));
+    }
     s
 }
 
@@ -675,8 +704,7 @@ fn h11_combined_attack() {
 #[test]
 fn h12_equipment_in_combat() {
     let g = game(FIGHT_SPEC);
-    let mut base = fight_setup(&g, &["C01"], "M1");
-    give_table(&g, &mut base, 0, "E01");
+    let base = fight_scenario(&g, &["C01"], "M1", |b| b.table(0, &["E01"]));
     let (bg, boy) = (ch(&g, "C01"), ch(&g, "C02"));
     let bow = eq(&g, "E01");
     let mut s = base.clone();
@@ -694,20 +722,16 @@ fn h12_equipment_in_combat() {
     play(&g, &mut s, Action::Counter { stat: 0, ch: bg });
     close(prob(&g, &s, Action::Roll(0)), 27.0 / 64.0);
     // Bodyguard + Boy with the Bow: 7D4.
-    let mut b2 = fight_setup(&g, &["C01", "C02"], "M1");
-    give_table(&g, &mut b2, 0, "E01");
+    let mut b2 = fight_scenario(&g, &["C01", "C02"], "M1", |b| b.table(0, &["E01"]));
     play(&g, &mut b2, Action::EndPlace);
     play(&g, &mut b2, Action::AssignCombat { equip: bow, ch: bg });
     let p2: f64 = (2..=7).map(|n| prob(&g, &b2, Action::Roll(n))).sum();
     close(p2, 15.0 / 16.0);
     // Clash: the Boy carries an active Revolver.
-    let mut b3 = fight_setup(&g, &["C01", "C02"], "M1");
-    give_table(&g, &mut b3, 0, "E01");
-    give_table(&g, &mut b3, 0, "E06");
-    let rev = k(&g, "E03");
-    b3.pile[rev as usize] -= 1;
-    b3.pile_len -= 1;
-    b3.chars[boy as usize].active = eq(&g, "E03");
+    let mut b3 = fight_scenario(&g, &["C01", "C02"], "M1", |b| {
+        b.table(0, &["E01", "E06"]).carrying("C02", "E03")
+    });
+    assert_eq!(b3.chars[boy as usize].active, eq(&g, "E03"));
     play(&g, &mut b3, Action::EndPlace);
     let amulet = eq(&g, "E06");
     assert!(!is_legal(
@@ -755,21 +779,44 @@ fn h12_equipment_in_combat() {
     u.seat = 0;
     g.start_turn(&mut u);
     assert_eq!(u.chars[bg as usize].active, NONE);
-    assert_eq!(u.gone[k(&g, "E01") as usize], 1);
+    let e01 = k(&g, "E01") as usize;
+    assert_eq!(u.gone[e01], base.gone[e01] + 1);
 }
 
-/// The H13 corridor with Bob's Porter on b = (1,5); Ann to move.
-fn h13_state(g: &Hamunaptra) -> State {
-    let mut s = start(g, &[&["C05", "C13", "C08", "C03"], BOB]);
-    for x in 0..=2 {
-        lay(g, &mut s, "C-STR", x, 5, 90, 0);
+/// The H13 corridor t0 = (0,5), b = (1,5), l = (2,5), linked to Ann's
+/// entrance by a passage up from (−3,1); Bob's Porter on b, Ann to move with
+/// a full hand. Movers are put on t0 by the caller.
+fn h13_scenario(g: &Hamunaptra) -> Scenario<'_> {
+    let mut b = Scenario::new(g)
+        .characters(0, &["C05", "C13", "C08", "C03"])
+        .characters(1, BOB)
+        .hand(0, &["C-STR", "C-CRS", "C-CRN", "C-DEAD"]);
+    for y in 1..=4 {
+        b = b.tile("C-STR", -3, y, 0, 0);
     }
-    put(g, &mut s, "C16", 1, 5);
-    s.seat = 0;
-    s.phase = Phase::Move;
-    for chr in s.chars.iter_mut() {
-        chr.mp = 0;
+    b = b.tile("C-CRN", -3, 5, 90, 0);
+    for x in -2..=2 {
+        b = b.tile("C-STR", x, 5, 90, 0);
     }
+    b.at("C16", 1, 5)
+}
+
+/// The H13 position with these Ann characters on t0, each with its full M.
+fn h13_state(g: &Hamunaptra, movers: &[&str]) -> State {
+    h13_with(g, movers, |b| b)
+}
+
+fn h13_with(
+    g: &Hamunaptra,
+    movers: &[&str],
+    more: impl FnOnce(Scenario<'_>) -> Scenario<'_>,
+) -> State {
+    let mut b = h13_scenario(g);
+    for id in movers {
+        b = b.at(id, 0, 5);
+    }
+    let s = more(b).build().unwrap();
+    assert_eq!((s.phase, s.seat), (Phase::Move, 0));
     s
 }
 
@@ -781,26 +828,18 @@ fn h13_overtaking() {
         via: c(1, 5),
         to: c(2, 5),
     };
-    let set = |s: &mut State, id: &str, mp: u8| {
-        put(&g, s, id, 0, 5);
-        s.chars[ch(&g, id) as usize].mp = mp;
-    };
     // A: two movers, count test.
-    let mut s = h13_state(&g);
-    set(&mut s, "C05", 2);
-    set(&mut s, "C13", 3);
+    let mut s = h13_state(&g, &["C05", "C13"]);
     play(&g, &mut s, ov);
     for (id, left) in [("C05", 0), ("C13", 1)] {
         let x = s.chars[ch(&g, id) as usize];
         assert_eq!((x.cell, x.mp, x.stopped), (c(2, 5), left, true));
     }
     // B: total M 4 > 3.
-    let mut s = h13_state(&g);
-    set(&mut s, "C08", 4);
+    let s = h13_state(&g, &["C08"]);
     assert!(is_legal(&g, &s, ov));
     // C: blocked, may not even enter b.
-    let mut s = h13_state(&g);
-    set(&mut s, "C03", 2);
+    let s = h13_state(&g, &["C03"]);
     assert!(!is_legal(&g, &s, ov));
     let arch = ch(&g, "C03");
     assert!(!is_legal(
@@ -812,13 +851,10 @@ fn h13_overtaking() {
         }
     ));
     // D: not enough MP.
-    let mut s = h13_state(&g);
-    set(&mut s, "C08", 1);
+    let s = h13_with(&g, &["C08"], |b| b.movement_left("C08", 1));
     assert!(!is_legal(&g, &s, ov));
     // E: a Bob character on l.
-    let mut s = h13_state(&g);
-    set(&mut s, "C08", 4);
-    put(&g, &mut s, "C14", 2, 5);
+    let s = h13_with(&g, &["C08"], |b| b.at("C14", 2, 5));
     assert!(!is_legal(&g, &s, ov));
 }
 
@@ -1872,11 +1908,7 @@ fn components_load_from_json() {
 #[test]
 fn h13_overtaking_group_choice() {
     let g = game("hamunaptra");
-    let mut s = h13_state(&g);
-    for (id, mp) in [("C05", 2), ("C08", 4), ("C13", 3)] {
-        put(&g, &mut s, id, 0, 5);
-        s.chars[ch(&g, id) as usize].mp = mp;
-    }
+    let mut s = h13_state(&g, &["C05", "C08", "C13"]);
     play(
         &g,
         &mut s,

@@ -226,29 +226,46 @@ impl Karmaka {
 
     /// Removes a card of type `t` from an unordered pile (a Hand, the Well
     /// pool, the cards aside) and keeps what each observer knows a function
-    /// of what it saw (spec §5.2). Copies of a type are interchangeable, so
-    /// the choice looks only at who knows each copy, never at its id: the
-    /// copy known to the most observers moves (ties: the larger knowledge
-    /// mask), and every observer who knew `k` copies there but not the moved
-    /// one still knows `k - 1` of them (it saw a copy of this type leave, not
-    /// which): it forgets the copy known to the fewest observers (ties: the
-    /// smaller mask). Copies with equal masks are alike in every view (views
-    /// number copies canonically), so which of them moves is unobservable.
-    /// The caller sets the moved card's knowledge for its destination.
+    /// of what it saw (spec §5.2), and what it knows about the others'
+    /// knowledge a function of what it saw too. Copies of a type are
+    /// interchangeable, so the choice looks only at who knows each copy,
+    /// never at its id: the copy known to the most observers moves (ties: the
+    /// larger knowledge mask). A copy every player knows moves if there is
+    /// one, and then nobody's knowledge changes. Otherwise an observer `o`
+    /// who knew only part of the pile cannot tell whether the copy came from
+    /// what it knew; how it updates must not tell a third seat which:
+    ///
+    /// * if every other player knows the whole pile (two players, or all the
+    ///   others saw it), nobody can learn from `o`'s knowledge, and `o` keeps
+    ///   it exactly: having known `k` copies of the type, it still knows
+    ///   `k - 1` (it forgets the copy known to the fewest observers, ties:
+    ///   the smaller mask);
+    /// * otherwise `o` forgets every card of the pile that not every player
+    ///   knows, so what a third seat sees of `o`'s knowledge (the masks)
+    ///   depends only on the masks before and the type played.
+    ///
+    /// Copies with equal masks are alike in every view (views number copies
+    /// canonically), so which of them moves is unobservable. The caller sets
+    /// the moved card's knowledge for its destination.
     pub(super) fn take_kind<const N: usize>(
         &self,
         pile: &mut ArrayVec<u8, N>,
         known: &mut [u8; NCARDS],
         t: u8,
     ) -> u8 {
+        let players = (1u8 << self.players) - 1;
+        let public = |m: u8| m & players == players;
         let rank = |m: u8| (m.count_ones(), m);
         let mut best: Option<(usize, (u32, u8))> = None;
         let mut knew = 0u8;
+        let (mut full, mut some) = (players, 0u8);
         for (i, &c) in pile.iter().enumerate() {
+            let m = known[c as usize];
+            full &= m;
+            some |= m;
             if self.kind(c) != t {
                 continue;
             }
-            let m = known[c as usize];
             knew |= m;
             if best.is_none_or(|(_, r)| rank(m) > r) {
                 best = Some((i, rank(m)));
@@ -256,15 +273,30 @@ impl Karmaka {
         }
         let (i, _) = best.expect("a card of the chosen type is in the pile");
         let c = pile.remove(i);
-        let lost = knew & !known[c as usize];
-        for o in (0..8u8).filter(|&o| lost & bit(o) != 0) {
-            let forget = pile
-                .iter()
-                .copied()
-                .filter(|&r| self.kind(r) == t && known[r as usize] & bit(o) != 0)
-                .min_by_key(|&r| rank(known[r as usize]));
-            if let Some(r) = forget {
-                known[r as usize] &= !bit(o);
+        if public(known[c as usize]) {
+            return c;
+        }
+        let partial = some & players & !full;
+        for o in (0..self.players).filter(|&o| partial & bit(o) != 0) {
+            let others = players & !bit(o);
+            if others & full == others {
+                if knew & !known[c as usize] & bit(o) == 0 {
+                    continue;
+                }
+                let forget = pile
+                    .iter()
+                    .copied()
+                    .filter(|&r| self.kind(r) == t && known[r as usize] & bit(o) != 0)
+                    .min_by_key(|&r| rank(known[r as usize]));
+                if let Some(r) = forget {
+                    known[r as usize] &= !bit(o);
+                }
+            } else {
+                for &r in pile.iter() {
+                    if !public(known[r as usize]) {
+                        known[r as usize] &= !bit(o);
+                    }
+                }
             }
         }
         c
