@@ -26,6 +26,7 @@ pub mod spec;
 pub mod stats;
 pub mod tune;
 pub mod verify;
+pub mod view;
 
 /// Re-exported for implementors: `ArrayVec` is the legal-action list of
 /// every game, and `serde`'s derives make states and actions serializable

@@ -812,6 +812,79 @@ fn until_stops_at_the_same_game_for_any_thread_count() {
     }
 }
 
+/// At the prompt `help` and `board` answer without moving, and `quit` ends
+/// the game cleanly: exit code 0, nothing scored.
+#[test]
+fn a_human_can_ask_for_help_and_quit() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args([
+            "play",
+            "--game",
+            "tictactoe",
+            "--agents",
+            "human,random",
+            "--seed",
+            "3",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .as_mut()
+        .unwrap()
+        .write_all(b"help\nboard\n5\nquit\n1\n1\n1\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("`quit` ends the game"), "{text}");
+    // `board` drew the position again before the first move.
+    assert_eq!(text.matches("Player 0 to move:").count(), 3, "{text}");
+    assert!(text.contains("game ended: you quit"), "{text}");
+    assert!(!text.contains("(score"), "{text}");
+}
+
+/// A forced move (one legal action) is played without asking, with a line.
+#[test]
+fn a_forced_move_is_played_without_asking() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args([
+            "play",
+            "--game",
+            "karmox(max_rounds=2)",
+            "--agents",
+            "human,random",
+            "--seed",
+            "5",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .as_mut()
+        .unwrap()
+        .write_all("1\n".repeat(400).as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("forced move, played for you:"), "{text}");
+    // No list of a single choice is ever offered.
+    assert!(!text.contains("choice [1-1,"), "{text}");
+}
+
 #[test]
 fn run_and_sprt_print_one_json_object_with_json() {
     let dir = temp_dir("run-json");

@@ -89,4 +89,24 @@ pub trait Agent<G: Game>: Send {
     fn needs_view(&self) -> bool {
         true
     }
+
+    /// The root's candidates of the last `act` that searched: every action
+    /// with its visits and mean value for the deciding seat, for traces that
+    /// explain a decision (`run --trace-search`). `None` for agents that do
+    /// not search and for decisions taken without a search (a forced move).
+    fn last_root_stats(&self) -> Option<Vec<RootStat<G::Action>>> {
+        None
+    }
+}
+
+/// One candidate at the root of a search: how often the search tried it and
+/// what it was worth to the deciding seat on average, in [-1, 1].
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RootStat<A> {
+    /// The action.
+    pub action: A,
+    /// Iterations through it (summed over trees or worlds).
+    pub visits: u64,
+    /// Mean return of those iterations for the deciding seat.
+    pub value: f64,
 }

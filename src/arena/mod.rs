@@ -38,6 +38,8 @@ pub struct RunOptions {
     pub out: Option<PathBuf>,
     /// Directory for one JSON-lines trace per game.
     pub trace: Option<PathBuf>,
+    /// Record each search decision's root candidates in the traces.
+    pub trace_search: bool,
     /// Overwrite an existing games.csv in `out`.
     pub force: bool,
     /// Continue an interrupted run in `out`.
@@ -305,10 +307,22 @@ fn play_raw<G: Game>(
             Err(e) => unreachable!("agent specs are validated before the run: {e}"),
         }
     }
+    // With --trace-search each agent leaves its root candidates in one slot,
+    // read by the step hook right after the decision.
+    let slot: trace::SearchSlot<G::Action> = Default::default();
+    if opts.trace_search && trace.is_some() {
+        agents = agents
+            .into_iter()
+            .map(|a| Box::new(trace::Recorder::new(a, slot.clone())) as Box<dyn Agent<G>>)
+            .collect();
+    }
     let mut log = Vec::new();
+    let mut search = Vec::new();
     let mut record = |_: &G::State, player: Option<u8>, action: G::Action| {
         if trace.is_some() {
             log.push(play::Step { player, action });
+            let taken = slot.lock().ok().and_then(|mut s| s.take());
+            search.push(if player.is_some() { taken } else { None });
         }
     };
     // A panic outside the agents' decisions is a bug in the game's own code.
@@ -349,7 +363,7 @@ fn play_raw<G: Game>(
         };
         // A trace that cannot be written stops the run: no agent is at fault.
         let path = dir.join(format!("game-{index:08}.jsonl"));
-        if let Err(e) = trace::write(game, &path, &header, &log, &result) {
+        if let Err(e) = trace::write_with_search(game, &path, &header, &log, &search, &result) {
             stop = Some(Stop::Trace(path, e.to_string()));
         }
     }

@@ -1,13 +1,17 @@
 //! Game traces: one JSON-lines file per game — a header (game spec, agents,
 //! seed), one line per action (chance outcomes included), a result line.
-//! `boardlab replay` re-simulates a trace exactly from these.
+//! `boardlab replay` re-simulates a trace exactly from these, `boardlab view`
+//! draws them. With `run --trace-search`, each search agent's decision line
+//! also holds the root's candidates ([`Recorder`]).
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
 use super::play::{GameResult, Step};
+use crate::agents::{Agent, Decision, RootStat};
 use crate::game::Game;
 
 /// The first line of a trace.
@@ -34,6 +38,9 @@ pub struct ActionLine<A> {
     pub action: A,
     /// Human label.
     pub label: String,
+    /// The deciding search's root candidates (`run --trace-search`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<Vec<RootStat<A>>>,
 }
 
 /// The last line.
@@ -61,6 +68,19 @@ pub fn write<G: Game>(
     log: &[Step<G::Action>],
     result: &GameResult,
 ) -> std::io::Result<()> {
+    write_with_search(game, path, header, log, &[], result)
+}
+
+/// [`write()`] with the search candidates of each step (`search[i]` for step
+/// `i`; missing entries are steps without).
+pub fn write_with_search<G: Game>(
+    game: &G,
+    path: &Path,
+    header: &Header,
+    log: &[Step<G::Action>],
+    search: &[Option<Vec<RootStat<G::Action>>>],
+    result: &GameResult,
+) -> std::io::Result<()> {
     let mut w = std::io::BufWriter::new(crate::fsutil::create(path)?);
     writeln!(w, "{}", serde_json::to_string(header)?)?;
     let mut rng = crate::rng::stream_rng(header.seed, crate::rng::Stream::Game);
@@ -71,6 +91,7 @@ pub fn write<G: Game>(
             player: s.player,
             action: s.action,
             label: game.action_label(&state, s.action),
+            search: search.get(i).cloned().flatten(),
         };
         writeln!(w, "{}", serde_json::to_string(&line)?)?;
         game.apply(&mut state, s.action);
@@ -88,4 +109,44 @@ pub fn write<G: Game>(
     };
     writeln!(w, "{}", serde_json::to_string(&result)?)?;
     w.flush()
+}
+
+/// The root candidates of the last decision, shared between a [`Recorder`]
+/// and the runner's step hook.
+pub type SearchSlot<A> = Arc<Mutex<Option<Vec<RootStat<A>>>>>;
+
+/// An agent wrapped so that each decision leaves its search's root
+/// candidates in a slot the trace writer reads; decisions are unchanged.
+pub struct Recorder<G: Game> {
+    inner: Box<dyn Agent<G>>,
+    slot: SearchSlot<G::Action>,
+}
+
+impl<G: Game> Recorder<G> {
+    /// Wraps `inner`, recording into `slot`.
+    pub fn new(inner: Box<dyn Agent<G>>, slot: SearchSlot<G::Action>) -> Self {
+        Recorder { inner, slot }
+    }
+}
+
+impl<G: Game> Agent<G> for Recorder<G> {
+    fn act(&mut self, d: Decision<'_, G>) -> G::Action {
+        let action = self.inner.act(d);
+        if let Ok(mut slot) = self.slot.lock() {
+            *slot = self.inner.last_root_stats();
+        }
+        action
+    }
+
+    fn last_iterations(&self) -> u64 {
+        self.inner.last_iterations()
+    }
+
+    fn needs_view(&self) -> bool {
+        self.inner.needs_view()
+    }
+
+    fn last_root_stats(&self) -> Option<Vec<RootStat<G::Action>>> {
+        self.inner.last_root_stats()
+    }
 }

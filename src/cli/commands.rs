@@ -20,6 +20,7 @@ pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
         Command::Run(a) => return run(a, registry),
         Command::Play(a) => play_interactive(a)?,
         Command::Replay(a) => replay(a)?,
+        Command::View(a) => super::view::run(a)?,
         Command::Soak(a) => super::soak::run(a)?,
         Command::Games(a) => super::listing::games(a.json, registry),
         Command::Agents(a) => super::listing::agents(a.json, registry),
@@ -162,6 +163,7 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
         threads: a.threads,
         out: a.out.clone(),
         trace: a.trace.clone(),
+        trace_search: a.trace_search,
         force: a.force,
         resume: a.resume,
         shard: a.shard,
@@ -329,6 +331,13 @@ fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seed: u64) -> Result<()> {
     {
         bail!("game stopped: {e}");
     }
+    // A human who quits ends the game cleanly: nothing is scored or written.
+    if let Some(e) = &result.error
+        && e.contains(crate::agents::human::QUIT)
+    {
+        println!("game ended: you quit");
+        return Ok(());
+    }
     println!();
     for (seat, s) in result.seats.iter().enumerate() {
         println!(
@@ -345,19 +354,29 @@ fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seed: u64) -> Result<()> {
 }
 
 fn replay(a: ReplayArgs) -> Result<()> {
-    let text = crate::fsutil::read_text(&a.file, crate::fsutil::MAX_TRACE_BYTES)
-        .with_context(|| format!("cannot read trace {}", a.file.display()))?;
+    let (header, game, rest) = open_trace(&a.file, a.game.as_deref())?;
+    with_game!(&game, g => replay_lines(g, &header, &rest))
+}
+
+/// Reads a trace: its header, its game (the spec the command line gives
+/// when the trace's game reads data files) and the lines after the header.
+pub(super) fn open_trace(
+    file: &std::path::Path,
+    game: Option<&str>,
+) -> Result<(Header, AnyGame, Vec<String>)> {
+    let text = crate::fsutil::read_text(file, crate::fsutil::MAX_TRACE_BYTES)
+        .with_context(|| format!("cannot read trace {}", file.display()))?;
     let mut lines = text.lines();
     let first = lines.next().context("empty trace file")?;
     // Only a JSON object can be a header; of anything else nothing is quoted.
     if serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(first).is_err() {
         bail!(
             "{} is not a trace file: its first line is not a JSON header",
-            a.file.display()
+            file.display()
         );
     }
     let header: Header = serde_json::from_str(first)
-        .with_context(|| format!("malformed trace header in {}", a.file.display()))?;
+        .with_context(|| format!("malformed trace header in {}", file.display()))?;
     // A trace never names a file to read: a game reading data files is
     // replayed only when the command line gives that same spec.
     let spec = crate::spec::Spec::parse(&header.game)?;
@@ -369,8 +388,8 @@ fn replay(a: ReplayArgs) -> Result<()> {
                 .any(|p| p.name == *k && p.default.starts_with("embedded"))
         })
     });
-    match (&a.game, file_param) {
-        (Some(given), _) if *given != header.game => {
+    match (game, file_param) {
+        (Some(given), _) if given != header.game => {
             bail!("--game {given} is not the trace's game {}", header.game)
         }
         (None, Some((key, _))) => bail!(
@@ -381,7 +400,7 @@ fn replay(a: ReplayArgs) -> Result<()> {
     }
     let game = AnyGame::parse(&header.game)?;
     let rest: Vec<String> = lines.map(str::to_string).collect();
-    with_game!(&game, g => replay_lines(g, &header, &rest))
+    Ok((header, game, rest))
 }
 
 fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String]) -> Result<()> {

@@ -19,6 +19,7 @@ mod sprt;
 mod summarize;
 mod tune;
 mod verify;
+mod view;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,6 +60,12 @@ pub enum Command {
     Play(PlayArgs),
     /// Re-simulate a trace file written by `run --trace` and print it turn by turn.
     Replay(ReplayArgs),
+    /// Draw a trace as one self-contained HTML page: every state as a picture,
+    /// stepping controls, each seat's point of view, the action log and, for
+    /// traces written with `run --trace-search`, the search's candidates.
+    ///
+    /// Example: boardlab view traces/game-00000000.jsonl --out game.html
+    View(ViewArgs),
     /// Play many random games of every game and variant, checking every state.
     ///
     /// Example: boardlab soak --games 10000 --json
@@ -607,9 +614,13 @@ pub struct RunArgs {
     /// Directory for games.csv, summary.csv and seats.csv.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Directory for one JSON-lines trace per game (replay with `boardlab replay`).
+    /// Directory for one JSON-lines trace per game (replay with `boardlab replay`, draw with `boardlab view`).
     #[arg(long)]
     pub trace: Option<PathBuf>,
+    /// Record at each search agent's decision the root's candidate actions with
+    /// visits and values in the traces (larger traces; `boardlab view` shows them).
+    #[arg(long, requires = "trace")]
+    pub trace_search: bool,
     /// Overwrite results already in --out.
     #[arg(long, conflicts_with = "resume")]
     pub force: bool,
@@ -677,6 +688,19 @@ pub struct ReplayArgs {
     pub file: PathBuf,
     /// The trace's game spec, required when it names data files: replay reads
     /// only files named on its command line, never one a trace names.
+    #[arg(long)]
+    pub game: Option<String>,
+}
+
+/// Arguments of `view`.
+#[derive(Debug, clap::Args)]
+pub struct ViewArgs {
+    /// A trace file (game-NNNNNNNN.jsonl) written by `run --trace`.
+    pub file: PathBuf,
+    /// The HTML file to write (default: the trace's name with .html).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The trace's game spec, required when it names data files (as for `replay`).
     #[arg(long)]
     pub game: Option<String>,
 }

@@ -500,6 +500,39 @@ impl<G: Game> Engine<G> {
             (n.action, n.visits)
         })
     }
+
+    /// The root's children as (action, visits, summed return of the mover).
+    pub fn root_totals(&self) -> impl Iterator<Item = (G::Action, u64, f64)> + '_ {
+        self.tree.children(0).map(|c| {
+            let n = self.tree.get(c);
+            (n.action, u64::from(n.visits), n.total)
+        })
+    }
+}
+
+/// Root candidates from (action, visits, summed return) triples of one or
+/// more trees: visits and returns summed per action, in first-seen order.
+pub fn root_stats<A: Copy + PartialEq>(
+    triples: impl Iterator<Item = (A, u64, f64)>,
+) -> Vec<crate::agents::RootStat<A>> {
+    let mut sums: Vec<(A, u64, f64)> = Vec::new();
+    for (a, v, t) in triples {
+        match sums.iter_mut().find(|s| s.0 == a) {
+            Some(s) => (s.1, s.2) = (s.1 + v, s.2 + t),
+            None => sums.push((a, v, t)),
+        }
+    }
+    sums.into_iter()
+        .map(|(action, visits, total)| crate::agents::RootStat {
+            action,
+            visits,
+            value: if visits == 0 {
+                0.0
+            } else {
+                total / visits as f64
+            },
+        })
+        .collect()
 }
 
 /// Every seat's heuristic value: the evaluation of a cut-off rollout.

@@ -20,7 +20,7 @@ use super::tree::Tree;
 use super::uct::TreeOptions;
 use super::{Choice, Chooser, SearchConfig, heuristic_values, most_visited, rollout, run_budget};
 use crate::agents::greedy::normalized_returns;
-use crate::agents::{Agent, Budget, Decision};
+use crate::agents::{Agent, Budget, Decision, RootStat};
 use crate::game::{Game, PlayerId, Returns, Turn};
 use crate::rng::GameRng;
 
@@ -220,6 +220,16 @@ impl<G: Game> MoEngine<G> {
         }
     }
 
+    /// Seat `me`'s root moves as (action, visits, summed return of `me`).
+    pub fn root_totals(&self, me: PlayerId) -> impl Iterator<Item = (G::Action, u64, f64)> + '_ {
+        let tree = &self.trees[me as usize];
+        tree.children(0)
+            .filter_map(move |c| match tree.get(c).action {
+                Seen::Exact(a) => Some((a, u64::from(tree.get(c).visits), tree.get(c).total)),
+                Seen::Hidden(_) => None,
+            })
+    }
+
     /// Visits of the root's moves in seat `me`'s tree, as (action, visits).
     pub fn root_visits(&self, me: PlayerId) -> impl Iterator<Item = (G::Action, u32)> + '_ {
         let tree = &self.trees[me as usize];
@@ -238,6 +248,8 @@ pub struct MoIsmctsAgent<G: Game> {
     engines: Vec<MoEngine<G>>,
     totals: Vec<u64>,
     last: u64,
+    /// The seat of the last decision.
+    me: PlayerId,
 }
 
 impl<G: Game> MoIsmctsAgent<G> {
@@ -251,6 +263,7 @@ impl<G: Game> MoIsmctsAgent<G> {
                 .collect(),
             totals: Vec::new(),
             last: 0,
+            me: 0,
         }
     }
 
@@ -272,6 +285,7 @@ impl<G: Game> Agent<G> for MoIsmctsAgent<G> {
         }
         let cfg = self.cfg;
         let (game, view, me) = (d.game, d.view, d.me);
+        self.me = me;
         self.last = search_all(&mut self.engines, d.rng, |e, rng| {
             e.search(game, view, me, &cfg, cfg.budget, rng)
         });
@@ -289,6 +303,12 @@ impl<G: Game> Agent<G> for MoIsmctsAgent<G> {
 
     fn last_iterations(&self) -> u64 {
         self.last
+    }
+
+    fn last_root_stats(&self) -> Option<Vec<RootStat<G::Action>>> {
+        let me = self.me;
+        (self.last > 0)
+            .then(|| super::root_stats(self.engines.iter().flat_map(|e| e.root_totals(me))))
     }
 }
 

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use super::{Engine, Sampling, SearchConfig, most_visited};
-use crate::agents::{Agent, Budget, Decision};
+use crate::agents::{Agent, Budget, Decision, RootStat};
 use crate::game::Game;
 
 /// Determinized UCT agent.
@@ -18,6 +18,9 @@ pub struct PimcAgent<G: Game> {
     engine: Engine<G>,
     /// Summed root visits, parallel to the decision's legal actions (reused).
     totals: Vec<u64>,
+    /// The last decision's actions and summed root returns, parallel to `totals`.
+    actions: Vec<G::Action>,
+    returns: Vec<f64>,
     last: u64,
 }
 
@@ -29,6 +32,8 @@ impl<G: Game> PimcAgent<G> {
             determinizations: determinizations.max(1),
             engine: Engine::default(),
             totals: Vec::new(),
+            actions: Vec::new(),
+            returns: Vec::new(),
             last: 0,
         }
     }
@@ -42,6 +47,10 @@ impl<G: Game> Agent<G> for PimcAgent<G> {
         }
         self.totals.clear();
         self.totals.resize(d.legal.len(), 0);
+        self.returns.clear();
+        self.returns.resize(d.legal.len(), 0.0);
+        self.actions.clear();
+        self.actions.extend_from_slice(d.legal);
         // Split the budget: with fewer iterations than worlds, one iteration
         // per world; otherwise the remainder goes to the first worlds.
         let worlds = match self.cfg.budget {
@@ -68,9 +77,10 @@ impl<G: Game> Agent<G> for PimcAgent<G> {
                 Sampling::Fixed,
                 d.rng,
             );
-            for (a, v) in self.engine.root_visits() {
+            for (a, v, total) in self.engine.root_totals() {
                 if let Some(i) = d.legal.iter().position(|&l| l == a) {
-                    self.totals[i] += u64::from(v);
+                    self.totals[i] += v;
+                    self.returns[i] += total;
                 }
             }
         }
@@ -80,5 +90,12 @@ impl<G: Game> Agent<G> for PimcAgent<G> {
 
     fn last_iterations(&self) -> u64 {
         self.last
+    }
+
+    fn last_root_stats(&self) -> Option<Vec<RootStat<G::Action>>> {
+        (self.last > 0).then(|| {
+            let triples = self.actions.iter().zip(&self.totals).zip(&self.returns);
+            super::root_stats(triples.map(|((&a, &v), &t)| (a, v, t)))
+        })
     }
 }

@@ -12,8 +12,8 @@ use std::marker::PhantomData;
 use super::clock::Mark;
 use super::parallel::{merge_visits, search_all};
 use super::reuse::{Memory, find_subtree};
-use super::{Engine, Sampling, SearchConfig, most_visited};
-use crate::agents::{Agent, Budget, Decision};
+use super::{Engine, Sampling, SearchConfig, most_visited, root_stats};
+use crate::agents::{Agent, Budget, Decision, RootStat};
 use crate::error::SpecError;
 use crate::game::Game;
 use crate::spec::Params;
@@ -131,6 +131,10 @@ impl<G: Game, S: SamplingMode> Agent<G> for SingleTreeAgent<G, S> {
 
     fn last_iterations(&self) -> u64 {
         self.last
+    }
+
+    fn last_root_stats(&self) -> Option<Vec<RootStat<G::Action>>> {
+        (self.last > 0).then(|| root_stats(self.engines.iter().flat_map(|e| e.root_totals())))
     }
 }
 

@@ -1,0 +1,174 @@
+//! The reference games: tic-tac-toe and Connect Four as grids (with the
+//! numbers a human types at `boardlab play`); Kuhn, Leduc and the
+//! calibration game show their text rendering.
+
+use super::svg::{self, layer};
+use super::{Canvas, Picture};
+use crate::game::{Game, PlayerId};
+use crate::games::connect4::{self, Connect4};
+use crate::games::planted::Planted;
+use crate::games::poker::{kuhn::Kuhn, leduc::Leduc};
+use crate::games::tictactoe::{self, TicTacToe};
+
+const X_COLOUR: &str = "#1f77b4";
+const O_COLOUR: &str = "#d62728";
+
+impl Picture for TicTacToe {
+    fn canvas(&self, _states: &[tictactoe::State]) -> Option<Canvas> {
+        Some(Canvas::sized(320.0, 340.0))
+    }
+
+    fn draw(&self, s: &tictactoe::State, _pov: Option<PlayerId>, _c: &Canvas) -> Vec<String> {
+        let mut grid = String::new();
+        for i in 1..3 {
+            let k = 10.0 + 100.0 * f64::from(i);
+            svg::line(&mut grid, k, 10.0, k, 310.0, "#333", 4.0);
+            svg::line(&mut grid, 10.0, k, 310.0, k, "#333", 4.0);
+        }
+        let mut marks = String::new();
+        for i in 0..9u16 {
+            let (x, y) = (
+                60.0 + 100.0 * f64::from(i % 3),
+                60.0 + 100.0 * f64::from(i / 3),
+            );
+            if s.marks[0] & 1 << i != 0 {
+                svg::line(
+                    &mut marks,
+                    x - 30.0,
+                    y - 30.0,
+                    x + 30.0,
+                    y + 30.0,
+                    X_COLOUR,
+                    9.0,
+                );
+                svg::line(
+                    &mut marks,
+                    x - 30.0,
+                    y + 30.0,
+                    x + 30.0,
+                    y - 30.0,
+                    X_COLOUR,
+                    9.0,
+                );
+            } else if s.marks[1] & 1 << i != 0 {
+                marks.push_str(&format!(
+                    r#"<circle cx="{x}" cy="{y}" r="32" fill="none" stroke="{O_COLOUR}" stroke-width="9"/>"#
+                ));
+            } else {
+                // The number `play` asks for.
+                svg::text(
+                    &mut marks,
+                    x,
+                    y + 10.0,
+                    28.0,
+                    "middle",
+                    "#bbb",
+                    &(i + 1).to_string(),
+                );
+            }
+        }
+        let status = match self.turn(s) {
+            crate::game::Turn::Player(p) => format!("{} to move", ["X", "O"][p as usize]),
+            _ => "game over".to_string(),
+        };
+        let mut st = String::new();
+        svg::text(&mut st, 160.0, 334.0, 16.0, "middle", "#333", &status);
+        vec![
+            layer("grid", &grid),
+            layer("marks", &marks),
+            layer("status", &st),
+        ]
+    }
+
+    fn legend(&self) -> Vec<(String, String)> {
+        vec![
+            ("X (blue)".into(), "seat 0".into()),
+            ("O (red)".into(), "seat 1".into()),
+            (
+                "grey digits".into(),
+                "empty cells, numbered as `boardlab play` asks for them".into(),
+            ),
+        ]
+    }
+}
+
+impl Picture for Connect4 {
+    fn canvas(&self, _states: &[connect4::State]) -> Option<Canvas> {
+        Some(Canvas::sized(7.0 * 60.0 + 20.0, 6.0 * 60.0 + 70.0))
+    }
+
+    fn draw(&self, s: &connect4::State, _pov: Option<PlayerId>, _c: &Canvas) -> Vec<String> {
+        let mut frame = String::new();
+        svg::rect(
+            &mut frame,
+            [10.0, 10.0, 420.0, 360.0],
+            10.0,
+            "#2a4d9b",
+            "#1a2f60",
+        );
+        for c in 0..7 {
+            svg::text(
+                &mut frame,
+                40.0 + 60.0 * f64::from(c),
+                394.0,
+                18.0,
+                "middle",
+                "#333",
+                &(c + 1).to_string(),
+            );
+        }
+        let mut discs = String::new();
+        for c in 0..7u32 {
+            for row in 0..6u32 {
+                // Seven bits a column: six rows and the bitboard's guard bit.
+                let bit = 1u64 << (c * 7 + row);
+                let fill = if s.discs[0] & bit != 0 {
+                    "#f2c230"
+                } else if s.discs[1] & bit != 0 {
+                    "#d62728"
+                } else {
+                    "#fffdf8"
+                };
+                svg::circle(
+                    &mut discs,
+                    40.0 + 60.0 * f64::from(c),
+                    340.0 - 60.0 * f64::from(row),
+                    24.0,
+                    fill,
+                    "#1a2f60",
+                );
+            }
+        }
+        let status = match self.turn(s) {
+            crate::game::Turn::Player(p) => {
+                format!(
+                    "{} to move",
+                    ["yellow (seat 0)", "red (seat 1)"][p as usize]
+                )
+            }
+            _ => "game over".to_string(),
+        };
+        let mut st = String::new();
+        svg::text(&mut st, 220.0, 420.0, 16.0, "middle", "#333", &status);
+        vec![
+            layer("frame", &frame),
+            layer("discs", &discs),
+            layer("status", &st),
+        ]
+    }
+
+    fn legend(&self) -> Vec<(String, String)> {
+        vec![
+            ("yellow".into(), "seat 0".into()),
+            ("red".into(), "seat 1".into()),
+            (
+                "1–7".into(),
+                "columns, numbered as `boardlab play` asks for them".into(),
+            ),
+        ]
+    }
+}
+
+impl Picture for Kuhn {}
+impl Picture for Leduc {}
+impl Picture for Planted {}

@@ -1,0 +1,447 @@
+//! Hamunaptra: the dungeon of tiles as it grows (passages, entrances,
+//! stairs and exits, monsters and traps, the characters) and each seat's
+//! hand and face-down equipment. A seat's view is drawn from
+//! `Hamunaptra::mask`: cards it has not seen are backs.
+
+use super::svg::{self, layer};
+use super::{Canvas, Picture};
+use crate::game::PlayerId;
+use crate::games::hamunaptra::Hamunaptra;
+use crate::games::hamunaptra::data::KindClass;
+use crate::games::hamunaptra::state::{NO_CELL, NONE, Phase, State, xy};
+
+const SQ: f64 = 56.0;
+const SEAT_H: f64 = 132.0;
+const CARD_W: f64 = 64.0;
+const CARD_H: f64 = 40.0;
+const SEAT: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+
+/// Map bounds in cells: (x0, x1, y0, y1).
+type Bounds = (i32, i32, i32, i32);
+
+impl Hamunaptra {
+    fn pic_bounds(&self, states: &[State]) -> Bounds {
+        let (mut x0, mut x1, mut y0, mut y1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
+        let mut add = |c: u16| {
+            let (x, y) = xy(c);
+            (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+        };
+        for &e in &self.entrances {
+            add(e);
+        }
+        for s in states {
+            for (i, c) in s.cells.iter().enumerate() {
+                if c.tile != 0 || c.enc != 0 {
+                    add(i as u16);
+                }
+            }
+        }
+        if x0 > x1 {
+            return (0, 0, 0, 0);
+        }
+        (x0, x1, y0, y1)
+    }
+
+    fn map_size(b: Bounds) -> (f64, f64) {
+        (f64::from(b.1 - b.0 + 1) * SQ, f64::from(b.3 - b.2 + 1) * SQ)
+    }
+
+    fn pic_card_kind(&self, out: &mut String, x: f64, y: f64, k: u8) {
+        if k == NONE {
+            svg::use_at(out, "hback", x, y);
+        } else {
+            svg::use_at(out, &format!("h{k}"), x, y);
+        }
+    }
+
+    /// One symbol per card kind and one for the back: a card drawn is a `use`.
+    fn pic_symbols(&self) -> String {
+        let mut out = String::from("<defs>");
+        out.push_str(&format!(
+            r#"<symbol id="hback" width="{CARD_W}" height="{CARD_H}">"#
+        ));
+        svg::card_back(&mut out, 0.0, 0.0, CARD_W, CARD_H);
+        out.push_str("</symbol>");
+        for k in 0..self.comps.kind_count.len() {
+            let k = k as u8;
+            let fill = match self.comps.class(k) {
+                KindClass::Tile(_) => "#e8d7a8",
+                KindClass::Foe(_) => "#f0b5a8",
+                KindClass::Equip(_) => "#b8d8b0",
+            };
+            let name = self.comps.kind_name(k);
+            out.push_str(&format!(
+                r#"<symbol id="h{k}" width="{CARD_W}" height="{CARD_H}">"#
+            ));
+            out.push_str(&format!("<title>{}</title>", svg::esc(&name)));
+            svg::rect(
+                &mut out,
+                [0.5, 0.5, CARD_W - 1.0, CARD_H - 1.0],
+                4.0,
+                fill,
+                "#555",
+            );
+            let short: String = name.chars().take(10).collect();
+            svg::text(&mut out, CARD_W / 2.0, 24.0, 10.0, "middle", "#222", &short);
+            out.push_str("</symbol>");
+        }
+        out.push_str("</defs>");
+        out
+    }
+}
+
+impl Picture for Hamunaptra {
+    fn canvas(&self, states: &[State]) -> Option<Canvas> {
+        // The map's north-west corner sits at (x0·SQ, −y1·SQ), north up.
+        let b = self.pic_bounds(states);
+        let (w, h) = Self::map_size(b);
+        Some(Canvas {
+            x: f64::from(b.0) * SQ - 10.0,
+            y: -f64::from(b.3) * SQ - 40.0,
+            w: w.max(960.0) + 20.0,
+            h: h + 60.0 + SEAT_H * f64::from(self.players),
+        })
+    }
+
+    fn draw(&self, s: &State, pov: Option<PlayerId>, c: &Canvas) -> Vec<String> {
+        let v = match pov {
+            Some(p) => self.mask(s, p),
+            None => s.clone(),
+        };
+        let left = c.x + 10.0;
+        let top = c.y + 40.0;
+        // Screen position of a cell (north up).
+        let at = |cell: u16| {
+            let (x, y) = xy(cell);
+            (f64::from(x) * SQ, -f64::from(y) * SQ)
+        };
+        let mut defs = svg::defs();
+        defs.push_str(&self.pic_symbols());
+        let mut head = String::new();
+        let phase = match v.phase {
+            Phase::Over => "game over".to_string(),
+            p => format!("{p:?}"),
+        };
+        svg::bold(
+            &mut head,
+            left,
+            top - 16.0,
+            14.0,
+            "start",
+            "#222",
+            &format!(
+                "Round {}{} · seat {} · {} · pile {}",
+                v.round,
+                if v.final_round { " (final)" } else { "" },
+                v.seat,
+                phase,
+                v.pile_len
+            ),
+        );
+        let mut map = String::new();
+        for (i, cell) in v.cells.iter().enumerate() {
+            if cell.tile == 0 {
+                continue;
+            }
+            let (x, y) = at(i as u16);
+            let t = &self.comps.tiles[cell.tile as usize - 1];
+            svg::rect(
+                &mut map,
+                [x + 1.0, y + 1.0, SQ - 2.0, SQ - 2.0],
+                3.0,
+                "#8c7350",
+                "#5e4a30",
+            );
+            let open = self.open_of(cell);
+            let (cx, cy) = (x + SQ / 2.0, y + SQ / 2.0);
+            let band = if t.room { 30.0 } else { 16.0 };
+            svg::rect(
+                &mut map,
+                [cx - band / 2.0, cy - band / 2.0, band, band],
+                2.0,
+                "#f0e0b8",
+                "none",
+            );
+            for d in 0..4u8 {
+                if open & 1 << d == 0 {
+                    continue;
+                }
+                let r = match d {
+                    0 => [cx - 8.0, y, 16.0, SQ / 2.0],
+                    1 => [cx, cy - 8.0, SQ / 2.0, 16.0],
+                    2 => [cx - 8.0, cy, 16.0, SQ / 2.0],
+                    _ => [x, cy - 8.0, SQ / 2.0, 16.0],
+                };
+                svg::rect(&mut map, r, 0.0, "#f0e0b8", "none");
+            }
+            let mark = if self.is_stair(&v, i as u16) {
+                let sym = self.symbol(&v, i as u16);
+                match (cell.exit, sym) {
+                    (true, 0) => "X".to_string(),
+                    (true, k) => format!("X{}", (b'a' + k - 1) as char),
+                    (false, 0) => "S".to_string(),
+                    (false, k) => ((b'a' + k - 1) as char).to_string(),
+                }
+            } else if t.entrance {
+                "E".to_string()
+            } else {
+                String::new()
+            };
+            if !mark.is_empty() {
+                let colour = if t.entrance { "#1b7a2c" } else { "#6b3a00" };
+                svg::bold(&mut map, x + 9.0, y + 15.0, 13.0, "middle", colour, &mark);
+            }
+            if cell.placer > 0 {
+                svg::circle(
+                    &mut map,
+                    x + SQ - 8.0,
+                    y + 8.0,
+                    4.0,
+                    SEAT[(cell.placer as usize - 1) % 4],
+                    "none",
+                );
+            }
+        }
+        let mut pieces = String::new();
+        for (i, cell) in v.cells.iter().enumerate() {
+            if cell.enc == 0 {
+                continue;
+            }
+            let f = cell.enc as usize - 1;
+            let (x, y) = at(i as u16);
+            let d = &self.comps.foes[f];
+            if self.comps.foe_is_monster[f] {
+                svg::circle(
+                    &mut pieces,
+                    x + SQ - 14.0,
+                    y + SQ - 14.0,
+                    11.0,
+                    "#b22222",
+                    "#400",
+                );
+                svg::bold(
+                    &mut pieces,
+                    x + SQ - 14.0,
+                    y + SQ - 10.0,
+                    11.0,
+                    "middle",
+                    "#fff",
+                    "M",
+                );
+            } else {
+                let (px, py) = (x + SQ - 14.0, y + SQ - 14.0);
+                pieces.push_str(&format!(
+                    r##"<path d="M {:.1} {:.1} L {:.1} {:.1} L {:.1} {:.1} Z" fill="#e07b00" stroke="#402000"/>"##,
+                    px,
+                    py - 11.0,
+                    px + 11.0,
+                    py + 9.0,
+                    px - 11.0,
+                    py + 9.0
+                ));
+                svg::bold(&mut pieces, px, py + 6.0, 10.0, "middle", "#fff", "T");
+            }
+            pieces.push_str(&format!("<title>{}</title>", svg::esc(&d.name)));
+            let dmg = v.foes[f].dmg;
+            if dmg > 0 {
+                svg::text(
+                    &mut pieces,
+                    x + SQ - 4.0,
+                    y + SQ - 26.0,
+                    9.0,
+                    "end",
+                    "#b22222",
+                    &format!("-{dmg}"),
+                );
+            }
+        }
+        let mut on_cell = std::collections::HashMap::new();
+        for (ci, ch) in v.chars.iter().enumerate() {
+            if !ch.alive || ch.cell == NO_CELL || ch.owner == NONE {
+                continue;
+            }
+            let k: &mut u32 = on_cell.entry(ch.cell).or_default();
+            let (x, y) = at(ch.cell);
+            let (ox, oy) = (
+                14.0 + 14.0 * f64::from(*k % 3),
+                26.0 + 14.0 * f64::from(*k / 3),
+            );
+            *k += 1;
+            svg::circle(
+                &mut pieces,
+                x + ox,
+                y + oy,
+                7.0,
+                SEAT[ch.owner as usize % 4],
+                "#111",
+            );
+            let name = &self.comps.chars[ci].name;
+            svg::bold(
+                &mut pieces,
+                x + ox,
+                y + oy + 3.5,
+                9.0,
+                "middle",
+                "#fff",
+                &name.chars().take(1).collect::<String>(),
+            );
+        }
+        let mut out = vec![
+            layer("defs", &defs),
+            layer("head", &head),
+            layer("map", &map),
+            layer("pieces", &pieces),
+        ];
+        let map_bottom = c.y + c.h - SEAT_H * f64::from(self.players);
+        for p in 0..self.players {
+            let pu = p as usize;
+            let pl = &v.players[pu];
+            let mut seat = String::new();
+            let y = map_bottom + SEAT_H * f64::from(p);
+            svg::rect(
+                &mut seat,
+                [left, y, c.w - 20.0, SEAT_H - 6.0],
+                6.0,
+                if v.seat == p { "#fff6d5" } else { "#faf7f0" },
+                SEAT[pu],
+            );
+            let chars: Vec<String> = v
+                .chars
+                .iter()
+                .enumerate()
+                .filter(|(_, ch)| ch.owner == p)
+                .map(|(i, ch)| {
+                    let d = &self.comps.chars[i];
+                    format!(
+                        "{}{} F{} I{} R{} M{}",
+                        d.name,
+                        if ch.alive { "" } else { " (dead)" },
+                        d.f,
+                        d.i,
+                        d.r,
+                        d.m
+                    )
+                })
+                .collect();
+            let vp = self.vp(&v, p).total;
+            let unseen = pl.hand.iter().filter(|&&k| k == NONE).count();
+            let head = format!(
+                "Seat {p}{}{}: VP {vp}{} · entrance {}",
+                if p == v.first { " (first)" } else { "" },
+                if pov == Some(p) { " (this view)" } else { "" },
+                if unseen > 0 {
+                    format!(" + up to {unseen} unseen")
+                } else {
+                    String::new()
+                },
+                self.pos(pl.entrance),
+            );
+            svg::bold(
+                &mut seat,
+                left + 8.0,
+                y + 16.0,
+                12.0,
+                "start",
+                SEAT[pu],
+                &head,
+            );
+            svg::text(
+                &mut seat,
+                left + 8.0,
+                y + 31.0,
+                11.0,
+                "start",
+                "#333",
+                &chars.join("; "),
+            );
+            out.push(layer(&format!("seat seat{p}"), &seat));
+            let mut hand = String::new();
+            svg::text(
+                &mut hand,
+                left + 8.0,
+                y + 62.0,
+                11.0,
+                "start",
+                "#444",
+                &format!("hand ({})", pl.hand.len()),
+            );
+            for (i, &k) in pl.hand.iter().enumerate() {
+                self.pic_card_kind(
+                    &mut hand,
+                    left + 100.0 + (CARD_W + 4.0) * i as f64,
+                    y + 38.0,
+                    k,
+                );
+            }
+            out.push(layer("hand", &hand));
+            let mut table = String::new();
+            svg::text(
+                &mut table,
+                left + 8.0,
+                y + 106.0,
+                11.0,
+                "start",
+                "#444",
+                &format!("face down ({})", pl.table.len()),
+            );
+            for (i, &e) in pl.table.iter().enumerate() {
+                let k = if e == NONE {
+                    NONE
+                } else {
+                    self.comps.equip_kind(e)
+                };
+                self.pic_card_kind(
+                    &mut table,
+                    left + 100.0 + (CARD_W + 4.0) * i as f64,
+                    y + 82.0,
+                    k,
+                );
+            }
+            out.push(layer("table", &table));
+        }
+        out
+    }
+
+    fn legend(&self) -> Vec<(String, String)> {
+        let mut l = vec![
+            (
+                "pale passages".to_string(),
+                "open sides of a tile; a wide centre is a room".to_string(),
+            ),
+            ("E (green)".into(), "an entrance".into()),
+            ("S".into(), "a stair".into()),
+            ("X".into(), "an exit stair".into()),
+            (
+                "M (red disc)".into(),
+                "a monster (hover for its name)".into(),
+            ),
+            ("T (orange triangle)".into(), "a trap".into()),
+            (
+                "small discs".into(),
+                "characters, coloured by seat, with their initial".into(),
+            ),
+            (
+                "dot in a corner".into(),
+                "the seat that laid the stair".into(),
+            ),
+            (
+                "cards".into(),
+                "yellow tiles, red encounters, green equipment; hatched: not seen by this view"
+                    .into(),
+            ),
+        ];
+        for (i, sym) in self.comps.symbols.iter().enumerate() {
+            l.push((
+                ((b'a' + i as u8) as char).to_string(),
+                format!("a passage stair with the {sym} symbol"),
+            ));
+        }
+        for (i, d) in self.comps.chars.iter().enumerate() {
+            l.push((
+                format!("character {}", i + 1),
+                format!("{} ({})", d.name, d.id),
+            ));
+        }
+        l
+    }
+}

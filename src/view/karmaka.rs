@@ -1,0 +1,305 @@
+//! Karmaka: the Karmic Ladder with every seat's token, each seat's Deeds,
+//! Hand, Future Life and Deck, rings, the Well, the Ruins and the cards in
+//! play. A seat's view is drawn from `Karmaka::view`: what it does not know
+//! is a card back.
+
+use super::svg::{self, layer};
+use super::{Canvas, Picture};
+use crate::game::PlayerId;
+use crate::games::karmaka::Karmaka;
+use crate::games::karmaka::cards::Colour;
+use crate::games::karmaka::state::{NONE, Phase, State, THRESHOLD};
+
+const W: f64 = 1120.0;
+const CARD_W: f64 = 46.0;
+const CARD_H: f64 = 62.0;
+const LADDER_W: f64 = 150.0;
+const TOP_H: f64 = 110.0;
+const SEAT_H: f64 = 196.0;
+const RUNGS: [&str; 5] = ["Dung Beetle", "Snake", "Wolf", "Ape", "Transcendence"];
+const SEAT: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+
+fn colour(c: Colour) -> &'static str {
+    match c {
+        Colour::Red => "#e06666",
+        Colour::Green => "#6aa84f",
+        Colour::Blue => "#6d9eeb",
+        Colour::Mosaic => "url(#mosaic)",
+    }
+}
+
+impl Karmaka {
+    fn pic_card(&self, out: &mut String, x: f64, y: f64, card: u8) {
+        if card == NONE {
+            svg::use_at(out, "kback", x, y);
+        } else {
+            let t = self.cards.kind[card as usize];
+            svg::use_at(out, &format!("k{t}"), x, y);
+        }
+    }
+
+    /// One symbol per card type and one for the back: a card drawn is a `use`.
+    fn pic_symbols(&self) -> String {
+        let mut out = String::from("<defs>");
+        out.push_str(&format!(
+            r#"<symbol id="kback" width="{CARD_W}" height="{CARD_H}">"#
+        ));
+        svg::card_back(&mut out, 0.0, 0.0, CARD_W, CARD_H);
+        out.push_str("</symbol>");
+        for (i, t) in self.cards.types.iter().enumerate() {
+            out.push_str(&format!(
+                r#"<symbol id="k{i}" width="{CARD_W}" height="{CARD_H}">"#
+            ));
+            out.push_str(&format!("<title>{}</title>", svg::esc(&t.name)));
+            svg::rect(
+                &mut out,
+                [0.5, 0.5, CARD_W - 1.0, CARD_H - 1.0],
+                4.0,
+                colour(t.colour),
+                "#333",
+            );
+            svg::bold(
+                &mut out,
+                CARD_W / 2.0,
+                20.0,
+                12.0,
+                "middle",
+                "#111",
+                &t.code,
+            );
+            svg::bold(
+                &mut out,
+                CARD_W / 2.0,
+                48.0,
+                18.0,
+                "middle",
+                "#111",
+                &t.points.to_string(),
+            );
+            out.push_str("</symbol>");
+        }
+        out.push_str("</defs>");
+        out
+    }
+
+    /// A labelled row of cards overlapping to fit `width`.
+    fn pic_row(&self, out: &mut String, x: f64, y: f64, width: f64, label: &str, cards: &[u8]) {
+        svg::text(
+            out,
+            x,
+            y + 12.0,
+            12.0,
+            "start",
+            "#444",
+            &format!("{label} ({})", cards.len()),
+        );
+        let x0 = x + 4.0;
+        let step = if cards.len() > 1 {
+            ((width - CARD_W - 8.0) / (cards.len() - 1) as f64).min(CARD_W + 4.0)
+        } else {
+            0.0
+        };
+        for (i, &c) in cards.iter().enumerate() {
+            self.pic_card(out, x0 + step * i as f64, y + 18.0, c);
+        }
+    }
+}
+
+impl Picture for Karmaka {
+    fn canvas(&self, _states: &[State]) -> Option<Canvas> {
+        Some(Canvas::sized(
+            W,
+            TOP_H + SEAT_H * f64::from(self.players) + 10.0,
+        ))
+    }
+
+    fn draw(&self, s: &State, pov: Option<PlayerId>, _c: &Canvas) -> Vec<String> {
+        let v = match pov {
+            Some(p) => self.view(s, p),
+            None => s.clone(),
+        };
+        let mut defs = svg::defs();
+        defs.push_str(r##"<defs><linearGradient id="mosaic" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e06666"/><stop offset=".5" stop-color="#6aa84f"/><stop offset="1" stop-color="#6d9eeb"/></linearGradient></defs>"##);
+        defs.push_str(&self.pic_symbols());
+        // The ladder: five rungs, each seat's token on its rung.
+        let mut ladder = String::new();
+        let bottom = TOP_H + SEAT_H * f64::from(self.players) - 20.0;
+        let gap = (bottom - TOP_H) / 5.0;
+        svg::bold(
+            &mut ladder,
+            10.0,
+            TOP_H - 8.0,
+            14.0,
+            "start",
+            "#222",
+            "Karmic Ladder",
+        );
+        svg::line(&mut ladder, 20.0, TOP_H, 20.0, bottom, "#8b6b3e", 5.0);
+        svg::line(&mut ladder, 130.0, TOP_H, 130.0, bottom, "#8b6b3e", 5.0);
+        for (r, name) in RUNGS.iter().enumerate() {
+            let y = bottom - gap * (r as f64 + 0.5);
+            svg::line(&mut ladder, 20.0, y, 130.0, y, "#8b6b3e", 3.0);
+            svg::text(&mut ladder, 75.0, y - 6.0, 11.0, "middle", "#5a4020", name);
+            if let Some(need) = THRESHOLD.get(r) {
+                svg::text(
+                    &mut ladder,
+                    75.0,
+                    y + 14.0,
+                    10.0,
+                    "middle",
+                    "#7a6040",
+                    &format!("needs {need}"),
+                );
+            }
+        }
+        for p in 0..self.players {
+            let r = v.level[p as usize].min(4) as f64;
+            let y = bottom - gap * (r + 0.5);
+            let x = 35.0 + 25.0 * f64::from(p);
+            svg::circle(&mut ladder, x, y, 9.0, SEAT[p as usize], "#111");
+            svg::bold(
+                &mut ladder,
+                x,
+                y + 4.0,
+                10.0,
+                "middle",
+                "#fff",
+                &p.to_string(),
+            );
+        }
+        // The table: Well, Ruins, cards in play.
+        let mut table = String::new();
+        let x = LADDER_W + 10.0;
+        let well = v.well.len() + v.well_top.len();
+        svg::text(
+            &mut table,
+            x,
+            14.0,
+            12.0,
+            "start",
+            "#444",
+            &format!("Well ({well})"),
+        );
+        if well > 0 {
+            svg::card_back(&mut table, x + 4.0, 20.0, CARD_W, CARD_H);
+        }
+        for (i, &c) in v.well_top.iter().rev().enumerate() {
+            self.pic_card(&mut table, x + 56.0 + 50.0 * i as f64, 20.0, c);
+        }
+        let ruins_top: Vec<u8> = v.ruins.iter().rev().take(3).copied().collect();
+        self.pic_row(
+            &mut table,
+            x + 220.0,
+            2.0,
+            170.0,
+            &format!("Ruins, top first of {}", v.ruins.len()),
+            &ruins_top,
+        );
+        if v.center != NONE {
+            svg::text(&mut table, x + 420.0, 14.0, 12.0, "start", "#444", "played");
+            self.pic_card(&mut table, x + 424.0, 20.0, v.center);
+        }
+        if !v.aside.is_empty() {
+            self.pic_row(&mut table, x + 490.0, 2.0, 170.0, "aside", &v.aside);
+        }
+        let status = self.pic_phase_line(&v);
+        svg::bold(&mut table, x + 680.0, 40.0, 13.0, "start", "#222", &status);
+        let mut out = vec![
+            layer("defs", &defs),
+            layer("ladder", &ladder),
+            layer("table", &table),
+        ];
+        for p in 0..self.players {
+            let pu = p as usize;
+            let mut seat = String::new();
+            let y = TOP_H + SEAT_H * f64::from(p);
+            let active = p == v.active && v.phase != Phase::Over;
+            svg::rect(
+                &mut seat,
+                [x - 4.0, y, W - x - 6.0, SEAT_H - 8.0],
+                6.0,
+                if active { "#fff6d5" } else { "#faf7f0" },
+                SEAT[pu],
+            );
+            let role = if self.wolf {
+                if p == 0 {
+                    " — the Wolf"
+                } else {
+                    " — a Beetle"
+                }
+            } else if self.teams {
+                if p % 2 == 0 {
+                    " — team A"
+                } else {
+                    " — team B"
+                }
+            } else {
+                ""
+            };
+            let head = format!(
+                "P{p}{role}{}: {}, {} ring{}, Deeds score {}",
+                if pov == Some(p) { " (this view)" } else { "" },
+                RUNGS[v.level[pu].min(4) as usize],
+                v.rings[pu],
+                if v.rings[pu] == 1 { "" } else { "s" },
+                self.score_deeds(&v.deeds[pu])
+            );
+            svg::bold(&mut seat, x + 4.0, y + 18.0, 13.0, "start", SEAT[pu], &head);
+            for k in 0..v.rings[pu].min(12) {
+                svg::circle(
+                    &mut seat,
+                    W - 30.0 - 16.0 * f64::from(k),
+                    y + 14.0,
+                    6.0,
+                    "none",
+                    "#c9a227",
+                );
+            }
+            out.push(layer(&format!("seat seat{p}"), &seat));
+            // Each pile its own layer: most steps change one pile.
+            let half = (W - x - 20.0) / 2.0;
+            let piles = [
+                (0.0, 24.0, "Deeds (exposed last)", &v.deeds[pu]),
+                (half, 24.0, "Hand", &v.hands[pu]),
+                (0.0, 106.0, "Future Life (top last)", &v.futures[pu]),
+                (half, 106.0, "Deck (top last)", &v.decks[pu]),
+            ];
+            for (dx, dy, name, cards) in piles {
+                let mut pile = String::new();
+                self.pic_row(&mut pile, x + 4.0 + dx, y + dy, half - 10.0, name, cards);
+                out.push(layer("pile", &pile));
+            }
+        }
+        out
+    }
+
+    fn legend(&self) -> Vec<(String, String)> {
+        let mut l = vec![
+            ("card".to_string(), "code and points; colour red, green, blue or mosaic (all three); hover for the name".to_string()),
+            ("hatched card".into(), "face down: this view does not know it".into()),
+            ("gold rings".into(), "karmic rings".into()),
+            ("ladder".into(), "each seat's token on its rung".into()),
+            ("yellow panel".into(), "the seat whose turn it is".into()),
+        ];
+        for t in &self.cards.types {
+            l.push((
+                t.code.clone(),
+                format!("{} ({} points): {}", t.name, t.points, t.ability.text()),
+            ));
+        }
+        l
+    }
+}
+
+impl Karmaka {
+    fn pic_phase_line(&self, v: &State) -> String {
+        match v.phase {
+            Phase::Over if v.winner == NONE => "game over: draw".into(),
+            Phase::Over => format!("game over: P{} transcended", v.winner),
+            Phase::Main => format!("P{} plays a card", v.active),
+            Phase::Offer(to, _) => format!("P{to} is offered the played card"),
+            Phase::Drawing(..) => "a card comes from the Well".into(),
+            _ => format!("P{} resolves an ability", v.active),
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! Karmox: the board (walls, floor, prison cells, icon squares, teleports,
+//! the portal), the characters, Skeletors, every character sheet with its
+//! items, the event square and each side's secret missions. A seat's view is
+//! drawn from `Karmox::info`: another side's unrevealed missions are backs.
+
+use super::svg::{self, layer};
+use super::{Canvas, Picture};
+use crate::game::PlayerId;
+use crate::games::karmox::Karmox;
+use crate::games::karmox::data::{CHAR_IDS, Kind, STATS, colour_of};
+use crate::games::karmox::determinize::HIDDEN;
+use crate::games::karmox::state::{Phase, State};
+
+const SQ: f64 = 28.0;
+const PANEL_W: f64 = 470.0;
+const SIDE: [&str; 2] = ["#2a6fdb", "#d0352b"];
+
+fn board_colour(c: u8) -> (&'static str, &'static str) {
+    match c {
+        b'#' => ("#5b5248", ""),
+        b'1'..=b'6' => ("#b9b0c9", ""),
+        b'a'..=b'f' => ("#e6e0f0", ""),
+        b'T' => ("#9fe3e0", "T"),
+        b'P' => ("#7b3fa0", ""),
+        b'>' => ("#d8c3ea", ""),
+        b'R' | b'L' | b'I' | b'G' => ("#f2dfa0", ""),
+        _ => ("#efe9dc", ""),
+    }
+}
+
+impl Karmox {
+    fn pic_board_w(&self) -> f64 {
+        self.c.board.w as f64 * SQ
+    }
+
+    fn pic_at(&self, sq: u16) -> (f64, f64) {
+        let (x, y) = self.c.board.xy(sq);
+        (x as f64 * SQ, y as f64 * SQ)
+    }
+
+    fn pic_pawn(&self, out: &mut String, x: f64, y: f64, c: usize) {
+        out.push_str(&format!(
+            r##"<circle cx="{:.1}" cy="{:.1}" r="{:.1}" fill="{}" stroke="#111" stroke-width="2"/>"##,
+            x,
+            y,
+            SQ * 0.45,
+            SIDE[colour_of(c) as usize]
+        ));
+        svg::bold(out, x, y + 4.0, 10.0, "middle", "#fff", CHAR_IDS[c]);
+    }
+}
+
+impl Picture for Karmox {
+    fn canvas(&self, _states: &[State]) -> Option<Canvas> {
+        let board_h = self.c.board.h as f64 * SQ + 40.0;
+        Some(Canvas::sized(
+            self.pic_board_w() + PANEL_W,
+            board_h.max(560.0),
+        ))
+    }
+
+    fn draw(&self, s: &State, pov: Option<PlayerId>, _c: &Canvas) -> Vec<String> {
+        let b = &self.c.board;
+        let v = match pov {
+            Some(p) => self.info(s, p).view,
+            None => s.clone(),
+        };
+        let mut board = svg::defs();
+        for (y, row) in b.rows.iter().enumerate() {
+            for (x, &ch) in row.iter().enumerate() {
+                let (fill, mark) = board_colour(ch);
+                svg::rect(
+                    &mut board,
+                    [x as f64 * SQ, y as f64 * SQ, SQ, SQ],
+                    0.0,
+                    fill,
+                    "#00000022",
+                );
+                let label = match ch {
+                    b'R' | b'L' | b'I' | b'G' | b'P' => (ch as char).to_string(),
+                    _ => mark.to_string(),
+                };
+                if !label.is_empty() {
+                    svg::text(
+                        &mut board,
+                        (x as f64 + 0.5) * SQ,
+                        (y as f64 + 0.7) * SQ,
+                        12.0,
+                        "middle",
+                        "#333",
+                        &label,
+                    );
+                }
+            }
+        }
+        let mut pieces = String::new();
+        for (t, tile) in self.c.tiles.iter().enumerate() {
+            if let crate::games::karmox::state::Loc::Board(a) = v.tiles[t] {
+                let (x, y) = self.pic_at(a);
+                svg::rect(
+                    &mut pieces,
+                    [x + 2.0, y + 2.0, 2.0 * SQ - 4.0, 2.0 * SQ - 4.0],
+                    6.0,
+                    "#eee8d5",
+                    SIDE[tile.colour as usize % 2],
+                );
+                svg::bold(
+                    &mut pieces,
+                    x + SQ,
+                    y + SQ + 5.0,
+                    14.0,
+                    "middle",
+                    SIDE[tile.colour as usize % 2],
+                    "☠",
+                );
+            }
+        }
+        // Prisoners wait in the cell of their captor, beside its front square.
+        let mut held = [0u8; 6];
+        for (c, ch) in v.ch.iter().enumerate() {
+            if !ch.in_play {
+                continue;
+            }
+            if ch.prison > 0 {
+                let cell = ch.prison_cell as usize % 6;
+                let front = b.front[cell];
+                let inside = (0..4u8)
+                    .filter_map(|d| b.step(front, d))
+                    .find(|&q| matches!(b.rows[b.xy(q).1][b.xy(q).0], b'1'..=b'6'))
+                    .unwrap_or(front);
+                let (x, y) = self.pic_at(inside);
+                let k = f64::from(held[cell]);
+                held[cell] += 1;
+                self.pic_pawn(&mut pieces, x + SQ / 2.0 + k * SQ * 0.9, y + SQ / 2.0, c);
+                svg::text(
+                    &mut pieces,
+                    x + SQ / 2.0 + k * SQ * 0.9,
+                    y - 2.0,
+                    9.0,
+                    "middle",
+                    "#111",
+                    &format!("⛓{}", ch.prison),
+                );
+            } else {
+                let (x, y) = self.pic_at(ch.pos);
+                self.pic_pawn(&mut pieces, x + SQ / 2.0, y + SQ / 2.0, c);
+            }
+        }
+        let mut panel = String::new();
+        let px = self.pic_board_w() + 12.0;
+        let head = format!(
+            "Round {} of {} · seat {} · {} action{} left",
+            v.round,
+            self.max_rounds,
+            v.seat,
+            v.actions_left,
+            if v.actions_left == 1 { "" } else { "s" }
+        );
+        svg::bold(&mut panel, px, 18.0, 13.0, "start", "#222", &head);
+        let event = &self.c.events[v.square as usize % self.c.events.len()];
+        svg::text(
+            &mut panel,
+            px,
+            36.0,
+            11.0,
+            "start",
+            "#444",
+            &format!("event E{:02}: {}", v.square, clip(&event.text, 70)),
+        );
+        let phase = match v.phase {
+            Phase::Over => match v.result {
+                crate::games::karmox::state::DRAW => "game over: draw".to_string(),
+                w => format!("game over: side {w} wins"),
+            },
+            p => format!("{p:?}"),
+        };
+        svg::text(
+            &mut panel,
+            px,
+            52.0,
+            11.0,
+            "start",
+            "#444",
+            &format!("now: {}", clip(&phase, 60)),
+        );
+        let mut out = vec![
+            layer("board", &board),
+            layer("pieces", &pieces),
+            layer("panel", &panel),
+        ];
+        let mut y = 74.0;
+        for side in 0..self.n_sides as u8 {
+            let mut panel = String::new();
+            let who: Vec<String> = (0..self.n)
+                .filter(|&p| self.seat_side[p] == side)
+                .map(|p| format!("seat {p}"))
+                .collect();
+            svg::bold(
+                &mut panel,
+                px,
+                y,
+                12.0,
+                "start",
+                "#222",
+                &format!(
+                    "Side {side} ({}): {} XP",
+                    who.join(", "),
+                    v.xp[side as usize]
+                ),
+            );
+            y += 16.0;
+            for c in self.side_chars(side) {
+                let ch = &v.ch[c];
+                svg::circle(
+                    &mut panel,
+                    px + 8.0,
+                    y - 4.0,
+                    6.0,
+                    SIDE[colour_of(c) as usize],
+                    "#111",
+                );
+                let items: Vec<String> = self
+                    .sheet(&v, c)
+                    .map(|t| self.c.tiles[t].id.clone())
+                    .collect();
+                let line = format!(
+                    "{} life {} lvl {} ATT {} DEF {} MOV {}{}{}",
+                    CHAR_IDS[c],
+                    ch.life,
+                    ch.level,
+                    self.att_eff(&v, c),
+                    self.def_eff(&v, c),
+                    self.allowance(&v, c),
+                    if items.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" · items {}", items.join(" "))
+                    },
+                    self.slot(&v, c)
+                        .map_or(String::new(), |t| format!(" · cell {}", self.c.tiles[t].id)),
+                );
+                svg::text(
+                    &mut panel,
+                    px + 18.0,
+                    y,
+                    11.0,
+                    "start",
+                    "#222",
+                    &clip(&line, 78),
+                );
+                y += 15.0;
+            }
+            out.push(layer("sheets", &panel));
+            let mut panel = String::new();
+            let missions: Vec<String> = v.piles[side as usize]
+                .iter()
+                .map(|c| {
+                    if c.id == HIDDEN {
+                        "▒ secret".to_string()
+                    } else {
+                        let m = &self.c.missions[c.id as usize];
+                        format!("{} {} ({} XP)", m.id, m.name, m.xp)
+                    }
+                })
+                .collect();
+            svg::text(
+                &mut panel,
+                px + 18.0,
+                y,
+                11.0,
+                "start",
+                "#555",
+                &clip(
+                    &format!(
+                        "missions: {}",
+                        if missions.is_empty() {
+                            "none".into()
+                        } else {
+                            missions.join("; ")
+                        }
+                    ),
+                    80,
+                ),
+            );
+            y += 22.0;
+            out.push(layer("missions", &panel));
+        }
+        let mut panel = String::new();
+        let supply: Vec<String> = self
+            .c
+            .tiles
+            .iter()
+            .enumerate()
+            .filter(|(t, tile)| {
+                tile.kind != Kind::Skeletor
+                    && v.tiles[*t] == crate::games::karmox::state::Loc::Supply
+            })
+            .map(|(_, tile)| tile.id.clone())
+            .collect();
+        svg::text(
+            &mut panel,
+            px,
+            y,
+            11.0,
+            "start",
+            "#444",
+            &clip(&format!("supply: {}", supply.join(" ")), 64),
+        );
+        out.push(layer("supply", &panel));
+        out
+    }
+
+    fn legend(&self) -> Vec<(String, String)> {
+        let mut l = vec![
+            (
+                "blue / red discs".to_string(),
+                "characters (MG, GR, GK; a blue, b red)".to_string(),
+            ),
+            ("⛓n".into(), "imprisoned in that cell, timer box n".into()),
+            (
+                "☠ square".into(),
+                "a Skeletor (2×2), coloured as its summoner".into(),
+            ),
+            ("dark squares".into(), "walls".into()),
+            (
+                "lilac squares".into(),
+                "prison cells (the pale one in front is the cell's door)".into(),
+            ),
+            ("T".into(), "teleport square".into()),
+            (
+                "P (purple)".into(),
+                "the magic portal, reached from the pale purple squares".into(),
+            ),
+            (
+                "▒ secret".into(),
+                "a mission this view does not know".into(),
+            ),
+        ];
+        l.push((
+            self.c.board.icon_names.join(" "),
+            "icon squares (default board: Round table, Long table, Iron chest, Gold chest)".into(),
+        ));
+        l.push((
+            "stats".into(),
+            format!("{} with items and modifiers", STATS.join("/")),
+        ));
+        l
+    }
+}
+
+fn clip(text: &str, n: usize) -> String {
+    if text.chars().count() <= n {
+        return text.to_string();
+    }
+    let mut t: String = text.chars().take(n - 1).collect();
+    t.push('…');
+    t
+}

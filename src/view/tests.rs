@@ -1,0 +1,148 @@
+use super::*;
+use crate::agents::random::RandomAgent;
+use crate::games::{AnyGame, GAMES};
+use crate::with_game;
+
+/// A random game of `game` as the lines of a trace after its header, its
+/// steps cut after the first 160 to keep the tests fast (a viewer of a trace
+/// shorter than its game draws the states it has).
+fn random_trace<G: Game>(game: &G, seed: u64) -> (Header, Vec<String>) {
+    let mut agents: Vec<Box<dyn crate::agents::Agent<G>>> = (0..game.num_players())
+        .map(|_| Box::new(RandomAgent) as Box<dyn crate::agents::Agent<G>>)
+        .collect();
+    let mut steps = Vec::new();
+    let mut hook = |s: &G::State, player: Option<u8>, action: G::Action| {
+        steps.push(ActionLine {
+            step: steps.len() as u32,
+            player,
+            action,
+            label: game.action_label(s, action),
+            search: None,
+        });
+    };
+    let result = crate::arena::play::play_game(game, &mut agents, seed, None, &mut hook);
+    let header = Header {
+        game: game.spec(),
+        agents: vec!["random".into(); game.num_players()],
+        seed,
+        game_index: 0,
+    };
+    let mut lines: Vec<String> = steps
+        .iter()
+        .take(160)
+        .map(|s| serde_json::to_string(s).unwrap())
+        .collect();
+    let result = ResultLine {
+        outcomes: result
+            .seats
+            .iter()
+            .map(|s| s.outcome.as_str().to_string())
+            .collect(),
+        returns: result.seats.iter().map(|s| s.ret).collect(),
+        truncated: result.truncated,
+        ending: result.ending.to_string(),
+        rounds: result.rounds,
+    };
+    lines.push(serde_json::to_string(&result).unwrap());
+    (header, lines)
+}
+
+/// Every registered game in every test variant: the page holds one frame per
+/// state and point of view, and every layer's groups are balanced.
+#[test]
+fn every_game_draws_every_state() {
+    for info in GAMES {
+        for spec in info.test_specs {
+            let game = AnyGame::parse(spec).unwrap();
+            with_game!(&game, g => {
+                let (header, lines) = random_trace(g, 7);
+                let replay = replay(g, header, &lines).unwrap();
+                assert_eq!(replay.states.len(), lines.len(), "{spec}");
+                assert_eq!(replay.steps.len() + 1, replay.states.len(), "{spec}");
+                let html = page(g, &replay);
+                assert!(html.contains("<script type=\"application/json\" id=\"data\">"), "{spec}");
+                assert!(!html.contains("NaN"), "{spec}");
+                if let Some(c) = g.canvas(&replay.states) {
+                    for s in replay.states.iter().step_by(7) {
+                        for pov in std::iter::once(None).chain((0..g.num_players()).map(|p| Some(p as u8))) {
+                            for layer in g.draw(s, pov, &c) {
+                                assert_eq!(layer.matches("<g").count(), layer.matches("</g>").count(), "{spec}");
+                                assert!(layer.starts_with("<g class="), "{spec}");
+                            }
+                        }
+                    }
+                }
+            });
+        }
+    }
+}
+
+/// A seat's drawing depends only on what the seat knows: a determinization
+/// for that seat (same info key, hidden parts resampled) draws the same.
+#[test]
+fn seat_views_draw_only_what_the_seat_knows() {
+    for spec in [
+        "fox",
+        "karmaka",
+        "karmaka(players=4)",
+        "karmox",
+        "hamunaptra(players=3)",
+    ] {
+        let game = AnyGame::parse(spec).unwrap();
+        with_game!(&game, g => {
+            let (header, lines) = random_trace(g, 11);
+            let replay = replay(g, header, &lines).unwrap();
+            let c = g.canvas(&replay.states).unwrap();
+            let mut rng = crate::rng::rng_from_seed(5);
+            let mut differs = false;
+            for s in replay.states.iter().step_by(5) {
+                for p in 0..g.num_players() as u8 {
+                    let guess = g.determinize(s, p, &mut rng);
+                    assert_eq!(g.draw(s, Some(p), &c), g.draw(&guess, Some(p), &c), "{spec} seat {p}");
+                    differs |= g.draw(s, None, &c) != g.draw(&guess, None, &c);
+                }
+            }
+            // Fox's face-down tiles are unknown to everyone, drawn as backs even
+            // in the omniscient view; the other games hide cards from seats.
+            assert_eq!(differs, spec != "fox", "{spec}: the omniscient view shows the hidden parts");
+        });
+    }
+}
+
+/// A trace whose step is not legal where it is played is refused.
+#[test]
+fn an_illegal_step_is_refused() {
+    let game = crate::games::tictactoe::TicTacToe;
+    let (header, mut lines) = random_trace(&game, 3);
+    // The second move onto the first move's cell.
+    let first: ActionLine<u8> = serde_json::from_str(&lines[0]).unwrap();
+    let mut second: ActionLine<u8> = serde_json::from_str(&lines[1]).unwrap();
+    second.action = first.action;
+    lines[1] = serde_json::to_string(&second).unwrap();
+    let err = replay(&game, header, &lines).unwrap_err();
+    assert!(err.contains("trace step 1"), "{err}");
+}
+
+/// Equal layers are stored once: a game's page is far smaller than its frames.
+#[test]
+fn equal_layers_are_stored_once() {
+    let game = crate::games::karmaka::Karmaka::parse("karmaka").unwrap();
+    let (header, lines) = random_trace(&game, 4);
+    let replay = replay(&game, header, &lines).unwrap();
+    let c = game.canvas(&replay.states).unwrap();
+    let full: usize = replay
+        .states
+        .iter()
+        .map(|s| {
+            (0..3)
+                .map(|p| game.draw(s, [None, Some(0), Some(1)][p], &c).concat().len())
+                .sum::<usize>()
+        })
+        .sum();
+    let html = page(&game, &replay);
+    assert!(
+        html.len() * 4 < full,
+        "page {} bytes, frames {full}",
+        html.len()
+    );
+}

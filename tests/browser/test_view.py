@@ -1,0 +1,145 @@
+"""The replay viewer in a real headless browser (Debian's Chromium driven by
+Playwright): for a trace of each game, `boardlab view` writes a page that
+must load without console errors or requests, change its board when stepped,
+hide another seat's cards in a seat's point of view, and show the search's
+candidates of a trace written with --trace-search. A screenshot of each
+game's board is kept in BOARDLAB_ARTEFACTS (default: a temporary folder).
+
+Run from the repository root after `cargo build`:
+    python -m pytest -q tests/browser
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from test_report import ARGS, BINARY, CHROMIUM, ROOT, boardlab
+
+ARTEFACTS = Path(
+    os.environ.get("BOARDLAB_ARTEFACTS")
+    or Path(tempfile.gettempdir()) / "boardlab-view-artefacts"
+)
+
+# (game spec, agents, seed): short games keep the test quick.
+GAMES = {
+    "fox": ("fox", "random,random", 1),
+    "karmaka": ("karmaka", "random,random", 1),
+    "karmox": ("karmox(max_rounds=6)", "random,random", 1),
+    "hamunaptra": ("hamunaptra", "random,random", 1),
+    "connect4": ("connect4", "mcts(iterations=40),random", 1),
+}
+
+
+@pytest.fixture(scope="module")
+def pages():
+    assert BINARY.exists(), "build the binary first: cargo build"
+    tmp = Path(tempfile.mkdtemp(prefix="boardlab-view-"))
+    out = {}
+    for name, (spec, agents, seed) in GAMES.items():
+        traces = tmp / name
+        boardlab("run", "--game", spec, "--agents", agents, "--games", "1",
+                 "--seed", str(seed), "--threads", "1", "--trace", str(traces),
+                 "--trace-search", "-q")
+        page = tmp / f"{name}.html"
+        boardlab("view", str(traces / "game-00000000.jsonl"), "--out", str(page))
+        out[name] = page
+    yield out
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    user_data = tempfile.mkdtemp(prefix="boardlab-chromium-")
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            user_data,
+            executable_path=CHROMIUM,
+            headless=True,
+            args=ARGS,
+            viewport={"width": 1400, "height": 1000},
+        )
+        yield context
+        context.close()
+    shutil.rmtree(user_data, ignore_errors=True)
+
+
+def open_page(context, path):
+    page = context.new_page()
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri(), wait_until="load")
+    return page, errors
+
+
+def board(page):
+    return page.locator("#board").inner_html()
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_viewer(pages, browser, name):
+    page, errors = open_page(browser, pages[name])
+    assert errors == [], errors
+    # Nothing is fetched: every resource is the page itself.
+    assert page.evaluate("performance.getEntriesByType('resource').length") == 0
+    box = page.locator("#board").bounding_box()
+    assert box and box["width"] > 300 and box["height"] > 200, box
+    total = int(page.locator("#total").inner_text())
+    assert total > 3
+    log = page.locator("#log li")
+    assert log.count() == total
+    # Stepping forward changes the board; stepping back restores it.
+    start = board(page)
+    changed = False
+    for _ in range(min(total, 12)):
+        page.locator("#fwd").click()
+        changed |= board(page) != start
+    assert changed, "stepping never changed the board"
+    page.keyboard.press("Home")
+    assert board(page) == start
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#jump").input_value() == "1"
+    page.keyboard.press("ArrowLeft")
+    assert board(page) == start
+    # Jump to a step, by its number.
+    page.locator("#jump").fill(str(total // 2))
+    page.locator("#jump").dispatch_event("change")
+    assert page.locator("#log li.current").count() == 1
+    ARTEFACTS.mkdir(parents=True, exist_ok=True)
+    page.locator("#board").screenshot(path=str(ARTEFACTS / f"{name}.png"))
+    # The last state shows the result.
+    page.locator("#last").click()
+    assert "game over" in page.locator("#status").inner_text()
+    assert errors == [], errors
+
+
+def test_seat_view_hides_other_hands(pages, browser):
+    page, errors = open_page(browser, pages["karmaka"])
+    total = int(page.locator("#total").inner_text())
+    page.locator("#jump").fill(str(total // 2))
+    page.locator("#jump").dispatch_event("change")
+    everything = board(page)
+    # Everything is face up in the omniscient view (the Well aside).
+    assert 'href="#kback"' not in everything
+    page.select_option("#pov", "1")
+    seat0 = board(page)
+    # Seat 0 does not know seat 1's Deck or Hand: card backs.
+    assert 'href="#kback"' in seat0
+    assert errors == [], errors
+
+
+def test_search_candidates_are_shown(pages, browser):
+    page, errors = open_page(browser, pages["connect4"])
+    # The first decision is seat 0's, the searching agent's.
+    rows = page.locator("#search table tr")
+    assert rows.count() > 2
+    assert page.locator("#search tr.chosen").count() == 1
+    # Seat 1's point of view does not see seat 0's thoughts.
+    page.select_option("#pov", "2")
+    assert page.locator("#search table").count() == 0
+    assert errors == [], errors

@@ -1,0 +1,121 @@
+//! `boardlab view` and `run --trace-search` through the real binary.
+
+mod common;
+
+use common::{boardlab, temp_dir, without_timing};
+
+/// With --trace-search every searched decision of a search agent carries the
+/// root's candidates, whose visits add up to the iterations; random seats
+/// carry none, and the games are the same as without the flag.
+#[test]
+fn trace_search_records_root_candidates_without_changing_games() {
+    let dir = temp_dir("trace-search");
+    let run = |flag: bool, name: &str| {
+        let mut args = vec![
+            "run",
+            "--game",
+            "tictactoe",
+            "--agents",
+            "mcts(iterations=60),random",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "-q",
+        ];
+        let out = dir.join(name);
+        let traces = dir.join(format!("{name}-traces"));
+        let (out, traces) = (
+            out.to_str().unwrap().to_string(),
+            traces.to_str().unwrap().to_string(),
+        );
+        args.extend(["--out", &out, "--trace", &traces]);
+        if flag {
+            args.push("--trace-search");
+        }
+        let o = boardlab(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (dir.join(name), dir.join(format!("{name}-traces")))
+    };
+    let (plain, plain_traces) = run(false, "plain");
+    let (searched, traces) = run(true, "searched");
+    assert_eq!(
+        without_timing(&plain.join("games.csv")),
+        without_timing(&searched.join("games.csv"))
+    );
+    let plain_text = std::fs::read_to_string(plain_traces.join("game-00000000.jsonl")).unwrap();
+    assert!(!plain_text.contains("\"search\""), "off by default");
+    let text = std::fs::read_to_string(traces.join("game-00000000.jsonl")).unwrap();
+    let (mut searched_steps, mut mcts_steps) = (0, 0);
+    for line in text.lines().skip(1) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        // Game 0 seats mcts in seat 0.
+        if v.get("player") == Some(&serde_json::json!(0)) {
+            mcts_steps += 1;
+            // The last move of a full board is forced: no search, no candidates.
+            if let Some(cands) = v.get("search") {
+                searched_steps += 1;
+                let visits: u64 = cands
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|c| c["visits"].as_u64().unwrap())
+                    .sum();
+                assert_eq!(visits, 60, "{line}");
+                let chosen = &v["action"];
+                assert!(
+                    cands
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|c| &c["action"] == chosen),
+                    "{line}"
+                );
+            }
+        } else {
+            assert!(v.get("search").is_none(), "{line}");
+        }
+    }
+    assert!(
+        searched_steps >= mcts_steps - 1 && searched_steps > 0,
+        "{text}"
+    );
+
+    // The page shows them.
+    let page = dir.join("game.html");
+    let o = boardlab(&[
+        "view",
+        traces.join("game-00000000.jsonl").to_str().unwrap(),
+        "--out",
+        page.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("\"s\":[[\"cell "), "candidates with labels");
+    assert!(
+        !html.contains("http://") || html.matches("http://").count() == 1,
+        "only the SVG namespace"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Bad input: one line naming the problem, exit code 2.
+#[test]
+fn view_refuses_bad_input() {
+    let dir = temp_dir("view-bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let not_trace = dir.join("x.jsonl");
+    std::fs::write(&not_trace, "hello\n").unwrap();
+    let missing = dir.join("missing.jsonl");
+    for (file, hint) in [
+        (&not_trace, "is not a trace file"),
+        (&missing, "cannot read trace"),
+    ] {
+        let o = boardlab(&["view", file.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(hint), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
