@@ -73,6 +73,7 @@ fn check_no_allocations<G: Game>(game: &G, name: &str) {
                 view: &state,
                 legal: &legal,
                 rng: &mut rng,
+                deadline: None,
             }));
             if i > 0 {
                 allocations += ALLOCATIONS.load(Ordering::Relaxed) - before;
@@ -106,6 +107,7 @@ fn print_ratios<G: Game>(game: &G, name: &str, rounds: u32) {
                 view: &state,
                 legal: &legal,
                 rng: &mut rng,
+                deadline: None,
             }));
             best[i] = best[i].min(t.elapsed());
         }
@@ -178,6 +180,7 @@ fn bench_game<G: Game>(c: &mut Criterion, game: &G, name: &str, max_rollout: u32
                     view: &state,
                     legal: &legal,
                     rng: &mut rng,
+                    deadline: None,
                 });
                 assert_eq!(agent.last_iterations(), u64::from(ITERATIONS));
                 black_box(a)

@@ -66,6 +66,7 @@ fn check<G: Game>(game: &G, spec: &str) -> (u32, u32) {
                             view: &view,
                             legal: &legal,
                             rng: &mut stream_rng(seed, Stream::Seat(p)),
+                            deadline: None,
                         })
                     };
                     assert_eq!(
@@ -121,6 +122,7 @@ fn check_reuse<G: Game>(game: &G, spec: &str, agent: &str) -> u32 {
                     view: if i + 1 == n { last } else { view },
                     legal,
                     rng: &mut seat_rng,
+                    deadline: None,
                 }));
             }
             action.unwrap()
@@ -139,6 +141,7 @@ fn check_reuse<G: Game>(game: &G, spec: &str, agent: &str) -> u32 {
                         view: &view,
                         legal: &legal,
                         rng: &mut seat_rng,
+                        deadline: None,
                     });
                     history.push((view, legal));
                     // Checked at the seat's 2nd, 3rd, 5th, 9th… decision.

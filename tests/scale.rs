@@ -299,6 +299,50 @@ fn duplicate_args<'a>(dir: &'a str, games: &'a str) -> Vec<&'a str> {
 }
 
 #[test]
+fn a_search_stops_at_the_move_limit_instead_of_forfeiting() {
+    // The search's own budget (3 s a move) is far over the limit (300 ms):
+    // it must stop at the runner's deadline and still answer in time.
+    let dir = temp_dir("deadline");
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "ismcts(time_ms=3000),random",
+        "--games",
+        "1",
+        "--move-timeout-ms",
+        "300",
+        "--out",
+        dir.to_str().unwrap(),
+        "--force",
+        "-q",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let searcher = csv
+        .lines()
+        .skip(1)
+        .find(|l| l.contains("ismcts"))
+        .expect("a row for the searching seat");
+    let fields: Vec<&str> = searcher.split(',').collect();
+    assert_eq!(fields[col("error")], "", "no fault: {searcher}");
+    let decisions: u64 = fields[col("decisions")].parse().unwrap();
+    let think_us: u64 = fields[col("think_us")].parse().unwrap();
+    assert!(decisions >= 1);
+    assert!(
+        think_us <= decisions * 300_000,
+        "every move within the limit: {think_us} us over {decisions} decisions"
+    );
+}
+
+#[test]
 fn duplicate_deals_resume_and_merge_like_one_run() {
     let full = temp_dir("dup-full");
     assert!(

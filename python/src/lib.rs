@@ -290,6 +290,7 @@ impl<G: Encode> DynAgent for BuiltinAgent<G> {
             view: &view,
             legal: &legal,
             rng,
+            deadline: None,
         });
         Ok(g.action_index(&s.state, action))
     }

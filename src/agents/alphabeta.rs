@@ -161,6 +161,7 @@ mod tests {
             view: s,
             legal: &legal,
             rng: &mut rng_from_seed(seed),
+            deadline: None,
         })
     }
 

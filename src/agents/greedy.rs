@@ -144,6 +144,7 @@ mod tests {
             view: s,
             legal: &legal,
             rng: &mut rng,
+            deadline: None,
         })
     }
 

@@ -47,6 +47,10 @@ pub struct Decision<'a, G: Game> {
     pub legal: &'a [G::Action],
     /// This seat's random stream.
     pub rng: &'a mut GameRng,
+    /// When the runner needs the answer (its move time limit), if it has one.
+    /// A search stops here whatever its own budget says; an agent that
+    /// answers later forfeits the game.
+    pub deadline: Option<std::time::Instant>,
 }
 
 /// A decision maker for one seat of a game of type `G`.
@@ -69,7 +73,7 @@ pub struct Decision<'a, G: Game> {
 /// let mut rng = boardlab::rng::rng_from_seed(1);
 /// let state = game.initial_state(&mut rng);
 /// let legal = game.legal_actions(&state);
-/// let d = Decision { game: &game, me: 0, view: &state, legal: &legal, rng: &mut rng };
+/// let d = Decision { game: &game, me: 0, view: &state, legal: &legal, rng: &mut rng, deadline: None };
 /// assert_eq!(First.act(d), 0);
 /// ```
 pub trait Agent<G: Game>: Send {

@@ -47,6 +47,7 @@ pub(crate) fn play<G: Game>(
                     view: &view,
                     legal: &legal,
                     rng: &mut seat_rngs[p as usize],
+                    deadline: None,
                 });
                 assert!(legal.contains(&a), "illegal action {a:?}");
                 a
@@ -72,6 +73,7 @@ fn decide<G: Game>(game: &G, agent: &mut dyn Agent<G>, state: &G::State, seed: u
         view: state,
         legal: &legal,
         rng: &mut rng,
+        deadline: None,
     })
 }
 
@@ -547,6 +549,7 @@ fn assert_no_leak<G: Game>(
             view,
             legal: &legal,
             rng: &mut rng,
+            deadline: None,
         })
     };
     let va = game.determinize(a, me, &mut rng_from_seed(seed ^ 0x5eed));

@@ -206,6 +206,9 @@ pub fn play_game_split<G: Game>(
                     unreachable!("a view was determinized just above")
                 };
                 let t = Instant::now();
+                // A search stops at the deadline; a tenth of the limit is
+                // left for it to return its move in time.
+                let deadline = move_timeout.map(|limit| t + (limit - limit / 10));
                 let agent = &mut agents[seat];
                 let rng = &mut seat_rngs[seat];
                 let choice = catch_unwind(AssertUnwindSafe(|| {
@@ -215,6 +218,7 @@ pub fn play_game_split<G: Game>(
                         view,
                         legal: &legal,
                         rng,
+                        deadline,
                     })
                 }));
                 let elapsed = t.elapsed();

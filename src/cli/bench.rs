@@ -231,6 +231,7 @@ fn search<G: Game>(game: &G, spec: &AgentSpec, plan: &Plan) -> Result<serde_json
                     view: &view,
                     legal: &legal,
                     rng: &mut rng,
+                    deadline: None,
                 })
             }))
         });

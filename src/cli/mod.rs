@@ -634,7 +634,8 @@ pub struct RunArgs {
     /// timeout), counted from this invocation's start: `--resume` after such a stop continues.
     #[arg(long, value_name = "N", value_parser = parse_max_errors)]
     pub max_errors: Option<u64>,
-    /// A decision that takes longer than this forfeits the game (milliseconds).
+    /// A decision that takes longer than this forfeits the game (milliseconds). Search
+    /// agents see the limit as a deadline and stop in time, whatever their own budget.
     #[arg(long, value_name = "MS")]
     pub move_timeout_ms: Option<u64>,
     /// Duplicate deals: each deal (setup and chance stream) is played once per seating, so

@@ -28,7 +28,7 @@ pub mod reuse;
 pub mod tree;
 pub mod uct;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::Budget;
 use super::greedy::{epsilon_greedy, normalized_returns};
@@ -104,6 +104,10 @@ pub struct SearchConfig {
     /// child's UCB value, `h` the heuristic's value of its action for the
     /// mover when the child was made (0: off).
     pub bias: f64,
+    /// The runner's deadline for the current decision
+    /// ([`Decision::deadline`](crate::agents::Decision::deadline)), set by
+    /// the agent at each decision: the search stops there even with budget left.
+    pub deadline: Option<Instant>,
 }
 
 impl Default for SearchConfig {
@@ -116,6 +120,7 @@ impl Default for SearchConfig {
             max_rollout: 0,
             widen: 0.0,
             bias: 0.0,
+            deadline: None,
         }
     }
 }
@@ -162,6 +167,7 @@ impl SearchConfig {
             max_rollout: max_rollout as u32,
             widen,
             bias,
+            deadline: None,
         })
     }
 }
@@ -324,15 +330,24 @@ pub fn value_after<G: Game>(game: &G, state: &G::State, action: G::Action, p: Pl
     }
 }
 
-/// Runs iterations until `budget` is spent on `clock` (at least one);
-/// returns how many.
-pub fn run_budget(budget: Budget, clock: Clock, mut iterate: impl FnMut()) -> u64 {
+/// Runs iterations until `budget` is spent on `clock` or the wall clock
+/// reaches `deadline` (at least one); returns how many.
+pub fn run_budget(
+    budget: Budget,
+    clock: Clock,
+    deadline: Option<Instant>,
+    mut iterate: impl FnMut(),
+) -> u64 {
     let mut done = 0u64;
+    let past = |deadline: Option<Instant>| deadline.is_some_and(|t| Instant::now() >= t);
     match budget {
         Budget::Iterations(n) => {
             for _ in 0..n.max(1) {
                 iterate();
                 done += 1;
+                if past(deadline) {
+                    break;
+                }
             }
         }
         Budget::Time(limit) => {
@@ -343,7 +358,7 @@ pub fn run_budget(budget: Budget, clock: Clock, mut iterate: impl FnMut()) -> u6
                 // Reading the clock (tens to hundreds of nanoseconds) is
                 // cheap next to an iteration, and checking every time bounds
                 // the overrun by one iteration however slow iterations are.
-                if start.elapsed() >= limit {
+                if start.elapsed() >= limit || past(deadline) {
                     break;
                 }
             }
@@ -404,7 +419,7 @@ impl<G: Game> Engine<G> {
         rng: &mut GameRng,
     ) -> u64 {
         debug_assert!(!self.tree.is_empty(), "reset before search");
-        run_budget(budget, cfg.clock, || {
+        run_budget(budget, cfg.clock, cfg.deadline, || {
             self.iterate(game, root, me, cfg, sampling, rng)
         })
     }

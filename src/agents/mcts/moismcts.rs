@@ -113,7 +113,9 @@ impl<G: Game> MoEngine<G> {
         rng: &mut GameRng,
     ) -> u64 {
         debug_assert!(!self.trees.is_empty(), "reset before search");
-        run_budget(budget, cfg.clock, || self.iterate(game, root, me, cfg, rng))
+        run_budget(budget, cfg.clock, cfg.deadline, || {
+            self.iterate(game, root, me, cfg, rng)
+        })
     }
 
     /// Moves every tree but the mover's to the child for `action` as its
@@ -283,7 +285,10 @@ impl<G: Game> Agent<G> for MoIsmctsAgent<G> {
         for e in &mut self.engines {
             e.reset(players, d.legal[0]);
         }
-        let cfg = self.cfg;
+        let cfg = SearchConfig {
+            deadline: d.deadline,
+            ..self.cfg
+        };
         let (game, view, me) = (d.game, d.view, d.me);
         self.me = me;
         self.last = search_all(&mut self.engines, d.rng, |e, rng| {
@@ -364,6 +369,7 @@ mod tests {
             view: &s,
             legal: &legal,
             rng: &mut rng_from_seed(3),
+            deadline: None,
         });
         assert_eq!(action, 2);
         assert_eq!(a.last_iterations(), 300);

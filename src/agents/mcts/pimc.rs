@@ -58,7 +58,14 @@ impl<G: Game> Agent<G> for PimcAgent<G> {
             Budget::Time(_) => self.determinizations,
         };
         self.last = 0;
+        let cfg = SearchConfig {
+            deadline: d.deadline,
+            ..self.cfg
+        };
         for w in 0..worlds {
+            if w > 0 && cfg.deadline.is_some_and(|t| std::time::Instant::now() >= t) {
+                break;
+            }
             let budget = match self.cfg.budget {
                 Budget::Iterations(n) => Budget::Iterations(n / worlds + u32::from(w < n % worlds)),
                 Budget::Time(t) => Budget::Time(t / worlds.max(1)),
@@ -68,15 +75,9 @@ impl<G: Game> Agent<G> for PimcAgent<G> {
             }
             let world = d.game.determinize(d.view, d.me, d.rng);
             self.engine.reset(d.legal[0]);
-            self.last += self.engine.search(
-                d.game,
-                &world,
-                d.me,
-                &self.cfg,
-                budget,
-                Sampling::Fixed,
-                d.rng,
-            );
+            self.last +=
+                self.engine
+                    .search(d.game, &world, d.me, &cfg, budget, Sampling::Fixed, d.rng);
             for (a, v, total) in self.engine.root_totals() {
                 if let Some(i) = d.legal.iter().position(|&l| l == a) {
                     self.totals[i] += v;

@@ -151,7 +151,10 @@ impl<G: Game, S: SamplingMode> SingleTreeAgent<G, S> {
                 e.reset(d.legal[0]);
             }
         }
-        let cfg = self.cfg;
+        let cfg = SearchConfig {
+            deadline: d.deadline,
+            ..self.cfg
+        };
         let budget = match cfg.budget {
             Budget::Time(t) => Budget::Time(t.saturating_sub(start.elapsed())),
             b => b,
@@ -208,6 +211,7 @@ mod tests {
             view,
             legal: &legal,
             rng: &mut rng_from_seed(seed),
+            deadline: None,
         })
     }
 
