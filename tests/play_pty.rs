@@ -25,7 +25,7 @@ fn a_human_plays_tictactoe_over_a_terminal() {
 
     // The empty board shows the cell numbers, and the list numbers them alike.
     p.exp_string("123").unwrap();
-    p.exp_string("Player 0 to move:").unwrap();
+    p.exp_string("Player 0 to move: you hold seat 0").unwrap();
     p.exp_string("1) cell 1 (row 1, column 1)").unwrap();
     p.exp_string("9) cell 9 (row 3, column 3)").unwrap();
     p.exp_string("choice [1-9, or help]: ").unwrap();
