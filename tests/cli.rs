@@ -883,6 +883,9 @@ fn a_forced_move_is_played_without_asking() {
     assert!(text.contains("forced move, played for you:"), "{text}");
     // No list of a single choice is ever offered.
     assert!(!text.contains("choice [1-1,"), "{text}");
+    // The game ran to its end: the final position comes before the result.
+    let end = text.find("final position:").expect("no final position");
+    assert!(text[end..].contains("(score"), "{text}");
 }
 
 #[test]

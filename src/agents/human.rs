@@ -38,7 +38,13 @@ impl<G: Game> Agent<G> for HumanAgent {
         }
         let show = |out: &mut std::io::Stdout| {
             let _ = writeln!(out, "\n{}", d.game.render(d.view, Some(d.me)));
-            let _ = writeln!(out, "Player {} to move:", d.me);
+            let role = d.game.role(d.view, d.me);
+            let held = if role.is_empty() {
+                String::new()
+            } else {
+                format!(", {role}")
+            };
+            let _ = writeln!(out, "Player {} to move: you hold seat {}{held}", d.me, d.me);
             for (i, a) in d.legal.iter().enumerate() {
                 let _ = writeln!(out, "  {:>3}) {}", i + 1, d.game.action_label(d.view, *a));
             }

@@ -290,7 +290,10 @@ fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seed: u64) -> Result<()> {
     // terminal who see an action differently get one line each, as each
     // human's turn already shows that seat's private view on the same screen.
     // With no human seat, the watcher sees everything.
+    // The last step seen, to draw the final position once the game is over.
+    let mut last: Option<(G::State, G::Action)> = None;
     let mut narrate = |state: &G::State, player: Option<u8>, action: G::Action| {
+        last = Some((state.clone(), action));
         let who = match player {
             Some(p) => format!("seat {p} ({})", specs[p as usize].label),
             None => "chance".to_string(),
@@ -337,6 +340,14 @@ fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seed: u64) -> Result<()> {
     {
         println!("game ended: you quit");
         return Ok(());
+    }
+    if let Some((mut state, action)) = last {
+        game.apply(&mut state, action);
+        let viewer = humans.first().map(|&h| h as u8);
+        println!(
+            "\nfinal position:\n{}",
+            game.render(&state, viewer).trim_end()
+        );
     }
     println!();
     for (seat, s) in result.seats.iter().enumerate() {
