@@ -150,3 +150,23 @@ impl<G: Game> Agent<G> for Recorder<G> {
         self.inner.last_root_stats()
     }
 }
+
+/// Whether a trace step is what the re-simulated game allows at `state`: the
+/// mover's legal action, or a possible chance outcome (replay and view check
+/// every step with it).
+pub fn is_legal_step<G: Game>(
+    game: &G,
+    state: &G::State,
+    player: Option<crate::game::PlayerId>,
+    action: G::Action,
+) -> bool {
+    match game.turn(state) {
+        crate::game::Turn::Player(p) => {
+            player == Some(p) && game.legal_actions(state).contains(&action)
+        }
+        crate::game::Turn::Chance => {
+            player.is_none() && game.chance_outcomes(state).iter().any(|o| o.0 == action)
+        }
+        crate::game::Turn::Terminal => false,
+    }
+}

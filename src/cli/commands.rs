@@ -439,20 +439,7 @@ fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String]) -> Result<
     for (i, line) in actions.iter().enumerate() {
         let step: ActionLine<G::Action> = serde_json::from_str(line)
             .with_context(|| format!("malformed trace line {}", i + 2))?;
-        let legal = match game.turn(&state) {
-            Turn::Player(p) => {
-                step.player == Some(p) && game.legal_actions(&state).contains(&step.action)
-            }
-            Turn::Chance => {
-                step.player.is_none()
-                    && game
-                        .chance_outcomes(&state)
-                        .iter()
-                        .any(|o| o.0 == step.action)
-            }
-            Turn::Terminal => false,
-        };
-        if !legal {
+        if !crate::arena::trace::is_legal_step(game, &state, step.player, step.action) {
             bail!(
                 "trace step {} ({}) is not legal in the re-simulated game",
                 step.step,

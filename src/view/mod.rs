@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use crate::agents::RootStat;
 use crate::arena::trace::{ActionLine, Header, ResultLine};
-use crate::game::{Game, PlayerId, Turn};
+use crate::game::{Game, PlayerId};
 
 /// The area a game's drawing covers, in SVG user units.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -114,20 +114,7 @@ pub fn replay<G: Game>(game: &G, header: Header, lines: &[String]) -> Result<Rep
     for (i, line) in actions.iter().enumerate() {
         let step: ActionLine<G::Action> = serde_json::from_str(line)
             .map_err(|e| format!("malformed trace line {}: {e}", i + 2))?;
-        let legal = match game.turn(&state) {
-            Turn::Player(p) => {
-                step.player == Some(p) && game.legal_actions(&state).contains(&step.action)
-            }
-            Turn::Chance => {
-                step.player.is_none()
-                    && game
-                        .chance_outcomes(&state)
-                        .iter()
-                        .any(|o| o.0 == step.action)
-            }
-            Turn::Terminal => false,
-        };
-        if !legal {
+        if !crate::arena::trace::is_legal_step(game, &state, step.player, step.action) {
             return Err(format!(
                 "trace step {} ({}) is not legal in the re-simulated game",
                 step.step, step.label
