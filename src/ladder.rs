@@ -10,10 +10,13 @@
 //! meetings at once, with percentile bootstrap intervals over games in which
 //! the anchor is re-applied to every resample.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::io::{Seek, SeekFrom, Write as _};
 use std::path::Path;
+use std::sync::Mutex;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use rayon::prelude::*;
 
 use crate::agents::Agent;
@@ -255,10 +258,127 @@ fn play_one<G: Game>(
     }
 }
 
+/// The ladder's `pairs.csv`: one line per finished pair of games, appended
+/// as pairs finish, so a ladder that is stopped keeps what it played and
+/// `ladder --resume` plays only the rest. Seeds depend on the meeting and
+/// the pair alone, so a resumed ladder rates as if it had never stopped.
+pub struct Journal {
+    done: HashMap<(usize, u64), [Played; 2]>,
+    sink: Mutex<std::fs::File>,
+}
+
+const JOURNAL_HEADER: &str = "meeting,pair,score_a_0,score_a_1,think_us_a_0,think_us_b_0,decisions_a_0,decisions_b_0,think_us_a_1,think_us_b_1,decisions_a_1,decisions_b_1\n";
+
+/// Largest journal read back (a line is under 100 bytes).
+const JOURNAL_MAX: u64 = 256 << 20;
+
+impl Journal {
+    /// Starts an empty journal at `path`, replacing any earlier one.
+    pub fn create(path: &Path) -> Result<Self> {
+        let mut file = crate::fsutil::create(path)
+            .with_context(|| format!("cannot create {}", path.display()))?;
+        file.write_all(JOURNAL_HEADER.as_bytes())?;
+        Ok(Journal {
+            done: HashMap::new(),
+            sink: Mutex::new(file),
+        })
+    }
+
+    /// Reads the pairs an interrupted ladder wrote to `path`, checked against
+    /// `plan` and `pairs` per meeting; a torn last line (the interruption's)
+    /// is dropped, and new pairs are appended after the kept ones.
+    pub fn resume(path: &Path, plan: &LadderPlan, pairs: u64) -> Result<Self> {
+        let text = crate::fsutil::read_text(path, JOURNAL_MAX)
+            .with_context(|| format!("cannot read {} to resume", path.display()))?;
+        let kept = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+        let Some(body) = kept.strip_prefix(JOURNAL_HEADER) else {
+            bail!(
+                "{} is not a ladder's pairs.csv (its first line must be the header {})",
+                path.display(),
+                JOURNAL_HEADER.trim_end()
+            );
+        };
+        let mut done = HashMap::new();
+        for (i, line) in body.lines().enumerate() {
+            let bad = || {
+                anyhow::anyhow!(
+                    "{} line {}: expected 12 numbers (meeting < {}, pair < {pairs}, scores 0, 0.5 or 1), got '{line}'",
+                    path.display(),
+                    i + 2,
+                    plan.meetings.len()
+                )
+            };
+            let f: Vec<&str> = line.split(',').collect();
+            if f.len() != 12 {
+                return Err(bad());
+            }
+            let int = |k: usize| f[k].parse::<u64>().map_err(|_| bad());
+            let score = |k: usize| match f[k] {
+                "0" => Ok(0.0),
+                "0.5" => Ok(0.5),
+                "1" => Ok(1.0),
+                _ => Err(bad()),
+            };
+            let (m, p) = (int(0)? as usize, int(1)?);
+            let Some(&(a, b)) = plan.meetings.get(m) else {
+                return Err(bad());
+            };
+            if p >= pairs {
+                return Err(bad());
+            }
+            let mut pair = [Played {
+                game: PairGame { a, b, score_a: 0.0 },
+                think_us: [0; 2],
+                decisions: [0; 2],
+            }; 2];
+            for (g, played) in pair.iter_mut().enumerate() {
+                played.game.score_a = score(2 + g)?;
+                played.think_us = [int(4 + 4 * g)?, int(5 + 4 * g)?];
+                played.decisions = [int(6 + 4 * g)?, int(7 + 4 * g)?];
+            }
+            done.insert((m, p), pair);
+        }
+        crate::fsutil::write_atomic(path, kept)
+            .with_context(|| format!("cannot rewrite {}", path.display()))?;
+        let mut file = crate::fsutil::open_existing(path)
+            .with_context(|| format!("cannot open {}", path.display()))?;
+        file.seek(SeekFrom::End(0))?;
+        Ok(Journal {
+            done,
+            sink: Mutex::new(file),
+        })
+    }
+
+    /// Pairs already played.
+    pub fn pairs_done(&self) -> usize {
+        self.done.len()
+    }
+
+    fn record(&self, m: usize, p: u64, pair: &[Played; 2]) -> std::io::Result<()> {
+        let [x, y] = pair;
+        let line = format!(
+            "{m},{p},{},{},{},{},{},{},{},{},{},{}\n",
+            x.game.score_a,
+            y.game.score_a,
+            x.think_us[0],
+            x.think_us[1],
+            x.decisions[0],
+            x.decisions[1],
+            y.think_us[0],
+            y.think_us[1],
+            y.decisions[0],
+            y.decisions[1]
+        );
+        let mut file = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        file.write_all(line.as_bytes())
+    }
+}
+
 /// Plays the ladder: `games` games per meeting (rounded up to pairs), on
 /// `threads` threads (0: one per core); game seeds derive from `seed`, the
 /// meeting and the pair, so with iteration budgets the result is the same
-/// for any thread count.
+/// for any thread count. With a `journal`, its pairs are taken as played
+/// and every new pair is appended to it.
 pub fn play_ladder<G: Game>(
     game: &G,
     plan: &LadderPlan,
@@ -266,6 +386,7 @@ pub fn play_ladder<G: Game>(
     seed: u64,
     threads: usize,
     resamples: usize,
+    journal: Option<&Journal>,
 ) -> Result<LadderResult> {
     if game.num_players() != 2 {
         bail!(
@@ -288,15 +409,23 @@ pub fn play_ladder<G: Game>(
     let played: Vec<[Played; 2]> = pool.install(|| {
         jobs.par_iter()
             .map(|&(m, p)| {
+                if let Some(pair) = journal.and_then(|j| j.done.get(&(m, p))) {
+                    return Ok(*pair);
+                }
                 let (a, b) = plan.meetings[m];
                 let s = game_seed(game_seed(seed, m as u64), p);
-                [
+                let pair = [
                     play_one(game, plan, a, b, 0, s),
                     play_one(game, plan, a, b, 1, s),
-                ]
+                ];
+                if let Some(j) = journal {
+                    j.record(m, p, &pair)
+                        .context("cannot append to pairs.csv")?;
+                }
+                Ok(pair)
             })
-            .collect()
-    });
+            .collect::<Result<_>>()
+    })?;
     let n = plan.entrants.len();
     let results: Vec<PairGame> = played.iter().flatten().map(|p| p.game).collect();
     let mut meetings: Vec<(usize, usize, u64, f64)> =
@@ -577,14 +706,14 @@ mod tests {
     fn more_iterations_rate_higher_and_random_is_zero() {
         let agents = vec!["mcts".to_string()];
         let p = plan(&agents, &[2, 200], BudgetUnit::Iterations).unwrap();
-        let r = play_ladder(&TicTacToe, &p, 40, 1, 1, 50).unwrap();
+        let r = play_ladder(&TicTacToe, &p, 40, 1, 1, 50, None).unwrap();
         assert_eq!(r.rungs[0].elo.estimate, 0.0);
         let (lo, hi) = (&r.rungs[1], &r.rungs[2]);
         assert!(hi.elo.estimate > lo.elo.estimate + 50.0, "{r:?}");
         assert!(hi.elo.low > 0.0, "{r:?}");
         assert!(hi.cpu_ms > lo.cpu_ms);
         // Reproducible with iteration budgets, whatever the thread count.
-        let again = play_ladder(&TicTacToe, &p, 40, 1, 2, 50).unwrap();
+        let again = play_ladder(&TicTacToe, &p, 40, 1, 2, 50, None).unwrap();
         assert_eq!(r.meetings, again.meetings);
         let csv = r.to_csv(p.unit);
         assert!(csv.starts_with("entrant,agent,budget"));

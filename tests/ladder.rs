@@ -186,3 +186,80 @@ fn ladder_bad_input_is_one_line() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// ladder.csv without its timing column (cpu_ms_per_decision, the 8th).
+fn ratings(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(',').collect();
+            f.remove(7);
+            f.join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn an_interrupted_ladder_resumes_to_the_same_ratings() {
+    let whole = temp_dir("ladder-whole");
+    let cut = temp_dir("ladder-cut");
+    for dir in [&whole, &cut] {
+        let out = ladder(dir.to_str().unwrap(), &[]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // The interruption: the outputs were never written and the journal
+    // stops after a few pairs, in the middle of a line.
+    let journal = std::fs::read_to_string(cut.join("pairs.csv")).unwrap();
+    let lines: Vec<&str> = journal.lines().collect();
+    assert_eq!(
+        lines.len(),
+        1 + 5 * 8,
+        "header and 8 pairs for each of 5 meetings"
+    );
+    let kept = 1 + 13;
+    let torn = format!("{}\n{}", lines[..kept].join("\n"), &lines[kept][..5]);
+    std::fs::write(cut.join("pairs.csv"), torn).unwrap();
+    for f in ["ladder.csv", "meetings.csv", "ladder.svg"] {
+        std::fs::remove_file(cut.join(f)).unwrap();
+    }
+    let out = ladder(cut.to_str().unwrap(), &["--resume"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("13 pairs of games already played"), "{said}");
+    let resumed = std::fs::read_to_string(cut.join("pairs.csv")).unwrap();
+    assert_eq!(resumed.lines().count(), lines.len(), "{resumed}");
+    assert!(resumed.starts_with(&lines[..kept].join("\n")), "{resumed}");
+    assert_eq!(
+        std::fs::read_to_string(whole.join("meetings.csv")).unwrap(),
+        std::fs::read_to_string(cut.join("meetings.csv")).unwrap()
+    );
+    assert_eq!(
+        ratings(&whole.join("ladder.csv")),
+        ratings(&cut.join("ladder.csv"))
+    );
+
+    // Another seed is another ladder; a folder without one cannot resume.
+    let empty = temp_dir("ladder-none");
+    for (dir, extra, word) in [
+        (&cut, vec!["--resume", "--seed", "9"], "seed"),
+        (&empty, vec!["--resume"], "ladder.json"),
+    ] {
+        let out = ladder(dir.to_str().unwrap(), &extra);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(word) && err.trim().lines().count() == 1,
+            "{err}"
+        );
+    }
+}

@@ -164,7 +164,13 @@ fn greedy_wins_more_than_random<G: Game>(
     games: u64,
 ) {
     let mut params = Params::default();
-    params.set("players", players);
+    for (i, kv) in players.split(',').enumerate() {
+        match kv.split_once('=') {
+            Some((k, v)) => params.set(k, v),
+            None if i == 0 => params.set("players", kv),
+            None => panic!("bad test spec {players}"),
+        }
+    }
     let game = parse(&mut params);
     let base_games = 4 * games;
     let base = wins_in_rotation(&game, "random", base_games, 11);
@@ -200,7 +206,16 @@ fn greedy_beats_random_at_every_player_count_in_hamunaptra() {
 
 #[test]
 fn greedy_beats_random_at_every_player_count_in_karmox() {
-    for players in ["3", "4", "5", "6"] {
+    // Every player count in every mode.
+    for players in [
+        "3",
+        "4,mode=solo",
+        "4,mode=teams",
+        "5",
+        "6,mode=solo",
+        "6,mode=teams",
+        "6,mode=clones",
+    ] {
         greedy_wins_more_than_random(players, |p| Karmox::from_params(p).unwrap(), 120);
     }
 }

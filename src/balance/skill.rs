@@ -194,7 +194,7 @@ pub fn measure<G: Game>(game: &G, o: &SkillOptions) -> Result<SkillResult> {
             &played,
             BudgetUnit::Iterations,
         )?;
-        let lad = ladder::play_ladder(game, &plan, o.ladder_games, o.seed, o.threads, 200)?;
+        let lad = ladder::play_ladder(game, &plan, o.ladder_games, o.seed, o.threads, 200, None)?;
         for r in &mut out {
             r.elo = lad
                 .rungs

@@ -38,26 +38,74 @@ pub(super) fn run(a: LadderArgs) -> Result<()> {
     let agents = split_list(&a.agents)?;
     let plan = ladder::plan(&agents, &list, unit)?;
     let out = &a.out;
-    let csv = out.join("ladder.csv");
-    if csv.exists() && !a.force {
-        bail!(
-            "{} already holds a ladder (use --force to overwrite, or another --out)",
-            out.display()
-        );
-    }
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let pairs = a.games.div_ceil(2);
+    // What makes two invocations the same ladder, kept for --resume.
+    let identity = serde_json::json!({
+        "game": with_game!(&game, g => g.spec()),
+        "entrants": plan.entrants.iter().map(|e| e.spec.label.clone()).collect::<Vec<_>>(),
+        "games": pairs * 2,
+        "seed": a.seed,
+    });
+    let id_path = out.join("ladder.json");
+    let journal_path = out.join("pairs.csv");
+    let journal = if a.resume {
+        let text = crate::fsutil::read_text(&id_path, 1 << 20).with_context(|| {
+            format!(
+                "--resume needs an interrupted ladder in {}: cannot read its ladder.json",
+                out.display()
+            )
+        })?;
+        let stored: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not valid JSON", id_path.display()))?;
+        for (key, value) in identity.as_object().expect("an object") {
+            if stored.get(key) != Some(value) {
+                bail!(
+                    "--resume: the ladder in {} has {key} {}, this command {value}; give the same --game, --agents, budgets, --games and --seed",
+                    out.display(),
+                    stored.get(key).map_or("missing".into(), |v| v.to_string())
+                );
+            }
+        }
+        let j = ladder::Journal::resume(&journal_path, &plan, pairs)?;
+        println!("resuming: {} pairs of games already played", j.pairs_done());
+        j
+    } else {
+        if (out.join("ladder.csv").exists() || journal_path.exists()) && !a.force {
+            bail!(
+                "{} already holds a ladder (use --force to overwrite, --resume to continue it, or another --out)",
+                out.display()
+            );
+        }
+        std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+        crate::fsutil::write_atomic(&id_path, format!("{identity:#}\n"))
+            .with_context(|| format!("cannot write {}", id_path.display()))?;
+        ladder::Journal::create(&journal_path)?
+    };
     println!(
         "{}: {} entrants, {} meetings of {} games",
         a.game,
         plan.entrants.len(),
         plan.meetings.len(),
-        a.games.div_ceil(2) * 2
+        pairs * 2
     );
-    with_game!(&game, g => write(g, &plan, &a))
+    with_game!(&game, g => write(g, &plan, &a, &journal))
 }
 
-fn write<G: Game>(game: &G, plan: &LadderPlan, a: &LadderArgs) -> Result<()> {
-    let r = ladder::play_ladder(game, plan, a.games, a.seed, a.threads, a.resamples)?;
+fn write<G: Game>(
+    game: &G,
+    plan: &LadderPlan,
+    a: &LadderArgs,
+    journal: &ladder::Journal,
+) -> Result<()> {
+    let r = ladder::play_ladder(
+        game,
+        plan,
+        a.games,
+        a.seed,
+        a.threads,
+        a.resamples,
+        Some(journal),
+    )?;
     let save = |name: &str, text: String| {
         let path = a.out.join(name);
         crate::fsutil::write_atomic(&path, text)

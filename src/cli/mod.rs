@@ -447,6 +447,9 @@ pub struct LadderArgs {
     /// Overwrite an existing ladder in --out.
     #[arg(long)]
     pub force: bool,
+    /// Continue an interrupted ladder in --out (same arguments): its finished pairs are kept.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
 }
 
 /// Arguments of `summarize`.

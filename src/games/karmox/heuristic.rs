@@ -1,7 +1,8 @@
 //! A greedy evaluation after spec 9: permanent XP dominates, then the portal
 //! race, the 9+1 route, progress on the side's own secret missions, growth
-//! (abilities, rings, pairs) and life; relative to the best rival side,
-//! squashed into [-1, 1].
+//! (abilities, rings, pairs, every equipped tile), life and the risk of
+//! standing next to an enemy that would win an attack; relative to the best
+//! rival side, squashed into [-1, 1].
 //!
 //! Distances are walking distances on the empty board (walls only), from a
 //! table built once per thread and board: straight-line distances mislead in a
@@ -15,10 +16,27 @@ use crate::game::PlayerId;
 
 use super::Karmox;
 use super::data::{Check, Kind, NO_SQ, colour_of};
+use super::rules::p2d6;
 use super::state::{DRAW, Loc, NO_RESULT, Phase, State, ev};
 
 /// Distance standing for "unreachable" or "off the board".
 const FAR: u8 = 40;
+
+/// Value of each tile on a character's sheet, above the tempo term's 0.4
+/// for standing on the icon of the tile waiting in its cell.
+const HELD: f64 = 0.45;
+
+/// Weight of an enemy's chance to win an attack on one of the side's
+/// characters, for each enemy standing next to it.
+const RISK: f64 = 0.5;
+
+/// Share of a mission card's XP that progress toward it can be worth: most
+/// of it, so a side works at its cards, but less than completing them.
+const MISSION: f64 = 0.9;
+
+/// Worth of a tile of the kind a card asks for waiting in the character's
+/// cell, in held tiles, when the character stands on its icon.
+const WAITING: f64 = 0.9;
 
 /// All-pairs walking distances on the empty board, row-major by square.
 struct Distances {
@@ -135,11 +153,18 @@ impl Karmox {
             let ch = &s.ch[c];
             v += 0.15 * f64::from(ch.life) + 0.1 * f64::from(ch.level);
             v += 0.3 * ch.abil.iter().map(|&a| f64::from(a)).sum::<f64>();
+            // Any equipped tile outweighs standing on its icon (the tempo
+            // term's 0.4 below): without this, equipping a potion or a tome
+            // lowered the value and greedy play never picked items up.
+            v += HELD * f64::from(h[c].tiles);
             v += 0.5 * f64::from(h[c].kinds[Kind::Ring as usize]);
             v += 0.1
                 * f64::from(h[c].kinds[Kind::Potion as usize] + h[c].kinds[Kind::Tome as usize]);
             if xp >= 8.0 {
                 v += 0.4 * xp_items(c).min(1) as f64;
+            }
+            if ch.on_board() {
+                v -= RISK * self.threat(s, c, pos, t);
             }
             if ch.prison > 0 {
                 v -= 1.0;
@@ -179,8 +204,34 @@ impl Karmox {
         v
     }
 
-    /// Progress in [0, 0.5] toward completing a card of the side's own pile:
-    /// half its XP at most, so completing a card always beats nearing it.
+    /// Danger to character `c` (spec 9, term 4): for each enemy next to it,
+    /// the chance that enemy wins an attack on `c`, doubled when `c` has one
+    /// life left (a defeat costs about five turns in prison).
+    fn threat(&self, s: &State, c: usize, pos: &[u16; 6], t: &Distances) -> f64 {
+        let side = self.side_of_char(c);
+        let mut danger = 0.0;
+        for e in 0..6 {
+            if !s.ch[e].on_board() || self.side_of_char(e) == side || pos[e] == NO_SQ {
+                continue;
+            }
+            let d = f64::from(t.d[pos[e] as usize * t.n + pos[c] as usize]);
+            if d > 1.0 {
+                continue;
+            }
+            let delta = self.stat(s, e, 0) - self.def_eff(s, c);
+            danger += attack_win(delta);
+        }
+        if s.ch[c].life <= 1 {
+            2.0 * danger
+        } else {
+            danger
+        }
+    }
+
+    /// Progress toward completing a card of the side's own pile, as a share
+    /// of its XP below 1 (`MISSION`), so completing a card beats nearing it;
+    /// a card asking for tiles counts the right tile waiting in the cell,
+    /// by the walk to its icon.
     fn mission_progress(
         &self,
         s: &State,
@@ -199,6 +250,32 @@ impl Karmox {
         let best_close = |target: &dyn Fn(usize, u16) -> f64, scale: f64| {
             mine()
                 .map(|c| close(target(c, pos[c]), scale))
+                .fold(0.0, f64::max)
+        };
+        // Closeness of character c to the icon of the tile waiting in its
+        // cell, when that tile is of `kind` (any kind for None).
+        let waiting = |c: usize, kind: Option<Kind>| match self.slot(s, c) {
+            Some(tile) if kind.is_none_or(|k| self.c.tiles[tile].kind == k) => {
+                let icon = self.c.tiles[tile].icon;
+                let d = (0..b.walk.len())
+                    .filter(|&q| b.icon_at[q] == icon)
+                    .map(|q| dist(pos[c], q as u16))
+                    .fold(f64::from(FAR), f64::min);
+                WAITING * close(d, 24.0)
+            }
+            _ => 0.0,
+        };
+        let count = |kind: Kind, need: u8| {
+            mine()
+                .map(|c| {
+                    let have = h[c].kinds[kind as usize].min(need);
+                    let next = if have < need {
+                        waiting(c, Some(kind))
+                    } else {
+                        0.0
+                    };
+                    (f64::from(have) + next) / f64::from(need)
+                })
                 .fold(0.0, f64::max)
         };
         let p = match check {
@@ -236,18 +313,16 @@ impl Karmox {
                 },
                 24.0,
             ),
-            Check::Forzieri2 => mine()
-                .map(|c| f64::from(h[c].kinds[Kind::Forziere as usize].min(2)) / 2.0)
-                .fold(0.0, f64::max),
+            Check::Forzieri2 => count(Kind::Forziere, 2),
             Check::Tiles3 => mine()
-                .map(|c| f64::from(h[c].tiles.min(3)) / 3.0)
+                .map(|c| {
+                    let have = h[c].tiles.min(3);
+                    let next = if have < 3 { waiting(c, None) } else { 0.0 };
+                    (f64::from(have) + next) / 3.0
+                })
                 .fold(0.0, f64::max),
-            Check::Event(bit) if bit == ev::POTIONS => mine()
-                .map(|c| f64::from(h[c].kinds[Kind::Potion as usize].min(2)) / 2.0)
-                .fold(0.0, f64::max),
-            Check::Event(bit) if bit == ev::TOMES => mine()
-                .map(|c| f64::from(h[c].kinds[Kind::Tome as usize].min(2)) / 2.0)
-                .fold(0.0, f64::max),
+            Check::Event(bit) if bit == ev::POTIONS => count(Kind::Potion, 2),
+            Check::Event(bit) if bit == ev::TOMES => count(Kind::Tome, 2),
             Check::Event(bit) if bit == ev::LEVEL_UP => mine()
                 .map(|c| f64::from(s.ch[c].level.min(2)) / 3.0)
                 .fold(0.0, f64::max),
@@ -299,7 +374,7 @@ impl Karmox {
             ),
             Check::Event(_) => 0.0,
         };
-        0.5 * p
+        MISSION * p
     }
 
     /// Heuristic in [-1, 1] from `player`'s view.
@@ -340,4 +415,28 @@ impl Karmox {
             ((mine - best_other) / 12.0).tanh().clamp(-0.99, 0.99)
         })
     }
+}
+
+/// Chance that an attacker wins when its ATT exceeds the defender's DEF by
+/// `delta`: 2d6 + ATT against 2d6 + DEF, ties rerolled (spec 2.7).
+fn attack_win(delta: i16) -> f64 {
+    static TABLE: std::sync::OnceLock<[f64; 41]> = std::sync::OnceLock::new();
+    let t = TABLE.get_or_init(|| {
+        std::array::from_fn(|i| {
+            let delta = i as i16 - 20;
+            let (mut win, mut tie) = (0.0, 0.0);
+            for a in 2..=12u8 {
+                for d in 2..=12u8 {
+                    let p = p2d6(a) * p2d6(d);
+                    match (i16::from(a) + delta).cmp(&i16::from(d)) {
+                        std::cmp::Ordering::Greater => win += p,
+                        std::cmp::Ordering::Equal => tie += p,
+                        std::cmp::Ordering::Less => {}
+                    }
+                }
+            }
+            win / (1.0 - tie)
+        })
+    });
+    t[(delta.clamp(-20, 20) + 20) as usize]
 }

@@ -48,7 +48,7 @@ impl Karmox {
             * 2
     }
 
-    fn stat(&self, s: &State, ch: usize, stat: u8) -> i16 {
+    pub(super) fn stat(&self, s: &State, ch: usize, stat: u8) -> i16 {
         i16::from(self.c.kinds[ch / 2].base[stat as usize])
             + i16::from(s.ch[ch].abil[stat as usize])
             + self.ring_bonus(s, ch, stat)
