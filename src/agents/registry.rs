@@ -270,6 +270,14 @@ pub const PRESETS: &[(&str, &str)] = &[
         include_str!("../../agents/hamunaptra-best-20ms.toml"),
     ),
     (
+        "fox-best-160ms",
+        include_str!("../../agents/fox-best-160ms.toml"),
+    ),
+    (
+        "karmaka-best-100ms",
+        include_str!("../../agents/karmaka-best-100ms.toml"),
+    ),
+    (
         "fox-tuned-100it",
         include_str!("../../agents/fox-tuned-100it.toml"),
     ),
