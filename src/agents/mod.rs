@@ -11,6 +11,7 @@
 //! given seat stream when its budget is in iterations.
 
 pub mod alphabeta;
+pub mod erased;
 pub mod faulty;
 pub mod greedy;
 pub mod human;

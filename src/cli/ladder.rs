@@ -3,12 +3,10 @@
 
 use anyhow::{Context, Result, bail};
 
-use super::LadderArgs;
+use super::{LadderArgs, Registry};
 use crate::game::Game;
-use crate::games::AnyGame;
 use crate::ladder::{self, BudgetUnit, LadderPlan};
 use crate::spec::split_list;
-use crate::with_game;
 
 /// Reads a list of positive integers such as `10,20,40`.
 fn budgets(text: &str, flag: &str) -> Result<Vec<u64>> {
@@ -23,7 +21,7 @@ fn budgets(text: &str, flag: &str) -> Result<Vec<u64>> {
         .collect()
 }
 
-pub(super) fn run(a: LadderArgs) -> Result<()> {
+pub(super) fn run(a: LadderArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
     let (list, unit) = match (&a.time_ms, &a.iterations, &a.cpu_ms) {
         (Some(t), None, None) => (budgets(t, "--time-ms")?, BudgetUnit::Millis),
@@ -34,8 +32,9 @@ pub(super) fn run(a: LadderArgs) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    let game = AnyGame::parse(&a.game)?;
+    let game = registry.command_game(&a.game)?;
     let agents = split_list(&a.agents)?;
+    registry.builtin_agents_only("ladder", agents.iter().map(String::as_str))?;
     let plan = ladder::plan(&agents, &list, unit)?;
     let out = &a.out;
     let csv = out.join("ladder.csv");
@@ -53,10 +52,10 @@ pub(super) fn run(a: LadderArgs) -> Result<()> {
         plan.meetings.len(),
         a.games.div_ceil(2) * 2
     );
-    with_game!(&game, g => write(g, &plan, &a))
+    game.ladder(&plan, &a)
 }
 
-fn write<G: Game>(game: &G, plan: &LadderPlan, a: &LadderArgs) -> Result<()> {
+pub(super) fn write<G: Game>(game: &G, plan: &LadderPlan, a: &LadderArgs) -> Result<()> {
     let r = ladder::play_ladder(game, plan, a.games, a.seed, a.threads, a.resamples)?;
     let save = |name: &str, text: String| {
         let path = a.out.join(name);

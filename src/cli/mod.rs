@@ -9,6 +9,7 @@ mod bench;
 mod commands;
 mod exploitability;
 mod fair;
+mod game;
 mod json;
 mod ladder;
 mod listing;
