@@ -72,6 +72,42 @@ pub trait Picture: Game {
     fn legend(&self) -> Vec<(String, String)> {
         Vec::new()
     }
+
+    /// What the text board's symbols mean (`boardlab play` shows it).
+    fn text_legend(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// The key a person types for `action` at `boardlab play`, matching a
+    /// label the board shows (a Fox square). `None`: the action's index in
+    /// the game's encoding plus one, which is a tic-tac-toe cell's number and
+    /// a Connect Four column's; it does not change from state to state.
+    fn move_key(&self, state: &Self::State, action: Self::Action) -> Option<String> {
+        let _ = (state, action);
+        None
+    }
+
+    /// What `player` holds, for the line above a human's move list: the
+    /// role (faction, character) by default, or the seat's pieces.
+    fn seat_name(&self, state: &Self::State, player: PlayerId) -> String {
+        self.role(state, player)
+    }
+}
+
+/// The keys `boardlab play` gives the legal moves: the game's own ([`Picture::move_key`]) or
+/// the encoding index plus one.
+pub fn move_keys<G: Picture + crate::game::encoding::Encode>(
+    game: &G,
+    state: &G::State,
+    legal: &[G::Action],
+) -> Vec<String> {
+    legal
+        .iter()
+        .map(|&a| {
+            game.move_key(state, a)
+                .unwrap_or_else(|| (game.action_index(state, a) + 1).to_string())
+        })
+        .collect()
 }
 
 /// A trace re-simulated: every state, every step, the recorded result.
