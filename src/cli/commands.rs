@@ -6,9 +6,8 @@ use std::process::ExitCode;
 
 use super::game::GameCommands;
 use super::{Cli, Command, ExperimentArgs, MergeArgs, PlayArgs, Registry, ReplayArgs, RunArgs};
-use crate::agents::registry::AgentSpec;
 use crate::arena::trace::{ActionLine, Header, ResultLine};
-use crate::arena::{self, AgentFactory, RunOptions, play, record};
+use crate::arena::{self, RunOptions, record};
 use crate::game::{Game, Turn};
 use crate::games::erased::GameSource;
 use crate::spec::split_list;
@@ -230,107 +229,6 @@ fn play_interactive(a: PlayArgs, registry: &Registry) -> Result<()> {
     let agents = split_list(&a.agents)?;
     game.check_agents(&agents)?;
     game.play(&agents, a.seed)
-}
-
-pub(super) fn play_one<G: Game>(
-    game: &G,
-    specs: &[AgentSpec],
-    factories: &[Option<AgentFactory<G>>],
-    seed: u64,
-) -> Result<()> {
-    if specs.len() != game.num_players() {
-        bail!(
-            "{} needs exactly {} agents, one per seat; {} given",
-            game.spec(),
-            game.num_players(),
-            specs.len()
-        );
-    }
-    let mut agents = specs
-        .iter()
-        .zip(factories)
-        .map(|(s, f)| f.as_ref().map_or_else(|| s.build::<G>(), |f| Ok(f())))
-        .collect::<Result<Vec<_>, _>>()?;
-    let humans: Vec<usize> = (0..specs.len())
-        .filter(|&i| specs[i].spec.name == "human")
-        .collect();
-    // Narration is for the human seats: each sees an action as its own seat
-    // does (`action_label_for`), never its own decisions again. Humans at one
-    // terminal who see an action differently get one line each, as each
-    // human's turn already shows that seat's private view on the same screen.
-    // With no human seat, the watcher sees everything.
-    // The last step seen, to draw the final position once the game is over.
-    let mut last: Option<(G::State, G::Action)> = None;
-    let mut narrate = |state: &G::State, player: Option<u8>, action: G::Action| {
-        last = Some((state.clone(), action));
-        let who = match player {
-            Some(p) => format!("seat {p} ({})", specs[p as usize].label),
-            None => "chance".to_string(),
-        };
-        if humans.is_empty() {
-            println!("{who}: {}", game.action_label(state, action));
-            return;
-        }
-        let seen: Vec<(usize, String)> = humans
-            .iter()
-            .filter(|&&h| player != Some(h as u8))
-            .map(|&h| (h, game.action_label_for(state, action, h as u8)))
-            .collect();
-        match seen.first() {
-            None => {}
-            Some((_, first)) if seen.iter().all(|(_, l)| l == first) => {
-                println!("{who}: {first}")
-            }
-            Some(_) => {
-                for (h, label) in &seen {
-                    println!("{who} (as seat {h} sees it): {label}");
-                }
-            }
-        }
-    };
-    let result = play::contained(|| {
-        play::play_game(
-            game,
-            &mut agents,
-            crate::rng::game_seed(seed, 0),
-            None,
-            &mut narrate,
-        )
-    });
-    // A human seat whose input ended stops the game: no move is made for it.
-    if let Some(e) = &result.error
-        && e.contains(crate::agents::human::END_OF_INPUT)
-    {
-        bail!("game stopped: {e}");
-    }
-    // A human who quits ends the game cleanly: nothing is scored or written.
-    if let Some(e) = &result.error
-        && e.contains(crate::agents::human::QUIT)
-    {
-        println!("game ended: you quit");
-        return Ok(());
-    }
-    if let Some((mut state, action)) = last {
-        game.apply(&mut state, action);
-        let viewer = humans.first().map(|&h| h as u8);
-        println!(
-            "\nfinal position:\n{}",
-            game.render(&state, viewer).trim_end()
-        );
-    }
-    println!();
-    for (seat, s) in result.seats.iter().enumerate() {
-        println!(
-            "seat {seat} ({}): {} (score {})",
-            specs[seat].label,
-            s.outcome.as_str(),
-            s.score
-        );
-    }
-    if let Some(e) = result.error {
-        println!("fault: {e}");
-    }
-    Ok(())
 }
 
 fn replay(a: ReplayArgs, registry: &Registry) -> Result<()> {

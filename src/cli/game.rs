@@ -62,7 +62,7 @@ pub(super) trait GameCommands: DynGame {
 impl<G: Picture> GameCommands for Typed<G> {
     fn play(&self, agents: &[String], seed: u64) -> Result<()> {
         let (specs, factories) = self.agents(agents)?;
-        super::commands::play_one(self.game(), &specs, &factories, seed)
+        super::play::play_one(self.game(), &specs, &factories, seed)
     }
     fn replay(&self, header: &Header, lines: &[String]) -> Result<()> {
         super::commands::replay_lines(self.game(), header, lines)
