@@ -958,9 +958,9 @@ fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
             })
             .collect();
         let what = if kind == "seat" {
-            "Seat".to_string()
+            "Seat"
         } else {
-            format!("{kind} (faction or role)")
+            "Faction and role"
         };
         blocks.push(Block::Chart {
             caption: format!(

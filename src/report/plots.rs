@@ -656,7 +656,8 @@ pub struct CurvePoint {
 pub struct Curve {
     /// Legend text.
     pub label: String,
-    /// Points, drawn joined in order of `x`.
+    /// Points, joined in the order given (budgets increasing; the Elo
+    /// estimates of neighbouring budgets may cross).
     pub points: Vec<CurvePoint>,
 }
 
@@ -681,7 +682,15 @@ pub fn skill_curve_svg(
     use std::fmt::Write as _;
     let curves = &curves[..curves.len().min(MAX_CURVES)];
     let (w, h) = (720.0, 440.0);
-    let legend_rows = curves.len().div_ceil(5).max(1) as f64;
+    let longest = curves
+        .iter()
+        .map(|c| c.label.chars().count())
+        .max()
+        .unwrap_or(4)
+        .min(30);
+    let entry_w = (longest as f64 * 7.0 + 30.0).clamp(130.0, 240.0);
+    let per_row = ((w - 100.0) / entry_w).floor().max(1.0) as usize;
+    let legend_rows = curves.len().div_ceil(per_row).max(1) as f64;
     let (left, right, top, bottom) = (64.0, w - 24.0, 44.0 + 14.0 * legend_rows, h - 64.0);
     let tx = |v: f64| if log_x { v.max(1e-9).log2() } else { v };
     let span = |values: &mut dyn Iterator<Item = f64>| {
@@ -768,8 +777,7 @@ pub fn skill_curve_svg(
     for (j, c) in curves.iter().enumerate() {
         let col = hex(colour(j));
         let dx = 5.0 * (j as f64 - (k - 1.0) / 2.0);
-        let mut pts: Vec<&CurvePoint> = c.points.iter().collect();
-        pts.sort_by(|a, b| a.x.total_cmp(&b.x));
+        let pts: Vec<&CurvePoint> = c.points.iter().collect();
         let line: Vec<String> = pts
             .iter()
             .map(|p| format!("{:.1},{:.1}", sx(p.x) + dx, sy(p.rate)))
@@ -811,8 +819,8 @@ pub fn skill_curve_svg(
                 );
             }
         }
-        let lx = left + 10.0 + 130.0 * (j % 5) as f64;
-        let ly = 44.0 + 14.0 * (j / 5) as f64;
+        let lx = left + 10.0 + entry_w * (j % per_row) as f64;
+        let ly = 44.0 + 14.0 * (j / per_row) as f64;
         let _ = write!(
             out,
             "<line x1=\"{0}\" y1=\"{ly}\" x2=\"{1}\" y2=\"{ly}\" stroke=\"{col}\" stroke-width=\"2\"/>\
@@ -822,7 +830,7 @@ pub fn skill_curve_svg(
             lx + 7.0,
             lx + 11.0,
             ly + 4.0,
-            escape(&cut(&c.label, 16))
+            escape(&cut(&c.label, 30))
         );
     }
     out.push_str("</svg>\n");
