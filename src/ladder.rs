@@ -25,7 +25,7 @@ use crate::arena::play;
 use crate::game::{Game, Outcome};
 use crate::report::plots::SweepPoint;
 use crate::rng::game_seed;
-use crate::stats::bootstrap::{Interval, bootstrap};
+use crate::stats::bootstrap::{Interval, bootstrap_counted};
 use crate::stats::bradley_terry::{self, PairGame};
 
 /// Agent kinds that take a thinking budget.
@@ -469,13 +469,20 @@ pub fn play_ladder<G: Game>(
 
 /// Bradley–Terry Elo with entrant 0 at 0, in the fit and in every resample.
 pub fn anchored_elo(n: usize, games: &[PairGame], resamples: usize, seed: u64) -> Vec<Interval> {
-    let fit = |sample: &[&PairGame]| {
-        let e = bradley_terry::elo(n, sample, 1.0);
+    let fit = |sample: &[(&PairGame, f64)]| {
+        let e = bradley_terry::elo_counted(n, sample, 1.0);
         e.iter().map(|v| v - e[0]).collect::<Vec<f64>>()
     };
-    let refs: Vec<&PairGame> = games.iter().collect();
-    let point = fit(&refs);
-    bootstrap(&point, games, resamples, seed, fit)
+    let once: Vec<(&PairGame, f64)> = games.iter().map(|g| (g, 1.0)).collect();
+    let point = fit(&once);
+    bootstrap_counted(
+        &point,
+        games,
+        bradley_terry::same_game,
+        resamples,
+        seed,
+        fit,
+    )
 }
 
 impl LadderResult {

@@ -21,5 +21,6 @@ pub use crate::game::{Game, PlayerId, Returns, Turn};
 pub use crate::games::{GameInfo, ParamInfo};
 pub use crate::rng::GameRng;
 pub use crate::spec::{Params, Spec};
+pub use crate::view::Picture;
 pub use arrayvec::ArrayVec;
 pub use serde::{Deserialize, Serialize};

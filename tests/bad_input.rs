@@ -752,6 +752,35 @@ fn counts_and_thread_limits_out_of_range() {
         cases.push(case(&owned(&with("--games", games)), "number of games"));
     }
     cases.push(case(&owned(&with("--threads", "100000")), "thread count"));
+    for limit in ["0", "3600001", "18446744073709551615"] {
+        cases.push(case(
+            &owned(&with("--move-timeout-ms", limit)),
+            "--move-timeout-ms takes milliseconds from 1 to 3600000",
+        ));
+    }
+    for flag in ["--time-ms", "--cpu-ms"] {
+        let out = made_dir("ladder-budget");
+        cases.push(case(
+            &[
+                "ladder",
+                "--game",
+                "tictactoe",
+                "--agents",
+                "mcts",
+                flag,
+                "10,3600001",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            &format!("{flag} takes whole numbers from 1 to 3600000"),
+        ));
+    }
+    for budget in ["ismcts(time_ms=3600001)", "mcts(cpu_ms=99999999999)"] {
+        cases.push(case(
+            &owned(&with("--agents", &format!("random,{budget}"))),
+            "an integer from 0 to 3600000",
+        ));
+    }
     cases.push(case(
         &["soak", "--games", "18446744073709551615"],
         "number of games",

@@ -268,3 +268,199 @@ fn duplicate_deals_narrow_agent_intervals_not_seat_intervals() {
         "seat half-width {seat_dup:.4} with duplicate deals, {seat_plain:.4} without"
     );
 }
+
+/// One point of the dashboard's balance-against-skill table: the group, the
+/// Elo interval and the win rate's interval.
+struct CurveRow {
+    group: String,
+    elo: (f64, f64, f64),
+    rate: (f64, f64, f64),
+}
+
+/// `0.612 [0.590, 0.634]` or `+108 [+70, +140]` as (estimate, low, high).
+fn estimate(cell: &str) -> (f64, f64, f64) {
+    let (v, ci) = cell.trim().split_once(" [").expect(cell);
+    let (lo, hi) = ci.trim_end_matches(']').split_once(", ").expect(cell);
+    let f = |t: &str| t.trim().parse::<f64>().expect(cell);
+    (f(v), f(lo), f(hi))
+}
+
+/// The skill curve drawn by `boardlab report` from a `boardlab balance` run of
+/// `planted(card=0.1,skill=0.3)` falls on the closed-form values: identical
+/// agents give seat 0 p = 0.6 and the card's holder ½·(0.6 + 0.1) +
+/// ½·(0.4 + 0.1) = 0.6 at every budget; a search that finds bold play wins
+/// ½ + skill/2 = 0.65 against random play, an Elo of 400·log10(0.65/0.35) ≈ 108
+/// (random = 0). Each point's 95 % interval must hold its planted value, and
+/// the Elo interval must exclude 0 (400 games per ladder meeting: se ≈ 18).
+#[test]
+fn the_dashboard_skill_curve_of_planted_falls_on_the_closed_form_values() {
+    let dir = temp_dir("skill-curve");
+    let d = dir.to_str().unwrap();
+    let o = boardlab(&[
+        "balance",
+        "--game",
+        "planted(card=0.1,skill=0.3)",
+        "--agent",
+        "mcts",
+        "--budgets",
+        "64,128",
+        "--max-games",
+        "1000",
+        "--ladder-games",
+        "400",
+        "--seed",
+        "2",
+        "--out",
+        d,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = boardlab(&["report", d]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(dir.join("dashboard.md")).unwrap();
+    let rows: Vec<CurveRow> = md
+        .lines()
+        .skip_while(|l| !l.starts_with("| kind | group | budget | Elo [95 %] |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| {
+            let c: Vec<&str> = l.split('|').map(str::trim).collect();
+            CurveRow {
+                group: c[2].to_string(),
+                elo: estimate(c[4]),
+                rate: estimate(c[6]),
+            }
+        })
+        .collect();
+    assert_eq!(rows.len(), 2 * 4, "two budgets × (2 seats + 2 roles): {md}");
+    let truth_elo = 400.0 * (0.65f64 / 0.35).log10();
+    for r in &rows {
+        let truth = match r.group.as_str() {
+            "seat 0" => 0.6,
+            "seat 1" => 0.4,
+            "card" => 0.6,
+            "plain" => 0.4,
+            g => panic!("unexpected group {g}"),
+        };
+        let (_, lo, hi) = r.rate;
+        assert!(
+            lo <= truth && truth <= hi,
+            "{}: {:?} vs {truth}",
+            r.group,
+            r.rate
+        );
+        let (_, elo_lo, elo_hi) = r.elo;
+        assert!(
+            elo_lo <= truth_elo && truth_elo <= elo_hi && elo_lo > 0.0,
+            "{}: Elo {:?} vs {truth_elo:.0}",
+            r.group,
+            r.elo
+        );
+    }
+    // The page draws it: one line per group on each chart, a point per budget,
+    // the fair share dashed.
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let at = html
+        .find("<section id=\"balance-0\">")
+        .expect("balance section");
+    let section = &html[at..at + html[at..].find("</section>").unwrap()];
+    assert_eq!(
+        section.matches("class=\"skill-curve\"").count(),
+        2,
+        "seats and roles"
+    );
+    assert_eq!(section.matches("<polyline class=\"curve\"").count(), 4);
+    assert_eq!(section.matches("<g class=\"point\">").count(), 8);
+    assert_eq!(section.matches("class=\"fair\"").count(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Duplicate deals on a luck-heavy game, through the binary: `planted` is
+/// decided by one uniform draw, and the agents' choices (greedy against
+/// random play) move its threshold by at most 2·skill = 0.2. 2000 games each
+/// way. Without `--duplicate` agent 0's win rate (about 0.54) has the binomial
+/// interval of 2000 games, half-width ≈ 1.96·√(0.248/2000) ≈ 0.0218. With it
+/// the report's paired estimate over 1000 deals takes, per deal, the agent's
+/// mean over the deal's two games minus ½; the shared draw cancels unless it
+/// falls between the two games' thresholds, so the per-deal value is ±½ with
+/// probability at most 0.2 and 0 otherwise: sd at most √(0.25·0.2) ≈ 0.224,
+/// half-width at most 1.96·0.224/√1000 ≈ 0.0139, a ratio of at most 0.64
+/// (0.42 measured: results/duplicate-deals). The sd estimated from 1000 such
+/// deals has a relative error of about √((1/0.2 − 1)/4000) ≈ 3 %, so the
+/// bound 0.7 holds the worst case with three standard errors; without the
+/// shared luck cancelling the ratio would be near 1. Both runs estimate the
+/// same advantage, so the two estimates must agree within four standard
+/// errors of their difference.
+#[test]
+fn duplicate_deals_shrink_the_paired_agent_interval_on_a_luck_heavy_game() {
+    let dir = temp_dir("duplicate-shrinks");
+    let run = |dup: bool| {
+        let out = dir.join(if dup { "dup" } else { "plain" });
+        let mut args = vec![
+            "run",
+            "--game",
+            "planted",
+            "--agents",
+            "greedy,random",
+            "--games",
+            "2000",
+            "--seed",
+            "7",
+            "-q",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        if dup {
+            args.push("--duplicate");
+        }
+        let o = boardlab(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out
+    };
+    // Without duplicate deals: agent 0's row of summary.csv (Wilson interval).
+    let plain = run(false);
+    let summary = std::fs::read_to_string(plain.join("summary.csv")).unwrap();
+    let head: Vec<&str> = summary.lines().next().unwrap().split(',').collect();
+    let row: Vec<&str> = summary.lines().nth(1).unwrap().split(',').collect();
+    let col = |name: &str| -> f64 {
+        row[head.iter().position(|h| *h == name).unwrap()]
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(
+        row[head.iter().position(|h| *h == "agent").unwrap()],
+        "greedy"
+    );
+    let plain_half = (col("ci_high") - col("ci_low")) / 2.0;
+    // With them: the paired estimate of the report (summarize).
+    let dup = run(true);
+    let o = boardlab(&["summarize", dup.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = std::fs::read_to_string(dup.join("report.md")).unwrap();
+    assert!(
+        report.contains("Paired estimates over 1000 duplicate deals"),
+        "{report}"
+    );
+    let line = report
+        .lines()
+        .find(|l| l.starts_with("| greedy |"))
+        .expect("greedy's paired estimate");
+    let c: Vec<&str> = line.split('|').map(str::trim).collect();
+    let estimate: f64 = c[2].parse().unwrap();
+    let (lo, hi) = c[3]
+        .trim_matches(['[', ']'])
+        .split_once(", ")
+        .map(|(a, b)| (a.parse::<f64>().unwrap(), b.parse::<f64>().unwrap()))
+        .unwrap();
+    let dup_half = (hi - lo) / 2.0;
+    let plain_estimate = col("win_rate") - 0.5;
+    let se = (dup_half.powi(2) + plain_half.powi(2)).sqrt() / 1.96;
+    assert!(
+        (estimate - plain_estimate).abs() < 4.0 * se,
+        "greedy's advantage {estimate:.4} paired, {plain_estimate:.4} unpaired"
+    );
+    assert!(
+        dup_half < 0.7 * plain_half,
+        "half-width {dup_half:.4} with duplicate deals, {plain_half:.4} without"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,5 +1,6 @@
 //! Every registered game, in every variant listed in its `test_specs`, passes
-//! the generic conformance suite. One test per game so they run in parallel.
+//! the generic conformance suite. One test per game, one thread per variant,
+//! so they run in parallel.
 
 use boardlab::game::Game;
 use boardlab::game::conformance::{Config, check, check_observer_labels};
@@ -11,16 +12,24 @@ fn conforms(name: &str) {
         .iter()
         .find(|g| g.name == name)
         .expect("registered game");
-    for spec in info.test_specs {
-        let game = AnyGame::parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
-        with_game!(&game, g => check(g, Config { playouts: 60, ..Config::default() }));
-        with_game!(&game, g => {
-            if g.has_hidden_information() {
-                let compared = check_observer_labels(g, 3, 1);
-                assert!(compared > 0, "{spec}: no labels compared");
-            }
-        });
-    }
+    // One thread per variant: a game with many variants would otherwise be
+    // the one test still running, on one core, long after the others end.
+    std::thread::scope(|scope| {
+        for spec in info.test_specs {
+            scope.spawn(move || conforms_spec(spec));
+        }
+    });
+}
+
+fn conforms_spec(spec: &str) {
+    let game = AnyGame::parse(spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+    with_game!(&game, g => check(g, Config { playouts: 60, ..Config::default() }));
+    with_game!(&game, g => {
+        if g.has_hidden_information() {
+            let compared = check_observer_labels(g, 3, 1);
+            assert!(compared > 0, "{spec}: no labels compared");
+        }
+    });
 }
 
 macro_rules! conformance_tests {

@@ -290,6 +290,55 @@ fn faults_forfeit_one_game_and_the_run_goes_on() {
     );
 }
 
+/// An agent that ignores the move limit (it sleeps a minute a move) forfeits
+/// each game when the limit passes: the run does not wait for it, and every
+/// game is recorded.
+#[test]
+fn an_agent_that_ignores_the_move_limit_is_not_waited_for() {
+    let dir = temp_dir("watchdog");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args([
+            "run",
+            "--game",
+            "tictactoe",
+            "--agents",
+            "random,faulty(fault=slow,ms=60000,after=0)",
+            "--games",
+            "4",
+            "--threads",
+            "1",
+            "--move-timeout-ms",
+            "100",
+            "--out",
+            dir.to_str().unwrap(),
+            "-q",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(30) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the run waited for an agent past its move limit");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(status.success());
+    let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    let timed_out = csv
+        .lines()
+        .filter(|l| l.contains("did not answer within the 100 ms move limit"))
+        .count();
+    // Two rows a game, each naming the fault.
+    assert_eq!(timed_out, 8, "{csv}");
+}
+
 /// `run_args` on Fox (which has chance) with duplicate deals.
 fn duplicate_args<'a>(dir: &'a str, games: &'a str) -> Vec<&'a str> {
     let mut args = run_args(dir, games);

@@ -121,6 +121,9 @@ impl Game for Nim {
     }
 }
 
+/// Nim is not drawn: `boardlab view` shows its text rendering.
+impl Picture for Nim {}
+
 /// The perfect player: leave a position whose piles, taken modulo 4, have a
 /// nim-sum of zero; when no move does, take one stone.
 pub struct PerfectNim;

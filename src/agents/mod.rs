@@ -11,6 +11,7 @@
 //! given seat stream when its budget is in iterations.
 
 pub mod alphabeta;
+pub mod erased;
 pub mod faulty;
 pub mod greedy;
 pub mod human;
@@ -25,6 +26,12 @@ use std::time::Duration;
 
 use crate::game::{Game, PlayerId};
 use crate::rng::GameRng;
+
+/// The longest time per decision anything accepts, in milliseconds (one
+/// hour): the search budgets `time_ms` and `cpu_ms` and the runner's
+/// `--move-timeout-ms`. Longer values are typing slips, and near `u64::MAX`
+/// they would overflow the clock.
+pub const MAX_MOVE_MS: u64 = 3_600_000;
 
 /// How much thinking an agent may do for one decision.
 #[derive(Clone, Copy, Debug, PartialEq)]

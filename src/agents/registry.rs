@@ -119,12 +119,12 @@ const SEARCH_PARAMS: &[ParamInfo] = &[
     ParamInfo {
         name: "time_ms",
         default: "0",
-        help: "wall-clock milliseconds per decision; when > 0 it replaces `iterations`",
+        help: "wall-clock milliseconds per decision, at most 3600000 (an hour); when > 0 it replaces `iterations`",
     },
     ParamInfo {
         name: "cpu_ms",
         default: "0",
-        help: "CPU milliseconds of the searching thread per decision (fair on a busy machine); when > 0 it replaces `iterations`",
+        help: "CPU milliseconds of the searching thread per decision (fair on a busy machine), at most 3600000; when > 0 it replaces `iterations`",
     },
     ParamInfo {
         name: "c",

@@ -13,6 +13,7 @@ pub mod progress;
 pub mod record;
 pub mod resume;
 pub mod trace;
+pub mod watchdog;
 
 use std::path::{Path, PathBuf};
 

@@ -6,6 +6,7 @@ use std::time::Instant;
 
 use arrayvec::ArrayVec;
 
+use super::watchdog::{Answer, Watchdog};
 use crate::agents::{Agent, Decision};
 use crate::game::{ENDING_FAULT, ENDING_LENGTH_CAP, Game, MAX_PLAYERS, Outcome, Turn, outcomes};
 use crate::rng::{GameRng, Stream, stream_rng};
@@ -66,6 +67,11 @@ pub fn contained<T>(f: impl FnOnce() -> T) -> T {
     let out = f();
     CONTAINED.with(|c| c.set(false));
     out
+}
+
+/// Whether the calling thread runs inside [`contained`].
+pub fn is_contained() -> bool {
+    CONTAINED.with(|c| c.get())
 }
 
 /// Installs a panic hook that is silent for panics inside [`contained`] games
@@ -181,6 +187,7 @@ pub fn play_game_split<G: Game>(
     // truth) and a cheap game runs at the simulator's speed.
     let fresh_views = agents.iter().any(|a| a.needs_view());
     let mut kept_views: [Option<G::State>; MAX_PLAYERS] = Default::default();
+    let mut watchdog: Option<Watchdog<G>> = None;
     loop {
         let action = match game.turn(&state) {
             Turn::Terminal => break,
@@ -208,19 +215,26 @@ pub fn play_game_split<G: Game>(
                 let t = Instant::now();
                 // A search stops at the deadline; a tenth of the limit is
                 // left for it to return its move in time.
-                let deadline = move_timeout.map(|limit| t + (limit - limit / 10));
+                let deadline = move_timeout.and_then(|limit| t.checked_add(limit - limit / 10));
                 let agent = &mut agents[seat];
                 let rng = &mut seat_rngs[seat];
-                let choice = catch_unwind(AssertUnwindSafe(|| {
-                    agent.act(Decision {
-                        game,
-                        me: p,
-                        view,
-                        legal: &legal,
-                        rng,
-                        deadline,
-                    })
-                }));
+                let choice = match move_timeout {
+                    // Under a limit the move runs on the game's helper thread,
+                    // which is abandoned if the agent overruns.
+                    Some(limit) => watchdog
+                        .get_or_insert_with(|| Watchdog::new(game))
+                        .decide(agent, p, view, &legal, rng, deadline, limit, t),
+                    None => Answer::Returned(catch_unwind(AssertUnwindSafe(|| {
+                        agent.act(Decision {
+                            game,
+                            me: p,
+                            view,
+                            legal: &legal,
+                            rng,
+                            deadline,
+                        })
+                    }))),
+                };
                 let elapsed = t.elapsed();
                 think[seat] += elapsed.as_micros() as u64;
                 decisions[seat] += 1;
@@ -230,6 +244,17 @@ pub fn play_game_split<G: Game>(
                     turns += 1;
                     last_player = Some(p);
                 }
+                let Answer::Returned(choice) = choice else {
+                    let limit = move_timeout.unwrap_or_default();
+                    fault = Some((
+                        p,
+                        format!(
+                            "seat {p} did not answer within the {} ms move limit (its computation was abandoned)",
+                            limit.as_millis()
+                        ),
+                    ));
+                    break;
+                };
                 match choice {
                     Ok(_) if move_timeout.is_some_and(|limit| elapsed > limit) => {
                         let limit = move_timeout.unwrap_or_default();
@@ -364,6 +389,72 @@ mod tests {
             decided += usize::from(r.seats.iter().any(|s| s.outcome == Outcome::Win));
         }
         assert!(decided > 0, "every capped game was turned into a draw");
+    }
+
+    /// An agent that sleeps through its move limit forfeits when the limit
+    /// passes: the runner neither waits for it nor stops the other seat's win.
+    #[test]
+    fn an_agent_that_ignores_the_limit_forfeits_without_being_waited_for() {
+        use crate::agents::faulty::{Fault, FaultyAgent};
+        use crate::games::connect4::Connect4;
+        use std::time::{Duration, Instant};
+        let mut agents: Vec<Box<dyn Agent<Connect4>>> = vec![
+            Box::new(RandomAgent),
+            Box::new(FaultyAgent::new(
+                Fault::Slow(Duration::from_millis(1500)),
+                0,
+            )),
+        ];
+        let t = Instant::now();
+        let limit = Some(Duration::from_millis(50));
+        let r = play_game(&Connect4, &mut agents, 1, limit, &mut |_, _, _| {});
+        assert!(
+            t.elapsed() < Duration::from_millis(1000),
+            "{:?}",
+            t.elapsed()
+        );
+        let error = r.error.unwrap_or_default();
+        assert!(
+            error.contains("did not answer within the 50 ms move limit"),
+            "{error}"
+        );
+        assert_eq!(r.seats[0].outcome, Outcome::Win);
+        assert_eq!(r.seats[1].outcome, Outcome::Loss);
+        // The abandoned computation ends by itself and is no longer counted.
+        let waited = Instant::now();
+        while super::super::watchdog::strays() > 0 && waited.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert_eq!(super::super::watchdog::strays(), 0);
+    }
+
+    /// Under a move limit that every seat keeps, games are the games played
+    /// without one: the helper thread sees the same views and streams.
+    #[test]
+    fn a_kept_move_limit_changes_no_game() {
+        use crate::agents::greedy::GreedyAgent;
+        use crate::games::fox::Fox;
+        let crate::games::AnyGame::Fox(g) = crate::games::AnyGame::parse("fox").unwrap() else {
+            unreachable!("fox parses as Fox")
+        };
+        let play = |limit| {
+            let mut agents: Vec<Box<dyn Agent<Fox>>> =
+                vec![Box::new(RandomAgent), Box::new(GreedyAgent { samples: 2 })];
+            let mut steps = Vec::new();
+            let r = play_game(&g, &mut agents, 9, limit, &mut |_, p, a| steps.push((p, a)));
+            (
+                steps,
+                r.seats
+                    .iter()
+                    .map(|s| (s.outcome, s.ret))
+                    .collect::<Vec<_>>(),
+                r.error,
+            )
+        };
+        let free = play(None);
+        let timed = play(Some(std::time::Duration::from_secs(30)));
+        assert_eq!(free, timed);
+        assert!(free.2.is_none());
     }
 
     /// The runner's own length limit and a seat's fault are endings too.

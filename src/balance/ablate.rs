@@ -12,14 +12,12 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{play_identical, points};
-use crate::agents::registry::AgentSpec;
+use super::points;
 use crate::arena::{PlayedGame, rounded_games};
 use crate::game::{Ablation, Game};
-use crate::games::AnyGame;
+use crate::games::erased::{Builtin, DynGame, GameSource, Typed};
 use crate::spec::Spec;
 use crate::stats::seat_tests::mean_interval;
-use crate::with_game;
 
 /// What to ablate.
 #[derive(Clone, Debug)]
@@ -116,7 +114,16 @@ pub fn effect(ab: &Ablation, base: &[PlayedGame], ablated: &[PlayedGame]) -> Eff
 }
 
 /// Measures every (selected) component of `game`'s [`Game::ablations`].
-pub fn ablate<G: Game>(game: &G, o: &AblateOptions) -> Result<AblateResult> {
+pub fn ablate<G: Game + Clone>(game: &G, o: &AblateOptions) -> Result<AblateResult> {
+    ablate_in(&Builtin::default(), &Typed::new(game.clone(), &[]), o)
+}
+
+/// [`ablate`] for a game of `source`, whose specs build the ablated variants.
+pub fn ablate_in(
+    source: &dyn GameSource,
+    game: &dyn DynGame,
+    o: &AblateOptions,
+) -> Result<AblateResult> {
     let mut list = game.ablations();
     if list.is_empty() {
         bail!(
@@ -139,23 +146,20 @@ pub fn ablate<G: Game>(game: &G, o: &AblateOptions) -> Result<AblateResult> {
         }
         list.retain(|a| only.contains(&a.component));
     }
-    let agent = AgentSpec::parse(&o.agent)?;
-    super::check_agent_any(game, &agent)?;
+    game.check_agents(std::slice::from_ref(&o.agent))?;
     let base_spec = Spec::parse(&game.spec())?;
     let pool = super::pool(o.threads)?;
     let total = rounded_games(o.games, game.num_players());
-    let base = play_identical(game, &agent, 0..total, o.seed, false, &pool);
+    let base = game.play_identical(&o.agent, 0..total, o.seed, false, &pool)?;
     let mut effects = Vec::new();
     for ab in &list {
         let mut spec = base_spec.clone();
         spec.params.set(&ab.param.0, &ab.param.1);
-        let ablated_game = AnyGame::parse(&spec.to_string())?;
-        let ablated = with_game!(&ablated_game, g => {
-            if g.num_players() != game.num_players() {
-                bail!("{spec} changes the number of seats");
-            }
-            play_identical(g, &agent, 0..total, o.seed, false, &pool)
-        });
+        let ablated_game = source.game(&spec)?;
+        if ablated_game.num_players() != game.num_players() {
+            bail!("{spec} changes the number of seats");
+        }
+        let ablated = ablated_game.play_identical(&o.agent, 0..total, o.seed, false, &pool)?;
         effects.push(effect(ab, &base, &ablated));
     }
     Ok(AblateResult {

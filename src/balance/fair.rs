@@ -16,13 +16,10 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{Group, Rate, group_rate, normal_quantile, play_identical};
-use crate::agents::registry::AgentSpec;
+use super::{Group, Rate, group_rate, normal_quantile};
 use crate::arena::{rounded_games, until_batch};
-use crate::game::Game;
-use crate::games::AnyGame;
+use crate::games::erased::{Builtin, GameSource};
 use crate::spec::Spec;
-use crate::with_game;
 
 /// What to solve.
 #[derive(Clone, Debug)]
@@ -109,6 +106,11 @@ fn spec_at(base: &Spec, param: &str, value: f64) -> String {
 
 /// Solves; see the module doc.
 pub fn solve(o: &FairOptions) -> Result<FairResult> {
+    solve_in(&Builtin::default(), o)
+}
+
+/// [`solve`] for the games (and agent kinds) of `source`.
+pub fn solve_in(source: &dyn GameSource, o: &FairOptions) -> Result<FairResult> {
     let (a, b) = o.range;
     if !(a.is_finite() && b.is_finite() && a < b) {
         bail!("--range must be A..B with A < B, e.g. 0..0.5");
@@ -120,18 +122,17 @@ pub fn solve(o: &FairOptions) -> Result<FairResult> {
         bail!("--precision must be positive");
     }
     let base = Spec::parse(&o.game)?;
-    let agent = AgentSpec::parse(&o.agent)?;
+    let at =
+        |v: f64| -> Result<_> { Ok(source.game(&Spec::parse(&spec_at(&base, &o.param, v))?)?) };
     // Check both ends build (a parameter the game does not have, a value out of range).
-    for v in [a, b] {
-        AnyGame::parse(&spec_at(&base, &o.param, v))?;
-    }
+    let first = at(a)?;
+    at(b)?;
+    first.check_agents(std::slice::from_ref(&o.agent))?;
     let steps = ((b - a) / o.precision).log2().ceil().max(0.0) as u64;
     // Two ends, then at most `steps` halvings of each of the two gaps.
     let probes_max = 2 + 2 * steps;
     let pool = super::pool(o.threads)?;
-    let first = AnyGame::parse(&spec_at(&base, &o.param, a))?;
-    let n = with_game!(&first, g => g.num_players());
-    with_game!(&first, g => super::check_agent_any(g, &agent))?;
+    let n = first.num_players();
     if let Group::Seat(s) = o.group
         && s as usize >= n
     {
@@ -147,12 +148,12 @@ pub fn solve(o: &FairOptions) -> Result<FairResult> {
     let z = normal_quantile(1.0 - alpha / 2.0);
     let probe = |value: f64| -> Result<Probe> {
         let spec = spec_at(&base, &o.param, value);
-        let game = AnyGame::parse(&spec)?;
+        let game = at(value)?;
         let mut games = Vec::new();
         loop {
             let start = games.len() as u64;
             let end = (start + batch).min(cap);
-            with_game!(&game, g => games.extend(play_identical(g, &agent, start..end, o.seed, false, &pool)));
+            games.extend(game.play_identical(&o.agent, start..end, o.seed, false, &pool)?);
             let mut r = group_rate(&games, &o.group, n, false);
             r.low = (r.rate - z * r.se).max(0.0);
             r.high = (r.rate + z * r.se).min(1.0);
@@ -171,7 +172,7 @@ pub fn solve(o: &FairOptions) -> Result<FairResult> {
                 }
                 return Ok(Probe {
                     value,
-                    spec: with_game!(&game, g => g.spec()),
+                    spec: game.spec(),
                     rate: r,
                     verdict,
                 });

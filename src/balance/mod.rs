@@ -3,7 +3,7 @@
 //! (`skill`, `boardlab balance`), the compensation solver (`fair`,
 //! `boardlab fair`) and component ablation (`ablate`, `boardlab ablate`).
 //!
-//! Games are played through the runner's [`play_indexed`], so their seeds,
+//! Games are played through the runner's [`play_indexed`](crate::arena::play_indexed), so their seeds,
 //! seatings and duplicate deals are those of `boardlab run`, and every result
 //! is the same for any thread count.
 
@@ -16,7 +16,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::agents::registry::AgentSpec;
-use crate::arena::{PlayedGame, RunOptions, play_indexed};
+use crate::arena::{PlayedGame, RunOptions, play_indexed_with};
 use crate::game::{Game, Outcome};
 use crate::stats::{Z95, normal_cdf};
 
@@ -165,8 +165,22 @@ pub fn play_identical<G: Game>(
     duplicate: bool,
     pool: &rayon::ThreadPool,
 ) -> Vec<PlayedGame> {
+    play_identical_with(game, agent, None, range, seed, duplicate, pool)
+}
+
+/// [`play_identical`] where `factory`, when given, builds the agent instead of its spec.
+pub fn play_identical_with<G: Game>(
+    game: &G,
+    agent: &AgentSpec,
+    factory: Option<crate::arena::AgentFactory<G>>,
+    range: std::ops::Range<u64>,
+    seed: u64,
+    duplicate: bool,
+    pool: &rayon::ThreadPool,
+) -> Vec<PlayedGame> {
     let n = game.num_players();
     let specs = vec![agent.clone(); n];
+    let factories = vec![factory; n];
     let labels = vec![agent.label.clone(); n];
     let opts = RunOptions {
         seed,
@@ -177,7 +191,7 @@ pub fn play_identical<G: Game>(
     pool.install(|| {
         indices
             .par_iter()
-            .map(|&i| play_indexed(game, &specs, &labels, i, &opts))
+            .map(|&i| play_indexed_with(game, &specs, &factories, &labels, i, &opts))
             .collect()
     })
 }

@@ -2,16 +2,14 @@
 
 use anyhow::Result;
 
-use super::AblateArgs;
-use crate::balance::ablate::{AblateOptions, ablate};
+use super::{AblateArgs, Registry};
+use crate::balance::ablate::{AblateOptions, ablate_in};
 use crate::balance::{prepare_out, save};
-use crate::games::AnyGame;
 use crate::spec::split_list;
-use crate::with_game;
 
-pub(super) fn run(a: AblateArgs) -> Result<()> {
+pub(super) fn run(a: AblateArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
-    let game = AnyGame::parse(&a.game)?;
+    let game = registry.command_game(&a.game)?;
     let only = match &a.components {
         Some(list) => Some(split_list(list)?),
         None => None,
@@ -26,7 +24,7 @@ pub(super) fn run(a: AblateArgs) -> Result<()> {
     if a.out.join("ablate.csv").exists() && !a.force {
         prepare_out(&a.out, "ablate.csv", a.force)?;
     }
-    let r = with_game!(&game, g => ablate(g, &opts))?;
+    let r = ablate_in(registry, &*game, &opts)?;
     prepare_out(&a.out, "ablate.csv", a.force)?;
     save(&a.out, "ablate.csv", &r.to_csv())?;
     save(&a.out, "ablate.json", &serde_json::to_string_pretty(&r)?)?;

@@ -2,13 +2,11 @@
 
 use anyhow::{Context, Result, bail};
 
-use super::BalanceArgs;
-use crate::balance::skill::{SkillOptions, measure};
+use super::{BalanceArgs, Registry};
+use crate::balance::skill::SkillOptions;
 use crate::balance::{prepare_out, save};
-use crate::games::AnyGame;
-use crate::with_game;
 
-pub(super) fn run(a: BalanceArgs) -> Result<()> {
+pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
     let budgets = a
         .budgets
@@ -27,7 +25,7 @@ pub(super) fn run(a: BalanceArgs) -> Result<()> {
     {
         bail!("--max-seconds must be positive, got {s}");
     }
-    let game = AnyGame::parse(&a.game)?;
+    let game = registry.command_game(&a.game)?;
     let opts = SkillOptions {
         agent: a.agent.clone(),
         budgets,
@@ -41,9 +39,10 @@ pub(super) fn run(a: BalanceArgs) -> Result<()> {
         threads: a.threads,
     };
     // Check every input before creating the output directory.
+    registry.builtin_agents_only("balance", [a.agent.as_str()])?;
     let _ = crate::agents::registry::AgentSpec::parse(&a.agent)?;
     prepare_out(&a.out, "balance.csv", a.force)?;
-    let r = with_game!(&game, g => measure(g, &opts))?;
+    let r = game.balance(&opts)?;
     save(&a.out, "balance.csv", &r.to_csv())?;
     save(&a.out, "balance.json", &serde_json::to_string_pretty(&r)?)?;
     let md = r.to_markdown();

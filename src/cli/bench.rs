@@ -5,15 +5,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 
-use super::BenchArgs;
+use super::{BenchArgs, Registry};
 use crate::agents::Decision;
 use crate::agents::registry::AgentSpec;
 use crate::game::{Game, Turn, random_playout};
-use crate::games::AnyGame;
 use crate::rng::rng_from_seed;
-use crate::with_game;
 
-pub(super) fn bench(a: BenchArgs) -> Result<()> {
+pub(super) fn bench(a: BenchArgs, registry: &Registry) -> Result<()> {
     if !(a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 3600.0) {
         bail!(
             "bad value '{}' for --seconds: expected a number of seconds from 0 to 3600",
@@ -26,19 +24,20 @@ pub(super) fn bench(a: BenchArgs) -> Result<()> {
             a.samples
         );
     }
-    let game = AnyGame::parse(&a.game)?;
+    let game = registry.command_game(&a.game)?;
     let plan = Plan {
         warmup: Duration::from_secs_f64((a.seconds / 10.0).min(1.0)),
         sample: Duration::from_secs_f64(a.seconds / f64::from(a.samples)),
         samples: a.samples,
     };
-    let json = match &a.agent {
-        None => with_game!(&game, g => playouts(g, &plan)),
+    let agent = match &a.agent {
+        None => None,
         Some(agent) => {
-            let spec = AgentSpec::parse(agent)?;
-            with_game!(&game, g => search(g, &spec, &plan))?
+            registry.builtin_agents_only("bench", [agent.as_str()])?;
+            Some(AgentSpec::parse(agent)?)
         }
     };
+    let json = game.bench(agent.as_ref(), &plan)?;
     if a.json {
         println!("{json}");
     } else {
@@ -49,7 +48,7 @@ pub(super) fn bench(a: BenchArgs) -> Result<()> {
 
 /// hyperfine's conventions: a warm-up that is not counted, then several
 /// samples of equal length, reported as mean ± σ with the extremes.
-struct Plan {
+pub(super) struct Plan {
     warmup: Duration,
     sample: Duration,
     samples: u32,
@@ -183,7 +182,7 @@ fn thread_cpu_seconds() -> Option<f64> {
     Some(ns / 1e9)
 }
 
-fn playouts<G: Game>(game: &G, plan: &Plan) -> serde_json::Value {
+pub(super) fn playouts<G: Game>(game: &G, plan: &Plan) -> serde_json::Value {
     let mut rng = rng_from_seed(1);
     let samples = plan
         .measure(|| {
@@ -207,7 +206,11 @@ fn playouts<G: Game>(game: &G, plan: &Plan) -> serde_json::Value {
     )
 }
 
-fn search<G: Game>(game: &G, spec: &AgentSpec, plan: &Plan) -> Result<serde_json::Value> {
+pub(super) fn search<G: Game>(
+    game: &G,
+    spec: &AgentSpec,
+    plan: &Plan,
+) -> Result<serde_json::Value> {
     let mut rng = rng_from_seed(1);
     let mut state = game.initial_state(&mut rng);
     while game.turn(&state) == Turn::Chance {

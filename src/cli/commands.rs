@@ -4,73 +4,41 @@ use anyhow::{Context, Result, bail};
 
 use std::process::ExitCode;
 
+use super::game::GameCommands;
 use super::{Cli, Command, ExperimentArgs, MergeArgs, PlayArgs, Registry, ReplayArgs, RunArgs};
-use crate::agents::registry::AgentSpec;
 use crate::arena::trace::{ActionLine, Header, ResultLine};
-use crate::arena::{self, RunOptions, play, record};
+use crate::arena::{self, RunOptions, record};
 use crate::game::{Game, Turn};
 use crate::games::erased::GameSource;
-use crate::games::{AnyGame, GAMES};
 use crate::spec::split_list;
-use crate::with_game;
 
 pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
-    builtin_only(&cli.command, registry)?;
     match cli.command {
         Command::Run(a) => return run(a, registry),
-        Command::Play(a) => play_interactive(a)?,
-        Command::Replay(a) => replay(a)?,
-        Command::View(a) => super::view::run(a)?,
-        Command::Soak(a) => super::soak::run(a)?,
+        Command::Play(a) => play_interactive(a, registry)?,
+        Command::Replay(a) => replay(a, registry)?,
+        Command::View(a) => super::view::run(a, registry)?,
+        Command::Soak(a) => super::soak::run(a, registry)?,
         Command::Games(a) => super::listing::games(a.json, registry),
         Command::Agents(a) => super::listing::agents(a.json, registry),
         Command::Completions(a) => super::listing::completions(a),
         Command::Man => super::listing::man()?,
-        Command::Bench(a) => super::bench::bench(a)?,
+        Command::Bench(a) => super::bench::bench(a, registry)?,
         Command::Merge(a) => merge(a, registry)?,
         Command::Experiment(a) => experiment(a, registry)?,
         Command::Summarize(a) => super::summarize::summarize(a)?,
-        Command::Sprt(a) => return super::sprt::sprt(a),
-        Command::Exploitability(a) => super::exploitability::exploitability(a)?,
-        Command::Ladder(a) => super::ladder::run(a)?,
-        Command::Quality(a) => super::quality::run(a)?,
+        Command::Sprt(a) => return super::sprt::sprt(a, registry),
+        Command::Exploitability(a) => super::exploitability::exploitability(a, registry)?,
+        Command::Ladder(a) => super::ladder::run(a, registry)?,
+        Command::Quality(a) => super::quality::run(a, registry)?,
         Command::Report(a) => super::report::run(a)?,
         Command::Verify(a) => return super::verify::run(a),
-        Command::Tune(a) => super::tune::run(a)?,
-        Command::Balance(a) => super::balance::run(a)?,
-        Command::Fair(a) => super::fair::run(a)?,
-        Command::Ablate(a) => super::ablate::run(a)?,
+        Command::Tune(a) => super::tune::run(a, registry)?,
+        Command::Balance(a) => super::balance::run(a, registry)?,
+        Command::Fair(a) => super::fair::run(a, registry)?,
+        Command::Ablate(a) => super::ablate::run(a, registry)?,
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Games registered from another crate reach the commands that go through
-/// [`crate::games::erased::DynGame`]; the others name what they support.
-fn builtin_only(command: &Command, registry: &Registry) -> Result<()> {
-    let (name, games): (&str, Vec<&str>) = match command {
-        Command::Play(a) => ("play", vec![a.game.as_str()]),
-        Command::Soak(a) => ("soak", a.game.iter().map(String::as_str).collect()),
-        Command::Bench(a) => ("bench", vec![a.game.as_str()]),
-        Command::Sprt(a) => ("sprt", vec![a.game.as_str()]),
-        Command::Exploitability(a) => ("exploitability", vec![a.game.as_str()]),
-        Command::Ladder(a) => ("ladder", vec![a.game.as_str()]),
-        Command::Quality(a) => ("quality", vec![a.game.as_str()]),
-        Command::Tune(a) => ("tune", vec![a.game.as_str()]),
-        Command::Balance(a) => ("balance", vec![a.game.as_str()]),
-        Command::Fair(a) => ("fair", vec![a.game.as_str()]),
-        Command::Ablate(a) => ("ablate", vec![a.game.as_str()]),
-        _ => return Ok(()),
-    };
-    for game in games {
-        let spec = crate::spec::Spec::parse(game)?;
-        if registry.is_added(&spec.name) {
-            bail!(
-                "{name} works on the built-in games only; {} is a game of this program's own, which run, experiment and merge support",
-                spec.name
-            );
-        }
-    }
-    Ok(())
 }
 
 fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
@@ -144,13 +112,6 @@ fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
         a.out.display()
     );
     Ok(())
-}
-
-fn parse_agents(text: &str) -> Result<Vec<AgentSpec>> {
-    Ok(split_list(text)?
-        .iter()
-        .map(|s| AgentSpec::parse(s))
-        .collect::<Result<_, _>>()?)
 }
 
 fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
@@ -262,119 +223,26 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn play_interactive(a: PlayArgs) -> Result<()> {
+fn play_interactive(a: PlayArgs, registry: &Registry) -> Result<()> {
     arena::play::quiet_contained_panics();
-    let game = AnyGame::parse(&a.game)?;
-    let specs = parse_agents(&a.agents)?;
-    with_game!(&game, g => play_one(g, &specs, a.seed))
+    let game = registry.command_game(&a.game)?;
+    let agents = split_list(&a.agents)?;
+    game.check_agents(&agents)?;
+    game.play(&agents, a.seed)
 }
 
-fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seed: u64) -> Result<()> {
-    if specs.len() != game.num_players() {
-        bail!(
-            "{} needs exactly {} agents, one per seat; {} given",
-            game.spec(),
-            game.num_players(),
-            specs.len()
-        );
-    }
-    let mut agents = specs
-        .iter()
-        .map(|s| s.build::<G>())
-        .collect::<Result<Vec<_>, _>>()?;
-    let humans: Vec<usize> = (0..specs.len())
-        .filter(|&i| specs[i].spec.name == "human")
-        .collect();
-    // Narration is for the human seats: each sees an action as its own seat
-    // does (`action_label_for`), never its own decisions again. Humans at one
-    // terminal who see an action differently get one line each, as each
-    // human's turn already shows that seat's private view on the same screen.
-    // With no human seat, the watcher sees everything.
-    // The last step seen, to draw the final position once the game is over.
-    let mut last: Option<(G::State, G::Action)> = None;
-    let mut narrate = |state: &G::State, player: Option<u8>, action: G::Action| {
-        last = Some((state.clone(), action));
-        let who = match player {
-            Some(p) => format!("seat {p} ({})", specs[p as usize].label),
-            None => "chance".to_string(),
-        };
-        if humans.is_empty() {
-            println!("{who}: {}", game.action_label(state, action));
-            return;
-        }
-        let seen: Vec<(usize, String)> = humans
-            .iter()
-            .filter(|&&h| player != Some(h as u8))
-            .map(|&h| (h, game.action_label_for(state, action, h as u8)))
-            .collect();
-        match seen.first() {
-            None => {}
-            Some((_, first)) if seen.iter().all(|(_, l)| l == first) => {
-                println!("{who}: {first}")
-            }
-            Some(_) => {
-                for (h, label) in &seen {
-                    println!("{who} (as seat {h} sees it): {label}");
-                }
-            }
-        }
-    };
-    let result = play::contained(|| {
-        play::play_game(
-            game,
-            &mut agents,
-            crate::rng::game_seed(seed, 0),
-            None,
-            &mut narrate,
-        )
-    });
-    // A human seat whose input ended stops the game: no move is made for it.
-    if let Some(e) = &result.error
-        && e.contains(crate::agents::human::END_OF_INPUT)
-    {
-        bail!("game stopped: {e}");
-    }
-    // A human who quits ends the game cleanly: nothing is scored or written.
-    if let Some(e) = &result.error
-        && e.contains(crate::agents::human::QUIT)
-    {
-        println!("game ended: you quit");
-        return Ok(());
-    }
-    if let Some((mut state, action)) = last {
-        game.apply(&mut state, action);
-        let viewer = humans.first().map(|&h| h as u8);
-        println!(
-            "\nfinal position:\n{}",
-            game.render(&state, viewer).trim_end()
-        );
-    }
-    println!();
-    for (seat, s) in result.seats.iter().enumerate() {
-        println!(
-            "seat {seat} ({}): {} (score {})",
-            specs[seat].label,
-            s.outcome.as_str(),
-            s.score
-        );
-    }
-    if let Some(e) = result.error {
-        println!("fault: {e}");
-    }
-    Ok(())
-}
-
-fn replay(a: ReplayArgs) -> Result<()> {
-    let (header, game, rest) = open_trace(&a.file, a.game.as_deref())?;
-    with_game!(&game, g => replay_lines(g, &header, &rest))
+fn replay(a: ReplayArgs, registry: &Registry) -> Result<()> {
+    let (header, game, rest) = open_trace(registry, &a.file, a.game.as_deref())?;
+    game.replay(&header, &rest)
 }
 
 /// Reads a trace: its header, its game (the spec the command line gives
 /// when the trace's game reads data files) and the lines after the header.
 pub(super) fn open_trace(
+    registry: &Registry,
     file: &std::path::Path,
     game: Option<&str>,
-) -> Result<(Header, AnyGame, Vec<String>)> {
+) -> Result<(Header, Box<dyn GameCommands>, Vec<String>)> {
     let text = crate::fsutil::read_text(file, crate::fsutil::MAX_TRACE_BYTES)
         .with_context(|| format!("cannot read trace {}", file.display()))?;
     let mut lines = text.lines();
@@ -391,7 +259,7 @@ pub(super) fn open_trace(
     // A trace never names a file to read: a game reading data files is
     // replayed only when the command line gives that same spec.
     let spec = crate::spec::Spec::parse(&header.game)?;
-    let info = GAMES.iter().find(|g| g.name == spec.name);
+    let info = registry.games().find(|g| g.name == spec.name);
     let file_param = spec.params.iter().find(|(k, _)| {
         info.is_some_and(|g| {
             g.params
@@ -409,12 +277,12 @@ pub(super) fn open_trace(
         ),
         _ => {}
     }
-    let game = AnyGame::parse(&header.game)?;
+    let game = registry.command_game(&header.game)?;
     let rest: Vec<String> = lines.map(str::to_string).collect();
     Ok((header, game, rest))
 }
 
-fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String]) -> Result<()> {
+pub(super) fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String]) -> Result<()> {
     let Some((last, actions)) = lines.split_last() else {
         bail!("trace has no result line");
     };

@@ -2,8 +2,8 @@
 
 use anyhow::{Result, bail};
 
-use super::FairArgs;
-use crate::balance::fair::{FairOptions, solve};
+use super::{FairArgs, Registry};
+use crate::balance::fair::{FairOptions, solve_in};
 use crate::balance::{Group, prepare_out, save};
 
 /// Reads `A..B`.
@@ -21,7 +21,7 @@ fn range(text: &str) -> Result<(f64, f64)> {
     Ok((a, b))
 }
 
-pub(super) fn run(a: FairArgs) -> Result<()> {
+pub(super) fn run(a: FairArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
     let (lo, hi) = range(&a.range)?;
     if let Some(p) = a.precision
@@ -47,7 +47,7 @@ pub(super) fn run(a: FairArgs) -> Result<()> {
     if a.out.join("fair.csv").exists() && !a.force {
         prepare_out(&a.out, "fair.csv", a.force)?;
     }
-    let r = solve(&opts)?;
+    let r = solve_in(registry, &opts)?;
     prepare_out(&a.out, "fair.csv", a.force)?;
     save(&a.out, "fair.csv", &r.to_csv())?;
     save(&a.out, "fair.json", &serde_json::to_string_pretty(&r)?)?;

@@ -3,45 +3,48 @@
 
 use anyhow::{Context, Result, bail};
 
-use super::LadderArgs;
+use super::{LadderArgs, Registry};
+use crate::agents::MAX_MOVE_MS;
 use crate::game::Game;
-use crate::games::AnyGame;
 use crate::ladder::{self, BudgetUnit, LadderPlan};
 use crate::spec::split_list;
-use crate::with_game;
 
-/// Reads a list of positive integers such as `10,20,40`.
-fn budgets(text: &str, flag: &str) -> Result<Vec<u64>> {
+/// Reads a list of positive integers up to `max`, such as `10,20,40`.
+fn budgets(text: &str, flag: &str, max: u64) -> Result<Vec<u64>> {
     text.split(',')
         .map(|t| {
             t.trim()
                 .parse::<u64>()
                 .ok()
-                .filter(|&v| v > 0)
-                .with_context(|| format!("{flag} takes positive whole numbers separated by commas, e.g. 10,20,40; got '{t}'"))
+                .filter(|&v| v > 0 && v <= max)
+                .with_context(|| format!("{flag} takes whole numbers from 1 to {max} separated by commas, e.g. 10,20,40; got '{t}'"))
         })
         .collect()
 }
 
-pub(super) fn run(a: LadderArgs) -> Result<()> {
+pub(super) fn run(a: LadderArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
     let (list, unit) = match (&a.time_ms, &a.iterations, &a.cpu_ms) {
-        (Some(t), None, None) => (budgets(t, "--time-ms")?, BudgetUnit::Millis),
-        (None, Some(i), None) => (budgets(i, "--iterations")?, BudgetUnit::Iterations),
-        (None, None, Some(c)) => (budgets(c, "--cpu-ms")?, BudgetUnit::CpuMillis),
+        (Some(t), None, None) => (budgets(t, "--time-ms", MAX_MOVE_MS)?, BudgetUnit::Millis),
+        (None, Some(i), None) => (
+            budgets(i, "--iterations", u64::from(u32::MAX))?,
+            BudgetUnit::Iterations,
+        ),
+        (None, None, Some(c)) => (budgets(c, "--cpu-ms", MAX_MOVE_MS)?, BudgetUnit::CpuMillis),
         _ => bail!("give exactly one of --time-ms, --iterations or --cpu-ms"),
     };
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    let game = AnyGame::parse(&a.game)?;
+    let game = registry.command_game(&a.game)?;
     let agents = split_list(&a.agents)?;
+    registry.builtin_agents_only("ladder", agents.iter().map(String::as_str))?;
     let plan = ladder::plan(&agents, &list, unit)?;
     let out = &a.out;
     let pairs = a.games.div_ceil(2);
     // What makes two invocations the same ladder, kept for --resume.
     let identity = serde_json::json!({
-        "game": with_game!(&game, g => g.spec()),
+        "game": game.spec(),
         "entrants": plan.entrants.iter().map(|e| e.spec.label.clone()).collect::<Vec<_>>(),
         "games": pairs * 2,
         "seed": a.seed,
@@ -88,10 +91,10 @@ pub(super) fn run(a: LadderArgs) -> Result<()> {
         plan.meetings.len(),
         pairs * 2
     );
-    with_game!(&game, g => write(g, &plan, &a, &journal))
+    game.ladder(&plan, &a, &journal)
 }
 
-fn write<G: Game>(
+pub(super) fn write<G: Game>(
     game: &G,
     plan: &LadderPlan,
     a: &LadderArgs,

@@ -89,7 +89,10 @@ pub(super) fn agents(json: bool, registry: &Registry) {
         t.add_row(vec![k.name, k.summary, &params_text(k.params)]);
     }
     for k in registry.kinds() {
-        let summary = format!("{} (plays {} only)", k.summary, k.game);
+        let summary = match k.game {
+            Some(game) => format!("{} (plays {game} only)", k.summary),
+            None => format!("{} (plays every game)", k.summary),
+        };
         t.add_row(vec![k.name, &summary, ""]);
     }
     println!("{t}");

@@ -9,9 +9,11 @@ mod bench;
 mod commands;
 mod exploitability;
 mod fair;
+mod game;
 mod json;
 mod ladder;
 mod listing;
+mod play;
 mod quality;
 mod registry;
 mod report;
@@ -573,6 +575,17 @@ fn parse_games(text: &str) -> Result<u64, String> {
     }
 }
 
+/// A `--move-timeout-ms` value, at most [`crate::agents::MAX_MOVE_MS`].
+fn parse_move_timeout(text: &str) -> Result<u64, String> {
+    let max = crate::agents::MAX_MOVE_MS;
+    match text.trim().parse::<u64>() {
+        Ok(n @ 1..) if n <= max => Ok(n),
+        _ => Err(format!(
+            "--move-timeout-ms takes milliseconds from 1 to {max} (an hour); got '{text}'"
+        )),
+    }
+}
+
 /// A `--max-errors` value: at least 1 (omit the flag for no limit).
 fn parse_max_errors(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
@@ -637,9 +650,10 @@ pub struct RunArgs {
     /// timeout), counted from this invocation's start: `--resume` after such a stop continues.
     #[arg(long, value_name = "N", value_parser = parse_max_errors)]
     pub max_errors: Option<u64>,
-    /// A decision that takes longer than this forfeits the game (milliseconds). Search
-    /// agents see the limit as a deadline and stop in time, whatever their own budget.
-    #[arg(long, value_name = "MS")]
+    /// A decision that takes longer than this forfeits the game (milliseconds, 1 to 3600000).
+    /// Search agents see the limit as a deadline and stop in time, whatever their own budget;
+    /// an agent that overruns is abandoned when it passes (see `arena::watchdog`).
+    #[arg(long, value_name = "MS", value_parser = parse_move_timeout)]
     pub move_timeout_ms: Option<u64>,
     /// Duplicate deals: each deal (setup and chance stream) is played once per seating, so
     /// seats and agents are compared on identical luck; reports use per-deal paired estimates.

@@ -3,16 +3,16 @@
 
 use anyhow::{Context, Result, bail};
 
-use super::QualityArgs;
+use super::{QualityArgs, Registry};
 use crate::agents::registry::AgentSpec;
 use crate::analysis::quality;
-use crate::games::AnyGame;
 use crate::spec::split_list;
-use crate::with_game;
 
-pub(super) fn run(a: QualityArgs) -> Result<()> {
-    let game = AnyGame::parse(&a.game)?;
-    let specs = split_list(&a.agents)?
+pub(super) fn run(a: QualityArgs, registry: &Registry) -> Result<()> {
+    let game = registry.command_game(&a.game)?;
+    let agents = split_list(&a.agents)?;
+    registry.builtin_agents_only("quality", agents.iter().map(String::as_str))?;
+    let specs = agents
         .iter()
         .map(|t| AgentSpec::parse(t))
         .collect::<Result<Vec<_>, _>>()?;
@@ -29,7 +29,7 @@ pub(super) fn run(a: QualityArgs) -> Result<()> {
             a.out.display()
         );
     }
-    let games = with_game!(&game, g => quality::play(g, &specs, a.games, a.seed, a.threads))?;
+    let games = game.quality(&specs, a.games, a.seed, a.threads)?;
     let metrics = quality::metrics(&games);
     std::fs::create_dir_all(&a.out)
         .with_context(|| format!("cannot create {}", a.out.display()))?;

@@ -16,8 +16,9 @@
 //! }
 //! ```
 //!
-//! `run`, `experiment`, `merge`, `summarize`, `report`, `games` and `agents`
-//! reach every registered game; the other commands work on the built-in games.
+//! Every command reaches every registered game. A game is drawn by `view`
+//! through its [`Picture`] (an empty `impl Picture for MyGame {}` shows its
+//! text rendering).
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -25,15 +26,18 @@ use std::sync::Arc;
 
 use clap::Parser;
 
+use super::game::GameCommands;
 use crate::agents::Agent;
+use crate::agents::erased::AnyAgent;
 use crate::error::SpecError;
 use crate::game::Game;
-use crate::games::erased::{AgentKind, AnyAgentKind, Builtin, DynGame, GameSource, Typed};
-use crate::games::{GAMES, GameInfo};
+use crate::games::erased::{AgentKind, AnyAgentKind, DynGame, EveryGameKind, GameSource, Typed};
+use crate::games::{AnyGame, GAMES, GameInfo};
 use crate::spec::{Params, Spec};
+use crate::view::Picture;
 
 type Constructor =
-    Box<dyn Fn(&Spec, &[AnyAgentKind]) -> Result<Box<dyn DynGame>, SpecError> + Send + Sync>;
+    Box<dyn Fn(&Spec, &[AnyAgentKind]) -> Result<Box<dyn GameCommands>, SpecError> + Send + Sync>;
 
 /// A registered game: its listing and how to build it from a spec.
 struct Entry {
@@ -48,8 +52,8 @@ pub(super) struct KindInfo {
     pub name: &'static str,
     /// One line on what it does.
     pub summary: &'static str,
-    /// The game it plays.
-    pub game: &'static str,
+    /// The game type it plays, or `None` for every game.
+    pub game: Option<&'static str>,
 }
 
 /// The games and agent kinds a command line knows.
@@ -68,10 +72,8 @@ impl Registry {
                 info: *info,
                 builtin: true,
                 build: Box::new(|spec, kinds| {
-                    Builtin {
-                        kinds: kinds.to_vec(),
-                    }
-                    .game(spec)
+                    let game = AnyGame::from_spec(spec)?;
+                    Ok(crate::with_game!(game, g => Box::new(Typed::new(g, kinds)) as Box<dyn GameCommands>))
                 }),
             })
             .collect();
@@ -85,8 +87,8 @@ impl Registry {
     /// Adds a game: `info` lists it (its `name` is its name in specs) and
     /// `from_params` builds it from a spec's parameters, calling
     /// `Params::finish` so unknown keys are errors. A name already taken
-    /// replaces that game.
-    pub fn with_game<G: Game>(
+    /// replaces that game. `view` draws it through its [`Picture`].
+    pub fn with_game<G: Picture>(
         mut self,
         info: GameInfo,
         from_params: impl Fn(&mut Params) -> Result<G, SpecError> + Send + Sync + 'static,
@@ -120,10 +122,28 @@ impl Registry {
         self.kind_infos.push(KindInfo {
             name,
             summary,
-            game: std::any::type_name::<G>()
-                .rsplit("::")
-                .next()
-                .unwrap_or_default(),
+            game: std::any::type_name::<G>().rsplit("::").next(),
+        });
+        self
+    }
+
+    /// Adds an agent kind for every game, built-in or registered: `build`
+    /// makes an [`AnyAgent`], which sees its seat's view as a
+    /// [`Position`](crate::agents::erased::Position) of any game.
+    pub fn with_any_agent(
+        mut self,
+        name: &'static str,
+        summary: &'static str,
+        build: impl Fn(&mut Params) -> Result<Box<dyn AnyAgent>, SpecError> + Send + Sync + 'static,
+    ) -> Registry {
+        self.kinds.push(Arc::new(EveryGameKind {
+            name: name.to_string(),
+            build: Arc::new(build),
+        }));
+        self.kind_infos.push(KindInfo {
+            name,
+            summary,
+            game: None,
         });
         self
     }
@@ -145,6 +165,45 @@ impl Registry {
     /// Parses and builds a game from spec text.
     pub fn parse(&self, text: &str) -> Result<Box<dyn DynGame>, SpecError> {
         self.game(&Spec::parse(text)?)
+    }
+
+    /// A game for a subcommand, from spec text.
+    pub(super) fn command_game(&self, text: &str) -> Result<Box<dyn GameCommands>, SpecError> {
+        self.build(&Spec::parse(text)?)
+    }
+
+    /// Refuses an agent kind of this program's own where `command` seats
+    /// only built-in kinds and presets (it sets their budgets or parameters).
+    pub(super) fn builtin_agents_only<'a>(
+        &self,
+        command: &str,
+        agents: impl IntoIterator<Item = &'a str>,
+    ) -> anyhow::Result<()> {
+        for text in agents {
+            if let Ok(spec) = Spec::parse(text)
+                && self.kind_infos.iter().any(|k| k.name == spec.name)
+            {
+                anyhow::bail!(
+                    "{command} takes the built-in agent kinds and presets; {} is an agent kind of this program's own, which run, play, sprt, fair and ablate take",
+                    spec.name
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn build(&self, spec: &Spec) -> Result<Box<dyn GameCommands>, SpecError> {
+        match self.games.iter().find(|e| e.info.name == spec.name) {
+            Some(e) => (e.build)(spec, &self.kinds),
+            None => {
+                let names = || self.games.iter().map(|e| e.info.name);
+                Err(SpecError::UnknownGame {
+                    name: spec.name.clone(),
+                    hint: crate::error::did_you_mean(&spec.name, names()),
+                    known: names().collect::<Vec<_>>().join(", "),
+                })
+            }
+        }
     }
 
     /// Runs the command line on this process's arguments: the whole of a
@@ -189,17 +248,7 @@ impl Registry {
 
 impl GameSource for Registry {
     fn game(&self, spec: &Spec) -> Result<Box<dyn DynGame>, SpecError> {
-        match self.games.iter().find(|e| e.info.name == spec.name) {
-            Some(e) => (e.build)(spec, &self.kinds),
-            None => {
-                let names = || self.games.iter().map(|e| e.info.name);
-                Err(SpecError::UnknownGame {
-                    name: spec.name.clone(),
-                    hint: crate::error::did_you_mean(&spec.name, names()),
-                    known: names().collect::<Vec<_>>().join(", "),
-                })
-            }
-        }
+        Ok(self.build(spec)?)
     }
 }
 

@@ -10,13 +10,11 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use rayon::prelude::*;
 
-use super::SoakArgs;
+use super::{Registry, SoakArgs};
 use crate::arena::play::{contained, panic_text, quiet_contained_panics};
 use crate::game::conformance::check_state;
 use crate::game::{Game, Turn};
-use crate::games::{AnyGame, GAMES};
 use crate::rng::{below, game_seed, rng_from_seed};
-use crate::with_game;
 
 /// The first problem found in one random game.
 #[derive(Clone, Debug, PartialEq)]
@@ -141,7 +139,7 @@ pub(crate) fn soak<G: Game>(
     })
 }
 
-pub(super) fn run(a: SoakArgs) -> Result<()> {
+pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -149,8 +147,8 @@ pub(super) fn run(a: SoakArgs) -> Result<()> {
         bail!("--start plus --games overflows");
     }
     let specs: Vec<String> = if a.game.is_empty() {
-        GAMES
-            .iter()
+        registry
+            .games()
             .flat_map(|g| g.test_specs.iter().map(|s| s.to_string()))
             .collect()
     } else {
@@ -159,7 +157,7 @@ pub(super) fn run(a: SoakArgs) -> Result<()> {
     // Parse every spec before playing anything: bad input fails at once.
     let games = specs
         .iter()
-        .map(|s| AnyGame::parse(s))
+        .map(|s| registry.command_game(s))
         .collect::<Result<Vec<_>, _>>()?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads)
@@ -181,9 +179,9 @@ pub(super) fn run(a: SoakArgs) -> Result<()> {
     let mut reports = Vec::new();
     let mut failures = Vec::new();
     for (text, game) in specs.iter().zip(&games) {
-        let spec = with_game!(game, g => g.spec());
+        let spec = game.spec();
         let clock = Instant::now();
-        let tally = with_game!(game, g => soak(g, a.seed, a.start, a.games, &pool));
+        let tally = game.soak(a.seed, a.start, a.games, &pool);
         let secs = clock.elapsed().as_secs_f64().max(1e-9);
         let rate = tally.games as f64 / secs;
         if !a.json {

@@ -8,18 +8,16 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use rayon::prelude::*;
 
-use super::SprtArgs;
+use super::{Registry, SprtArgs};
 use crate::agents::Agent;
 use crate::agents::registry::AgentSpec;
-use crate::arena::play;
+use crate::arena::{AgentFactory, play};
 use crate::game::{Game, Outcome};
-use crate::games::AnyGame;
 use crate::rng::game_seed;
 use crate::spec::split_list;
 use crate::stats::sprt::{self, Decision};
-use crate::with_game;
 
-pub(super) fn sprt(a: SprtArgs) -> Result<ExitCode> {
+pub(super) fn sprt(a: SprtArgs, registry: &Registry) -> Result<ExitCode> {
     play::quiet_contained_panics();
     if !(a.alpha > 0.0 && a.alpha < 0.5 && a.beta > 0.0 && a.beta < 0.5) {
         bail!("--alpha and --beta must lie strictly between 0 and 0.5");
@@ -49,25 +47,33 @@ pub(super) fn sprt(a: SprtArgs) -> Result<ExitCode> {
     if a.batch == 0 {
         bail!("--batch must be at least 1");
     }
-    let game = AnyGame::parse(&a.game)?;
-    let specs: Vec<AgentSpec> = split_list(&a.agents)?
-        .iter()
-        .map(|s| AgentSpec::parse(s))
-        .collect::<Result<_, _>>()?;
-    if specs.len() != 2 {
+    let game = registry.command_game(&a.game)?;
+    let agents = split_list(&a.agents)?;
+    game.check_agents(&agents)?;
+    if agents.len() != 2 {
         bail!(
             "sprt compares exactly two agents (A,B); {} given",
-            specs.len()
+            agents.len()
         );
     }
-    with_game!(&game, g => run(g, &specs, &a))
+    game.sprt(&agents, &a)
 }
 
 /// Plays one game with `seating[s]` (an index into `specs`) in seat `s` and
 /// returns the outcome of agent A (index 0). A game that panics is a draw.
-fn play_one<G: Game>(game: &G, specs: &[AgentSpec], seating: [usize; 2], seed: u64) -> Outcome {
+fn play_one<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    seating: [usize; 2],
+    seed: u64,
+) -> Outcome {
     let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(2);
     for &i in &seating {
+        if let Some(make) = &factories[i] {
+            agents.push(make());
+            continue;
+        }
         match specs[i].build::<G>() {
             Ok(agent) => agents.push(agent),
             Err(e) => unreachable!("agent specs are validated before playing: {e}"),
@@ -98,7 +104,12 @@ fn points(o: Outcome) -> u64 {
     }
 }
 
-fn run<G: Game>(game: &G, specs: &[AgentSpec], a: &SprtArgs) -> Result<ExitCode> {
+pub(super) fn run<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    a: &SprtArgs,
+) -> Result<ExitCode> {
     if game.num_players() != 2 {
         bail!(
             "sprt needs a two-player game; {} has {} players",
@@ -106,8 +117,10 @@ fn run<G: Game>(game: &G, specs: &[AgentSpec], a: &SprtArgs) -> Result<ExitCode>
             game.num_players()
         );
     }
-    for s in specs {
-        s.build::<G>()?;
+    for (s, f) in specs.iter().zip(factories) {
+        if f.is_none() {
+            s.build::<G>()?;
+        }
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads)
@@ -148,8 +161,8 @@ fn run<G: Game>(game: &G, specs: &[AgentSpec], a: &SprtArgs) -> Result<ExitCode>
                 .map(|p| {
                     let seed = game_seed(a.seed, p);
                     [
-                        play_one(game, specs, [0, 1], seed),
-                        play_one(game, specs, [1, 0], seed),
+                        play_one(game, specs, factories, [0, 1], seed),
+                        play_one(game, specs, factories, [1, 0], seed),
                     ]
                 })
                 .collect()

@@ -5,15 +5,13 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 
-use super::TuneArgs;
+use super::{Registry, TuneArgs};
 use crate::agents::registry::AgentSpec;
 use crate::game::Game;
-use crate::games::AnyGame;
 use crate::tune::ntbea::Ntbea;
 use crate::tune::{self, SearchSpace, TuneOptions};
-use crate::with_game;
 
-pub(super) fn run(a: TuneArgs) -> Result<()> {
+pub(super) fn run(a: TuneArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
     if !(a.k.is_finite() && a.k >= 0.0) {
         bail!("--k must be a finite number >= 0; {} given", a.k);
@@ -21,7 +19,8 @@ pub(super) fn run(a: TuneArgs) -> Result<()> {
     if a.neighbours == 0 {
         bail!("--neighbours must be at least 1");
     }
-    let game = AnyGame::parse(&a.game)?;
+    let game = registry.command_game(&a.game)?;
+    registry.builtin_agents_only("tune", [a.agent.as_str(), a.against.as_str()])?;
     let space = SearchSpace::parse(&a.agent)?;
     let against = AgentSpec::parse(&a.against)?;
     if let Some(dir) = &a.out
@@ -48,10 +47,10 @@ pub(super) fn run(a: TuneArgs) -> Result<()> {
             bail!("cannot write {}: its directory does not exist", p.display());
         }
     }
-    with_game!(&game, g => tune_game(g, &space, &against, &a))
+    game.tune(&space, &against, &a)
 }
 
-fn tune_game<G: Game>(
+pub(super) fn tune_game<G: Game>(
     game: &G,
     space: &SearchSpace,
     against: &AgentSpec,

@@ -1,21 +1,16 @@
 //! `boardlab view`: a trace drawn as one self-contained HTML page.
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result};
 
-use super::ViewArgs;
-use crate::with_game;
+use super::{Registry, ViewArgs};
 
-pub(super) fn run(a: ViewArgs) -> Result<()> {
-    let (header, game, lines) = super::commands::open_trace(&a.file, a.game.as_deref())?;
+pub(super) fn run(a: ViewArgs, registry: &Registry) -> Result<()> {
+    let (header, game, lines) = super::commands::open_trace(registry, &a.file, a.game.as_deref())?;
     let out = a
         .out
         .clone()
         .unwrap_or_else(|| a.file.with_extension("html"));
-    let html = with_game!(&game, g => {
-        let replay = crate::view::replay(g, header, &lines).map_err(|e| anyhow!("{e}"))?;
-        let steps = replay.steps.len();
-        (crate::view::page(g, &replay), steps)
-    });
+    let html = game.view(header, &lines)?;
     crate::fsutil::write_atomic(&out, html.0.as_bytes())
         .with_context(|| format!("cannot write {}", out.display()))?;
     println!(

@@ -59,7 +59,8 @@ pub enum Turn {
 /// The rules of one game with its parameters fixed (player count, variants).
 ///
 /// Implementors are immutable values shared across threads; all mutable data
-/// lives in [`Game::State`]. A game is played by asking whose turn it is,
+/// lives in [`Game::State`]. They are `Clone` so that a move run under the
+/// runner's time limit can hold its own copy of the rules (`arena::watchdog`). A game is played by asking whose turn it is,
 /// choosing among the legal actions (or the chance outcomes) and applying one:
 ///
 /// ```
@@ -80,7 +81,7 @@ pub enum Turn {
 ///
 /// `examples/nim/game.rs` implements it for a game of its own, and
 /// docs/extending.md is the guide.
-pub trait Game: Send + Sync + Sized + 'static {
+pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// Plain data: fixed-size where possible, no RNG, no `Rc`/`RefCell`/trait
     /// objects. Cloning it is how agents search, so keep it small.
     type State: Clone + Eq + Hash + Debug + Send + Sync + Serialize + DeserializeOwned;

@@ -13,11 +13,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::agents::Agent;
+use crate::agents::erased::{AnyAgent, Erased};
 use crate::agents::registry::AgentSpec;
 use crate::arena::merge::{Merged, merge_for};
-use crate::arena::{self, AgentFactory, RunError, RunOptions, RunOutput};
+use crate::arena::{self, AgentFactory, PlayedGame, RunError, RunOptions, RunOutput};
 use crate::error::SpecError;
-use crate::game::Game;
+use crate::game::{Ablation, Game};
 use crate::spec::{Params, Spec};
 
 /// What a program that chose its game at run time does with it.
@@ -33,6 +34,18 @@ pub trait DynGame: Send + Sync {
     fn run(&self, agents: &[String], opts: &RunOptions) -> Result<RunOutput, RunError>;
     /// [`merge_for`]: the shard directories of one run of this game.
     fn merge(&self, dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunError>;
+    /// [`Game::ablations`].
+    fn ablations(&self) -> Vec<Ablation>;
+    /// [`crate::balance::play_identical`] with the agent named by text, as
+    /// [`DynGame::run`] reads it, in every seat.
+    fn play_identical(
+        &self,
+        agent: &str,
+        range: std::ops::Range<u64>,
+        seed: u64,
+        duplicate: bool,
+        pool: &rayon::ThreadPool,
+    ) -> Result<Vec<PlayedGame>, SpecError>;
 }
 
 /// Turns a game spec into a game.
@@ -64,8 +77,35 @@ impl<G: Game> Clone for AgentKind<G> {
     }
 }
 
-/// Agent kinds of any game type, as a registry holds them: [`Typed::new`]
-/// keeps those of its own game type.
+/// An agent kind of one's own for every game: its agents are
+/// [`AnyAgent`]s, seated in a game of any type through [`Erased`].
+#[derive(Clone)]
+pub struct EveryGameKind {
+    /// The kind's name in specs.
+    pub name: String,
+    /// Builds an agent from the spec's parameters (calling `Params::finish`).
+    pub build: Arc<AnyAgentBuilder>,
+}
+
+/// How an [`EveryGameKind`] builds its agent.
+pub type AnyAgentBuilder =
+    dyn Fn(&mut Params) -> Result<Box<dyn AnyAgent>, SpecError> + Send + Sync;
+
+impl EveryGameKind {
+    /// This kind as a kind of game type `G`.
+    fn of<G: Game>(&self) -> AgentKind<G> {
+        let build = self.build.clone();
+        AgentKind {
+            name: self.name.clone(),
+            build: Arc::new(move |params: &mut Params| {
+                Ok(Box::new(Erased(build(params)?)) as Box<dyn Agent<G>>)
+            }),
+        }
+    }
+}
+
+/// Agent kinds as a registry holds them: [`AgentKind`]s of any game type and
+/// [`EveryGameKind`]s. [`Typed::new`] keeps those that play its game type.
 pub type AnyAgentKind = Arc<dyn Any + Send + Sync>;
 
 /// A concrete game and the agent kinds registered for its type.
@@ -79,24 +119,38 @@ impl<G: Game> Typed<G> {
     pub fn new(game: G, kinds: &[AnyAgentKind]) -> Typed<G> {
         let kinds = kinds
             .iter()
-            .filter_map(|k| k.downcast_ref::<AgentKind<G>>().cloned())
+            .filter_map(|k| {
+                k.downcast_ref::<AgentKind<G>>().cloned().or_else(|| {
+                    k.downcast_ref::<EveryGameKind>()
+                        .map(EveryGameKind::of::<G>)
+                })
+            })
             .collect();
         Typed { game, kinds }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &G {
+        &self.game
     }
 
     /// The agents' specs and, for registered kinds, their factories; every
     /// registered agent is built once here so bad parameters fail before a game.
     #[allow(clippy::type_complexity)]
-    fn agents(
+    pub fn agents(
         &self,
         texts: &[String],
     ) -> Result<(Vec<AgentSpec>, Vec<Option<AgentFactory<G>>>), SpecError> {
         let mut specs = Vec::new();
         let mut factories = Vec::new();
         for text in texts {
-            let spec = Spec::parse(text.trim())?;
-            match self.kinds.iter().find(|k| k.name == spec.name) {
-                Some(kind) => {
+            // Text that names no kind of this game's own is read as AgentSpec reads it.
+            let own = Spec::parse(text.trim()).ok().and_then(|spec| {
+                let kind = self.kinds.iter().find(|k| k.name == spec.name)?;
+                Some((kind, spec))
+            });
+            match own {
+                Some((kind, spec)) => {
                     (kind.build)(&mut spec.params.clone())?;
                     let (build, params) = (kind.build.clone(), spec.params.clone());
                     let factory: AgentFactory<G> = Arc::new(move || {
@@ -152,6 +206,28 @@ impl<G: Game> DynGame for Typed<G> {
     }
     fn merge(&self, dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunError> {
         merge_for(&self.game, dirs, out, force)
+    }
+    fn ablations(&self) -> Vec<Ablation> {
+        self.game.ablations()
+    }
+    fn play_identical(
+        &self,
+        agent: &str,
+        range: std::ops::Range<u64>,
+        seed: u64,
+        duplicate: bool,
+        pool: &rayon::ThreadPool,
+    ) -> Result<Vec<PlayedGame>, SpecError> {
+        let (specs, factories) = self.agents(&[agent.to_string()])?;
+        Ok(crate::balance::play_identical_with(
+            &self.game,
+            &specs[0],
+            factories[0].clone(),
+            range,
+            seed,
+            duplicate,
+            pool,
+        ))
     }
 }
 

@@ -10,7 +10,10 @@
 //! (`comparisons.csv`), sweeps on their own axes, and the optional study
 //! files found by name beside it: `balance.csv` (balance against skill),
 //! `fair*.csv` (compensation), `ablate*.csv` (component ablation),
-//! `quality.csv` and `ladder.csv`.
+//! `quality.csv` and `ladder.csv`. `balance.csv` is drawn as the
+//! balance-against-skill curve (each group's win rate against the agents'
+//! Elo). A folder holding study files but no games (a `boardlab balance`
+//! output) gets a page of those sections alone.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -812,6 +815,201 @@ fn generic_points(t: &Table, unit_range: bool) -> Option<(String, Vec<RatePoint>
     (!points.is_empty()).then(|| (t.head[value].clone(), points))
 }
 
+/// The balance-against-skill curve of a `balance.csv` (`boardlab balance`):
+/// per kind (seats, then roles) a chart of each group's win rate against the
+/// agents' Elo at each budget (or the budget itself, on a log axis, when the
+/// game has no Elo column), the fair share marked, and the same points as a
+/// table. `None` when the file is not a balance.csv.
+fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
+    let col = |name: &str| column(t, name);
+    let (budget, kind, group, games, rate, low, high) = (
+        col("budget")?,
+        col("kind")?,
+        col("group")?,
+        col("games")?,
+        col("rate")?,
+        col("low")?,
+        col("high")?,
+    );
+    let elo = [col("elo")?, col("elo_low")?, col("elo_high")?];
+    struct Row<'a> {
+        budget: f64,
+        kind: &'a str,
+        group: &'a str,
+        games: &'a str,
+        rate: [f64; 3],
+        elo: Option<[f64; 3]>,
+    }
+    let rows: Vec<Row> = t
+        .rows
+        .iter()
+        .map(|r| {
+            let elo = elo
+                .iter()
+                .map(|&i| num(&r[i]))
+                .collect::<Option<Vec<f64>>>();
+            Some(Row {
+                budget: num(&r[budget])?,
+                kind: &r[kind],
+                group: &r[group],
+                games: &r[games],
+                rate: [num(&r[rate])?, num(&r[low])?, num(&r[high])?],
+                elo: elo.map(|e| [e[0], e[1], e[2]]),
+            })
+        })
+        .collect::<Option<Vec<Row>>>()?;
+    if rows.is_empty() {
+        return None;
+    }
+    let by_elo = rows.iter().all(|r| r.elo.is_some());
+    let x_desc = if by_elo {
+        "the agents' Elo (random = 0), 95 % interval"
+    } else {
+        "search iterations per decision (log scale)"
+    };
+    let mut blocks = Vec::new();
+    // What balance.json says about the run: game, agent and why it stopped.
+    if let Some(j) = std::fs::read_to_string(path.with_extension("json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    {
+        let field = |k: &str| j.get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
+        blocks.push(Block::Text(format!(
+            "`{}` with `{}` in every seat at each budget (iterations per decision). Stopped: {}.",
+            field("game"),
+            field("agent"),
+            field("stop")
+        )));
+    }
+    let mut table = Table {
+        head: [
+            "kind",
+            "group",
+            "budget",
+            "Elo [95 %]",
+            "games",
+            "win rate [95 %]",
+            "vs fair share",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: Vec::new(),
+    };
+    let mut kinds: Vec<&str> = rows.iter().map(|r| r.kind).collect();
+    kinds.dedup();
+    kinds.sort_by_key(|k| *k != "seat");
+    kinds.dedup();
+    for kind in kinds {
+        let of_kind: Vec<&Row> = rows.iter().filter(|r| r.kind == kind).collect();
+        let mut budgets: Vec<f64> = of_kind.iter().map(|r| r.budget).collect();
+        budgets.sort_by(f64::total_cmp);
+        budgets.dedup();
+        // The fair share: the mean rate of the kind's groups at each budget
+        // (1/n for seats of a game without draws), averaged over budgets.
+        let fair = budgets
+            .iter()
+            .map(|b| {
+                let v: Vec<f64> = of_kind
+                    .iter()
+                    .filter(|r| r.budget == *b)
+                    .map(|r| r.rate[0])
+                    .collect();
+                v.iter().sum::<f64>() / v.len() as f64
+            })
+            .sum::<f64>()
+            / budgets.len() as f64;
+        let mut names: Vec<&str> = Vec::new();
+        for r in &of_kind {
+            if !names.contains(&r.group) {
+                names.push(r.group);
+            }
+        }
+        let label = |g: &str| {
+            if kind == "seat" {
+                format!("seat {g}")
+            } else {
+                g.to_string()
+            }
+        };
+        let curves: Vec<plots::Curve> = names
+            .iter()
+            .map(|g| plots::Curve {
+                label: label(g),
+                points: of_kind
+                    .iter()
+                    .filter(|r| r.group == *g)
+                    .map(|r| {
+                        let [x, x_low, x_high] = if by_elo {
+                            r.elo.unwrap_or_default()
+                        } else {
+                            [r.budget; 3]
+                        };
+                        plots::CurvePoint {
+                            x,
+                            x_low,
+                            x_high,
+                            rate: r.rate[0],
+                            low: r.rate[1],
+                            high: r.rate[2],
+                            tag: format!("{} it", r.budget),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        let what = if kind == "seat" {
+            "Seat"
+        } else {
+            "Faction and role"
+        };
+        blocks.push(Block::Chart {
+            caption: format!(
+                "{what} win rates against skill: one line per group through its budgets, \
+                 vertical whiskers the rate's 95 % interval{}, the dashed line the fair share \
+                 {fair:.3}{}.",
+                if by_elo {
+                    ", horizontal whiskers the Elo's"
+                } else {
+                    ""
+                },
+                if curves.len() > plots::MAX_CURVES {
+                    format!(
+                        "; the first {} of {} groups drawn",
+                        plots::MAX_CURVES,
+                        curves.len()
+                    )
+                } else {
+                    String::new()
+                }
+            ),
+            svg: plots::skill_curve_svg(
+                &format!("{what} balance against skill"),
+                x_desc,
+                &curves,
+                Some(fair),
+                !by_elo,
+            ),
+        });
+        for g in &names {
+            for r in of_kind.iter().filter(|r| r.group == *g) {
+                table.rows.push(vec![
+                    kind.to_string(),
+                    label(g),
+                    format!("{}", r.budget),
+                    r.elo.map_or("–".into(), |e| {
+                        format!("{:+.0} [{:+.0}, {:+.0}]", e[0], e[1], e[2])
+                    }),
+                    r.games.to_string(),
+                    format!("{:.3} {}", r.rate[0], ci(r.rate[1], r.rate[2])),
+                    format!("{:+.3}", r.rate[0] - fair),
+                ]);
+            }
+        }
+    }
+    blocks.push(Block::Table(table));
+    Some(blocks)
+}
+
 fn study_sections(dir: &Path) -> Vec<Section> {
     let files = csv_files(dir);
     let mut out = Vec::new();
@@ -828,6 +1026,17 @@ fn study_sections(dir: &Path) -> Vec<Section> {
             let Ok(t) = read_table(path) else { continue };
             let shown = path.strip_prefix(dir).unwrap_or(path).display().to_string();
             let mut blocks = vec![Block::Text(format!("From `{shown}`."))];
+            if id == "balance"
+                && let Some(curve) = skill_curve(&t, path)
+            {
+                blocks.extend(curve);
+                out.push(Section {
+                    id: format!("{id}-{k}"),
+                    title: title.to_string(),
+                    blocks,
+                });
+                continue;
+            }
             // Quality metrics mix shares and counts: chart the shares only.
             if let Some((value, points)) = generic_points(&t, id == "quality") {
                 blocks.push(Block::Chart {
@@ -869,12 +1078,36 @@ fn study_sections(dir: &Path) -> Vec<Section> {
 
 /// Builds the dashboard of the study in `dir`.
 pub fn build(dir: &Path) -> Result<Dashboard, String> {
-    let (cells, base, keys) = load(dir)?;
     let name = dir
         .canonicalize()
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
         .unwrap_or_else(|| dir.display().to_string());
+    if !dir.join("cells.csv").exists() && !dir.join("games.csv").exists() {
+        // A folder of study files alone (a `balance`, `fair` or `ablate` output).
+        let sections = study_sections(dir);
+        if sections.is_empty() {
+            return Err(format!(
+                "{} holds neither games.csv (a run), cells.csv (an experiment) nor a study's \
+                 balance.csv, fair.csv, ablate.csv, quality.csv or ladder.csv",
+                dir.display()
+            ));
+        }
+        return Ok(Dashboard {
+            title: format!("{name}: dashboard"),
+            intro: vec![format!(
+                "Study files of `{}`: {}.",
+                dir.display(),
+                sections
+                    .iter()
+                    .map(|s| s.title.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )],
+            sections,
+        });
+    }
+    let (cells, base, keys) = load(dir)?;
     let mut intro = Vec::new();
     if cells.len() > 1 {
         intro.push(format!(

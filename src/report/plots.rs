@@ -631,6 +631,212 @@ pub fn category_chart(
     )
 }
 
+/// One point of a balance-against-skill curve: a group's win rate at one
+/// budget, placed at the agents' strength there (Elo, or the budget itself).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CurvePoint {
+    /// Strength: the estimate and its 95 % interval on the x axis.
+    pub x: f64,
+    /// Lower end of the strength's interval (equal to `x` when exact).
+    pub x_low: f64,
+    /// Upper end of the strength's interval.
+    pub x_high: f64,
+    /// The win rate.
+    pub rate: f64,
+    /// Lower bound of its 95 % interval.
+    pub low: f64,
+    /// Upper bound of its 95 % interval.
+    pub high: f64,
+    /// What the point was measured at (e.g. `500 it`), for its tooltip.
+    pub tag: String,
+}
+
+/// One line of a skill curve: a seat, faction or role.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Curve {
+    /// Legend text.
+    pub label: String,
+    /// Points, joined in the order given (budgets increasing; the Elo
+    /// estimates of neighbouring budgets may cross).
+    pub points: Vec<CurvePoint>,
+}
+
+/// Curves drawn at most on one chart; more would not read.
+pub const MAX_CURVES: usize = 12;
+
+/// Win rates against skill: one line per group through its points, each
+/// point with a vertical 95 % whisker for the rate and a thin horizontal one
+/// for the strength, a dashed line at `fair` (the share every group would
+/// have in a balanced game); the first line's points are labelled with their
+/// `tag` (the budget). Lines are nudged apart sideways by a few pixels
+/// so that whiskers at the same strength do not hide each other. With `log_x`
+/// the x axis is logarithmic (budgets that double); the y axis spans the data
+/// and `fair`, within 0..1.
+pub fn skill_curve_svg(
+    title: &str,
+    x_desc: &str,
+    curves: &[Curve],
+    fair: Option<f64>,
+    log_x: bool,
+) -> String {
+    use std::fmt::Write as _;
+    let curves = &curves[..curves.len().min(MAX_CURVES)];
+    let (w, h) = (720.0, 440.0);
+    let longest = curves
+        .iter()
+        .map(|c| c.label.chars().count())
+        .max()
+        .unwrap_or(4)
+        .min(30);
+    let entry_w = (longest as f64 * 7.0 + 30.0).clamp(130.0, 240.0);
+    let per_row = ((w - 100.0) / entry_w).floor().max(1.0) as usize;
+    let legend_rows = curves.len().div_ceil(per_row).max(1) as f64;
+    let (left, right, top, bottom) = (64.0, w - 24.0, 44.0 + 14.0 * legend_rows, h - 64.0);
+    let tx = |v: f64| if log_x { v.max(1e-9).log2() } else { v };
+    let span = |values: &mut dyn Iterator<Item = f64>| {
+        let (a, b) = values
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+                (a.min(x), b.max(x))
+            });
+        if !a.is_finite() {
+            (0.0, 1.0)
+        } else if b > a {
+            let pad = (b - a) * 0.08;
+            (a - pad, b + pad)
+        } else {
+            (a - 0.5, a + 0.5)
+        }
+    };
+    let points = || curves.iter().flat_map(|c| c.points.iter());
+    let (xlo, xhi) = span(&mut points().flat_map(|p| [tx(p.x_low), tx(p.x_high), tx(p.x)]));
+    let (ylo, yhi) = span(&mut points().flat_map(|p| [p.low, p.high]).chain(fair));
+    let (ylo, yhi) = (ylo.max(0.0), yhi.min(1.0));
+    let sx = |v: f64| left + (tx(v).clamp(xlo, xhi) - xlo) / (xhi - xlo) * (right - left);
+    let sy = |v: f64| bottom - (v.clamp(ylo, yhi) - ylo) / (yhi - ylo) * (bottom - top);
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
+         font-family=\"sans-serif\" role=\"img\" class=\"skill-curve\"><title>{0}</title>\
+         <rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\
+         <text x=\"{1}\" y=\"24\" font-size=\"18\" text-anchor=\"middle\">{0}</text>",
+        escape(title),
+        w / 2.0
+    );
+    for t in ticks(ylo, yhi) {
+        let _ = write!(
+            out,
+            "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{right}\" y2=\"{0:.1}\" stroke=\"#e5e5e5\"/>\
+             <text x=\"{1}\" y=\"{2:.1}\" font-size=\"12\" text-anchor=\"end\">{3}</text>",
+            sy(t),
+            left - 6.0,
+            sy(t) + 4.0,
+            tidy(t)
+        );
+    }
+    let xticks: Vec<f64> = if log_x {
+        let (a, b) = (xlo.ceil() as i32, xhi.floor() as i32);
+        (a..=b).map(|k| 2f64.powi(k)).collect()
+    } else {
+        ticks(xlo, xhi)
+    };
+    for t in xticks {
+        let _ = write!(
+            out,
+            "<line x1=\"{0:.1}\" y1=\"{top}\" x2=\"{0:.1}\" y2=\"{bottom}\" stroke=\"#eeeeee\"/>\
+             <text x=\"{0:.1}\" y=\"{1}\" font-size=\"12\" text-anchor=\"middle\">{2}</text>",
+            sx(t),
+            bottom + 16.0,
+            tidy(t)
+        );
+    }
+    let _ = write!(
+        out,
+        "<line x1=\"{left}\" y1=\"{bottom}\" x2=\"{right}\" y2=\"{bottom}\" stroke=\"black\"/>\
+         <line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{bottom}\" stroke=\"black\"/>\
+         <text transform=\"translate(16 {0}) rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">win rate (draw = 1/2)</text>\
+         <text x=\"{1}\" y=\"{2}\" font-size=\"13\" text-anchor=\"middle\">{3}</text>",
+        (top + bottom) / 2.0,
+        (left + right) / 2.0,
+        h - 24.0,
+        escape(x_desc)
+    );
+    if let Some(f) = fair {
+        let _ = write!(
+            out,
+            "<line class=\"fair\" x1=\"{left}\" y1=\"{0:.1}\" x2=\"{right}\" y2=\"{0:.1}\" stroke=\"{1}\" \
+             stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\
+             <text x=\"{2}\" y=\"{3:.1}\" font-size=\"11\" text-anchor=\"end\" fill=\"{1}\">fair share {4}</text>",
+            sy(f),
+            hex(colour(6)),
+            right - 4.0,
+            sy(f) - 5.0,
+            tidy((f * 1000.0).round() / 1000.0)
+        );
+    }
+    let k = curves.len().max(1) as f64;
+    for (j, c) in curves.iter().enumerate() {
+        let col = hex(colour(j));
+        let dx = 5.0 * (j as f64 - (k - 1.0) / 2.0);
+        let pts: Vec<&CurvePoint> = c.points.iter().collect();
+        let line: Vec<String> = pts
+            .iter()
+            .map(|p| format!("{:.1},{:.1}", sx(p.x) + dx, sy(p.rate)))
+            .collect();
+        let _ = write!(
+            out,
+            "<polyline class=\"curve\" points=\"{}\" fill=\"none\" stroke=\"{col}\" stroke-width=\"2\"/>",
+            line.join(" ")
+        );
+        for p in pts {
+            let (cx, cy) = (sx(p.x) + dx, sy(p.rate));
+            let _ = write!(
+                out,
+                "<g class=\"point\"><title>{0} at {1}: {2:.3} [{3:.3}, {4:.3}]; {5}: {6:.0} [{7:.0}, {8:.0}]</title>\
+                 <line x1=\"{9:.1}\" y1=\"{cy:.1}\" x2=\"{10:.1}\" y2=\"{cy:.1}\" stroke=\"{col}\" stroke-width=\"1\" stroke-opacity=\"0.6\"/>\
+                 <line x1=\"{cx:.1}\" y1=\"{11:.1}\" x2=\"{cx:.1}\" y2=\"{12:.1}\" stroke=\"{col}\" stroke-width=\"2\"/>\
+                 <circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"4.5\" fill=\"{col}\"/></g>",
+                escape(&c.label),
+                escape(&p.tag),
+                p.rate,
+                p.low,
+                p.high,
+                escape(x_desc),
+                p.x,
+                p.x_low,
+                p.x_high,
+                sx(p.x_low) + dx,
+                sx(p.x_high) + dx,
+                sy(p.low),
+                sy(p.high),
+            );
+            // The first line names each budget once, above its whisker.
+            if j == 0 {
+                let _ = write!(
+                    out,
+                    "<text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"#56606b\" text-anchor=\"middle\">{}</text>",
+                    sy(p.high) - 5.0,
+                    escape(&p.tag)
+                );
+            }
+        }
+        let lx = left + 10.0 + entry_w * (j % per_row) as f64;
+        let ly = 44.0 + 14.0 * (j / per_row) as f64;
+        let _ = write!(
+            out,
+            "<line x1=\"{0}\" y1=\"{ly}\" x2=\"{1}\" y2=\"{ly}\" stroke=\"{col}\" stroke-width=\"2\"/>\
+             <circle cx=\"{lx}\" cy=\"{ly}\" r=\"4\" fill=\"{col}\"/>\
+             <text x=\"{2}\" y=\"{3}\" font-size=\"12\">{4}</text>",
+            lx - 7.0,
+            lx + 7.0,
+            lx + 11.0,
+            ly + 4.0,
+            escape(&cut(&c.label, 30))
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -647,6 +853,38 @@ mod tests {
         let _ = std::fs::remove_file(path);
         assert!(text.starts_with("<svg"), "{}: not an SVG", path.display());
         text
+    }
+
+    /// Without Elo the budgets sit on a log axis with ticks at powers of two;
+    /// every group gets a line, every budget a point and a label.
+    #[test]
+    fn skill_curve_without_elo_puts_budgets_on_a_log_axis() {
+        let curve = |label: &str, base: f64| Curve {
+            label: label.into(),
+            points: [250.0, 500.0, 1000.0]
+                .iter()
+                .map(|&b| CurvePoint {
+                    x: b,
+                    x_low: b,
+                    x_high: b,
+                    rate: base,
+                    low: base - 0.03,
+                    high: base + 0.03,
+                    tag: format!("{b} it"),
+                })
+                .collect(),
+        };
+        let svg = skill_curve_svg(
+            "Seat balance against skill",
+            "search iterations per decision (log scale)",
+            &[curve("seat 0", 0.6), curve("seat 1", 0.4)],
+            Some(0.5),
+            true,
+        );
+        assert!(svg.contains(">256<") && svg.contains(">512<"), "{svg}");
+        assert_eq!(svg.matches("<polyline class=\"curve\"").count(), 2);
+        assert_eq!(svg.matches("<g class=\"point\">").count(), 6);
+        assert!(svg.contains(">500 it<") && svg.contains("fair share 0.5"));
     }
 
     #[test]

@@ -3,6 +3,8 @@
 //! no asymptotic variance formula, so it works the same for Bradley–Terry and
 //! Plackett–Luce, and it respects that all of a game's rows move together.
 
+use std::collections::BTreeMap;
+
 use rand::Rng;
 use rayon::prelude::*;
 
@@ -50,6 +52,60 @@ pub fn bootstrap<T: Sync>(
             })
             .collect()
     };
+    intervals(point, &fits)
+}
+
+/// [`bootstrap`] for fits that see the games only through how often each
+/// distinct game occurs, as rating fits do. The resamples are the same draws
+/// from the same generators, handed to `fit` as `(game, times drawn)` for
+/// each distinct game (games with equal `key` are the same game), so a
+/// resample of a million games costs a counter per draw, not a copy of them.
+pub fn bootstrap_counted<T: Sync, K: Ord>(
+    point: &[f64],
+    games: &[T],
+    key: impl Fn(&T) -> K,
+    resamples: usize,
+    seed: u64,
+    fit: impl Fn(&[(&T, f64)]) -> Vec<f64> + Sync,
+) -> Vec<Interval> {
+    let n = games.len();
+    let mut kinds: BTreeMap<K, u32> = BTreeMap::new();
+    let mut distinct: Vec<&T> = Vec::new();
+    let kind_of: Vec<u32> = games
+        .iter()
+        .map(|g| {
+            *kinds.entry(key(g)).or_insert_with(|| {
+                distinct.push(g);
+                distinct.len() as u32 - 1
+            })
+        })
+        .collect();
+    let fits: Vec<Vec<f64>> = if n == 0 {
+        Vec::new()
+    } else {
+        (0..resamples as u64)
+            .into_par_iter()
+            .map(|k| {
+                let mut rng = rng_from_seed(game_seed(seed, k));
+                let mut drawn = vec![0u64; distinct.len()];
+                for _ in 0..n {
+                    drawn[kind_of[rng.random_range(0..n)] as usize] += 1;
+                }
+                let sample: Vec<(&T, f64)> = distinct
+                    .iter()
+                    .zip(&drawn)
+                    .filter(|&(_, &times)| times > 0)
+                    .map(|(&g, &times)| (g, times as f64))
+                    .collect();
+                fit(&sample)
+            })
+            .collect()
+    };
+    intervals(point, &fits)
+}
+
+/// Nearest-rank percentile intervals of the refitted values around `point`.
+fn intervals(point: &[f64], fits: &[Vec<f64>]) -> Vec<Interval> {
     point
         .iter()
         .enumerate()
@@ -84,5 +140,23 @@ mod tests {
     fn no_games_collapse_the_interval() {
         let r = bootstrap(&[1.5], &[] as &[f64], 100, 1, |_| vec![0.0])[0];
         assert_eq!((r.low, r.estimate, r.high), (1.5, 1.5, 1.5));
+    }
+
+    #[test]
+    fn counted_resamples_are_the_plain_resamples() {
+        // The same draws, seen as counts of distinct games: a fit that only
+        // sums gives the same interval either way.
+        let data: Vec<u32> = (0..300).map(|k| k % 7 + (k % 3) * 10).collect();
+        let mean =
+            |s: &[&u32]| vec![s.iter().map(|&&v| f64::from(v)).sum::<f64>() / s.len() as f64];
+        let counted_mean = |s: &[(&u32, f64)]| {
+            let n: f64 = s.iter().map(|(_, c)| c).sum();
+            vec![s.iter().map(|(v, c)| f64::from(**v) * c).sum::<f64>() / n]
+        };
+        let point = mean(&data.iter().collect::<Vec<_>>());
+        let plain = bootstrap(&point, &data, 200, 9, mean);
+        let counted = bootstrap_counted(&point, &data, |v| *v, 200, 9, counted_mean);
+        assert_eq!(plain, counted);
+        assert!(plain[0].low < plain[0].high);
     }
 }

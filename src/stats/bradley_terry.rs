@@ -2,7 +2,7 @@
 //! fitted by maximum likelihood with Hunter's MM algorithm ([`super::mm`]).
 //! A draw counts as half a win for each side.
 
-use super::bootstrap::{Interval, bootstrap};
+use super::bootstrap::{Interval, bootstrap_counted};
 use super::mm::{self, Stage};
 
 /// The result of one game of two, from `a`'s side.
@@ -16,17 +16,18 @@ pub struct PairGame {
     pub score_a: f64,
 }
 
-/// The choice stages of games of two: `a` chosen over `b` with weight
-/// `score_a`, `b` over `a` with weight `1 - score_a`.
-pub fn stages(games: &[&PairGame]) -> Vec<Stage> {
-    mm::aggregate(games.iter().flat_map(|g| {
+/// The choice stages of games of two, each given with the times it was
+/// played: `a` chosen over `b` with weight `score_a`, `b` over `a` with
+/// weight `1 - score_a`, times that count.
+pub fn stages(games: &[(&PairGame, f64)]) -> Vec<Stage> {
+    mm::aggregate(games.iter().flat_map(|&(g, times)| {
         [(g.a, g.score_a), (g.b, 1.0 - g.score_a)]
             .into_iter()
             .filter(|&(_, w)| w > 0.0)
-            .map(|(winner, weight)| Stage {
+            .map(move |(winner, weight)| Stage {
                 winner,
                 set: vec![g.a, g.b],
-                weight,
+                weight: weight * times,
             })
     }))
 }
@@ -35,13 +36,24 @@ pub fn stages(games: &[&PairGame]) -> Vec<Stage> {
 /// `agents` agents, with `prior` virtual draws per pair of agents
 /// ([`mm::prior_stages`]) so that unbeaten or winless agents stay finite.
 pub fn elo(agents: usize, games: &[&PairGame], prior: f64) -> Vec<f64> {
+    let once: Vec<(&PairGame, f64)> = games.iter().map(|&g| (g, 1.0)).collect();
+    elo_counted(agents, &once, prior)
+}
+
+/// [`elo`] of games given as `(game, times it was played)`.
+pub fn elo_counted(agents: usize, games: &[(&PairGame, f64)], prior: f64) -> Vec<f64> {
     let mut s = stages(games);
     s.extend(mm::prior_stages(&s, prior));
     mm::to_elo(&mm::fit(agents, &s))
 }
 
+/// What makes two games the same game for a fit.
+pub fn same_game(g: &PairGame) -> (usize, usize, u64) {
+    (g.a, g.b, g.score_a.to_bits())
+}
+
 /// Elo ratings with bootstrap intervals (games resampled with replacement,
-/// `resamples` times, from `seed`; see [`bootstrap`]).
+/// `resamples` times, from `seed`; see [`bootstrap_counted`]).
 pub fn ratings(
     agents: usize,
     games: &[PairGame],
@@ -51,8 +63,8 @@ pub fn ratings(
 ) -> Vec<Interval> {
     let refs: Vec<&PairGame> = games.iter().collect();
     let point = elo(agents, &refs, prior);
-    bootstrap(&point, games, resamples, seed, |sample| {
-        elo(agents, sample, prior)
+    bootstrap_counted(&point, games, same_game, resamples, seed, |sample| {
+        elo_counted(agents, sample, prior)
     })
 }
 

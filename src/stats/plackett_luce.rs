@@ -14,7 +14,7 @@
 //! counts as `t` places. For two players a tie is a draw counted as half a win
 //! each way, as in [`super::bradley_terry`].
 
-use super::bootstrap::{Interval, bootstrap};
+use super::bootstrap::{Interval, bootstrap_counted};
 use super::mm::{self, Stage};
 
 /// One game: `(agent, place)` per seat, place 0 the best; equal places are
@@ -73,13 +73,24 @@ pub fn stages(ranking: &[(usize, u32)]) -> Vec<Stage> {
 /// rankings, with `prior` virtual draws per pair of agents
 /// ([`mm::prior_stages`]).
 pub fn elo(agents: usize, games: &[&Ranking], prior: f64) -> Vec<f64> {
-    let mut s = mm::aggregate(games.iter().flat_map(|g| stages(g)));
+    let once: Vec<(&Ranking, f64)> = games.iter().map(|&g| (g, 1.0)).collect();
+    elo_counted(agents, &once, prior)
+}
+
+/// [`elo`] of games given as `(ranking, times it was played)`.
+pub fn elo_counted(agents: usize, games: &[(&Ranking, f64)], prior: f64) -> Vec<f64> {
+    let mut s = mm::aggregate(games.iter().flat_map(|&(g, times)| {
+        stages(g).into_iter().map(move |mut s| {
+            s.weight *= times;
+            s
+        })
+    }));
     s.extend(mm::prior_stages(&s, prior));
     mm::to_elo(&mm::fit(agents, &s))
 }
 
 /// Elo ratings with bootstrap intervals over games (see
-/// [`super::bootstrap::bootstrap`]).
+/// [`super::bootstrap::bootstrap_counted`]).
 pub fn ratings(
     agents: usize,
     games: &[Ranking],
@@ -89,8 +100,8 @@ pub fn ratings(
 ) -> Vec<Interval> {
     let refs: Vec<&Ranking> = games.iter().collect();
     let point = elo(agents, &refs, prior);
-    bootstrap(&point, games, resamples, seed, |sample| {
-        elo(agents, sample, prior)
+    bootstrap_counted(&point, games, Clone::clone, resamples, seed, |sample| {
+        elo_counted(agents, sample, prior)
     })
 }
 

@@ -5,9 +5,12 @@
 
 use super::svg::{self, layer};
 use super::{Canvas, Picture};
+use crate::game::Game;
 use crate::game::PlayerId;
 use crate::games::fox::board::square_name;
-use crate::games::fox::state::{CHARACTER_NAMES, Cell, Ending, Phase, State};
+use crate::games::fox::state::{
+    Action, CHARACTER_NAMES, Cell, Ending, FOXES, PAWN_CODES, Phase, State,
+};
 use crate::games::fox::{CHARACTERS, Fox};
 
 const SQ: f64 = 100.0;
@@ -28,6 +31,7 @@ fn origin(sq: u8) -> (f64, f64) {
 }
 
 impl Picture for Fox {
+    super::move_number_from_encoding!();
     fn canvas(&self, _states: &[State]) -> Option<Canvas> {
         Some(Canvas::sized(
             LEFT + 5.0 * SQ + 230.0,
@@ -218,6 +222,73 @@ impl Picture for Fox {
             layer("pawns", &pawns),
             layer("panel", &panel),
         ]
+    }
+
+    fn text_legend(&self) -> Vec<(String, String)> {
+        let mut l = super::grids::pairs(&[
+            (
+                "a-e, 1-5",
+                "columns and rows: a square's name (c3) is the key of a move there",
+            ),
+            (
+                "*I *S *G",
+                "start tiles of Indigo, Scarlett and the Guardians",
+            ),
+            ("##", "a face-down tile: nobody knows its arrows"),
+            (
+                "↑ ↗ → ↘ …",
+                "a face-up tile's arrows, its rotation applied: where a pawn may go from it",
+            ),
+        ]);
+        l.push(("@".into(), "the pawns on the square follow it".into()));
+        for (c, name) in CHARACTER_NAMES.iter().enumerate() {
+            l.push((
+                PAWN_CODES[c].to_string(),
+                format!(
+                    "{name}'s pawn ({}, seat {})",
+                    if c % 2 == 0 { "Foxes" } else { "Guardians" },
+                    self.controller(c as u8)
+                ),
+            ));
+        }
+        l.push((
+            "c3+90".into(),
+            "Puffer's rotation of the tile on c3 by 90° clockwise (also +180, +270)".into(),
+        ));
+        l.push((
+            "b2-c3".into(),
+            "Scarlett's swap of the tiles on b2 and c3".into(),
+        ));
+        l
+    }
+
+    fn move_key(&self, _s: &State, action: Action) -> Option<String> {
+        Some(match action {
+            // Moves and Zev's reveals are never offered together.
+            Action::Move(q) | Action::Reveal(q) => square_name(q),
+            Action::Pass => "pass".into(),
+            Action::Rotate(q, k) => format!("{}+{}", square_name(q), 90 * u32::from(k)),
+            Action::Swap(a, b) => format!("{}-{}", square_name(a), square_name(b)),
+            Action::Tile(_) => return None,
+        })
+    }
+
+    fn seat_name(&self, _s: &State, player: PlayerId) -> String {
+        let pawns: Vec<String> = (0..4u8)
+            .filter(|&c| self.controller(c) == player)
+            .map(|c| {
+                format!(
+                    "{} ({})",
+                    CHARACTER_NAMES[c as usize], PAWN_CODES[c as usize]
+                )
+            })
+            .collect();
+        let side = if self.side(player) == FOXES {
+            "Foxes"
+        } else {
+            "Guardians"
+        };
+        format!("the {side}: {}", pawns.join(" and "))
     }
 
     fn legend(&self) -> Vec<(String, String)> {

@@ -14,6 +14,7 @@ const X_COLOUR: &str = "#1f77b4";
 const O_COLOUR: &str = "#d62728";
 
 impl Picture for TicTacToe {
+    super::move_number_from_encoding!();
     fn canvas(&self, _states: &[tictactoe::State]) -> Option<Canvas> {
         Some(Canvas::sized(320.0, 340.0))
     }
@@ -80,6 +81,21 @@ impl Picture for TicTacToe {
         ]
     }
 
+    fn text_legend(&self) -> Vec<(String, String)> {
+        pairs(&[
+            ("X", "seat 0's marks (X moves first)"),
+            ("O", "seat 1's marks"),
+            (
+                "1-9",
+                "empty cells: the number is the key of the move there",
+            ),
+        ])
+    }
+
+    fn seat_name(&self, _s: &tictactoe::State, player: PlayerId) -> String {
+        format!("playing {}", ["X", "O"][player as usize % 2])
+    }
+
     fn legend(&self) -> Vec<(String, String)> {
         vec![
             ("X (blue)".into(), "seat 0".into()),
@@ -93,6 +109,7 @@ impl Picture for TicTacToe {
 }
 
 impl Picture for Connect4 {
+    super::move_number_from_encoding!();
     fn canvas(&self, _states: &[connect4::State]) -> Option<Canvas> {
         Some(Canvas::sized(7.0 * 60.0 + 20.0, 6.0 * 60.0 + 70.0))
     }
@@ -157,6 +174,22 @@ impl Picture for Connect4 {
         ]
     }
 
+    fn text_legend(&self) -> Vec<(String, String)> {
+        pairs(&[
+            ("X", "seat 0's discs (X moves first)"),
+            ("O", "seat 1's discs"),
+            (".", "empty cell"),
+            (
+                "1234567",
+                "column numbers: the key of a drop into that column",
+            ),
+        ])
+    }
+
+    fn seat_name(&self, _s: &connect4::State, player: PlayerId) -> String {
+        format!("playing {}", ["X", "O"][player as usize % 2])
+    }
+
     fn legend(&self) -> Vec<(String, String)> {
         vec![
             ("yellow".into(), "seat 0".into()),
@@ -169,6 +202,53 @@ impl Picture for Connect4 {
     }
 }
 
-impl Picture for Kuhn {}
-impl Picture for Leduc {}
-impl Picture for Planted {}
+/// (symbol, meaning) pairs from string literals.
+pub(super) fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+impl Picture for Kuhn {
+    super::move_number_from_encoding!();
+    fn text_legend(&self) -> Vec<(String, String)> {
+        pairs(&[
+            ("P0, P1", "the seats' cards: J < Q < K"),
+            ("?", "a card you cannot see"),
+            ("-", "no card dealt yet"),
+            ("pot", "chips in the pot (each antes 1, a bet adds 1)"),
+            ("betting", "the actions so far, first to last"),
+        ])
+    }
+}
+
+impl Picture for Leduc {
+    super::move_number_from_encoding!();
+    fn text_legend(&self) -> Vec<(String, String)> {
+        pairs(&[
+            (
+                "P0, P1",
+                "the seats' private cards: J, Q or K (two of each)",
+            ),
+            ("?", "a card you cannot see"),
+            ("public", "the shared card of round 2 (- before it)"),
+            (
+                "pot (a + b)",
+                "chips in the pot, and each seat's part of it",
+            ),
+            ("round 1, 2", "the actions of each betting round"),
+        ])
+    }
+}
+
+impl Picture for Planted {
+    super::move_number_from_encoding!();
+    fn text_legend(&self) -> Vec<(String, String)> {
+        pairs(&[
+            ("card: Pn", "the seat holding the card (- before the deal)"),
+            ("bold, timid", "each seat's choice (- before it chooses)"),
+            ("winner: Pn", "the seat that won (- before the end)"),
+        ])
+    }
+}

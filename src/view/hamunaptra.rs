@@ -91,6 +91,32 @@ impl Hamunaptra {
 }
 
 impl Picture for Hamunaptra {
+    super::move_number_from_encoding!();
+    fn text_legend(&self) -> Vec<(String, String)> {
+        super::grids::pairs(&[
+            (
+                "─ │ ┼ └ …",
+                "a tile: its lines run to the sides it is open to (· open to none)",
+            ),
+            ("E", "an entrance tile"),
+            ("S, X", "a stair down, an exit stair"),
+            (
+                "a-e, A-E",
+                "a stair marked with a symbol (listed under the map), capital when an exit",
+            ),
+            ("M, T", "a monster, a trap"),
+            ("0-3", "a character of that seat"),
+            (
+                "left column",
+                "the row's y coordinate; cells are named (x,y)",
+            ),
+            (
+                "F I R",
+                "a foe's Force, Intelligence and Reflexes (- when it has none)",
+            ),
+        ])
+    }
+
     fn canvas(&self, states: &[State]) -> Option<Canvas> {
         // The map's north-west corner sits at (x0·SQ, −y1·SQ), north up.
         let b = self.pic_bounds(states);

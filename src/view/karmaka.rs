@@ -106,6 +106,7 @@ impl Karmaka {
 }
 
 impl Picture for Karmaka {
+    super::move_number_from_encoding!();
     fn canvas(&self, _states: &[State]) -> Option<Canvas> {
         Some(Canvas::sized(
             W,
@@ -271,6 +272,32 @@ impl Picture for Karmaka {
             }
         }
         out
+    }
+
+    fn text_legend(&self) -> Vec<(String, String)> {
+        super::grids::pairs(&[
+            ("> P1", "the seat whose turn it is"),
+            ("(you)", "your seat"),
+            (
+                "[Wolf] [team A]",
+                "the seat's side, in the wolf and team variants",
+            ),
+            (
+                "Name (red 3)",
+                "a card: its colour (red, green, blue, or mosaic: all three) and points",
+            ),
+            ("??", "a card you cannot see"),
+            ("-", "an empty pile"),
+            (
+                "rung, needs N",
+                "the seat's rung of the Karmic Ladder and the Deeds score that climbs it",
+            ),
+            (
+                "Deeds score",
+                "the points of the seat's best colour in its Deeds",
+            ),
+            ("Your cards", "the abilities of the cards in your hand"),
+        ])
     }
 
     fn legend(&self) -> Vec<(String, String)> {

@@ -51,6 +51,41 @@ impl Karmox {
 }
 
 impl Picture for Karmox {
+    super::move_number_from_encoding!();
+    fn text_legend(&self) -> Vec<(String, String)> {
+        super::grids::pairs(&[
+            (
+                "m g k",
+                "blue characters: MGa, GRa, GKa (seat shown on each sheet)",
+            ),
+            ("M G K", "red characters: MGb, GRb, GKb"),
+            ("s, S", "a blue, a red Skeletor"),
+            ("#", "wall"),
+            (".", "floor"),
+            (
+                "1-6",
+                "the six prison cells' interiors (MGa, GRa, GKa, MGb, GRb, GKb)",
+            ),
+            ("a-f", "the front squares of those cells"),
+            (
+                "R L I G",
+                "icon squares of the default board: Round table, Long table, Iron chest, Gold chest",
+            ),
+            ("T", "a teleport square"),
+            ("P, >", "the magic portal and its access squares"),
+            ("E07", "an event square of the track"),
+        ])
+    }
+
+    fn seat_name(&self, _s: &State, player: PlayerId) -> String {
+        const LETTERS: [&str; 6] = ["m", "M", "g", "G", "k", "K"];
+        let chars: Vec<String> = self
+            .seat_chars(player as usize)
+            .map(|c| format!("{} ({})", CHAR_IDS[c], LETTERS[c]))
+            .collect();
+        chars.join(", ")
+    }
+
     fn canvas(&self, _states: &[State]) -> Option<Canvas> {
         let board_h = self.c.board.h as f64 * SQ + 40.0;
         Some(Canvas::sized(

@@ -72,7 +72,60 @@ pub trait Picture: Game {
     fn legend(&self) -> Vec<(String, String)> {
         Vec::new()
     }
+
+    /// What the text board's symbols mean (`boardlab play` shows it).
+    fn text_legend(&self) -> Vec<(String, String)> {
+        Vec::new()
+    }
+
+    /// The key a person types for `action` at `boardlab play`, matching a
+    /// label the board shows (a Fox square). `None`: [`Picture::move_number`]
+    /// plus one, which is a tic-tac-toe cell's number and a Connect Four
+    /// column's.
+    fn move_key(&self, state: &Self::State, action: Self::Action) -> Option<String> {
+        let _ = (state, action);
+        None
+    }
+
+    /// The action's index in a fixed numbering of every action (a game's
+    /// encoding), for move keys that do not change from state to state.
+    /// `None`, the default, numbers moves by their place in the list.
+    fn move_number(&self, state: &Self::State, action: Self::Action) -> Option<usize> {
+        let _ = (state, action);
+        None
+    }
+
+    /// What `player` holds, for the line above a human's move list: the
+    /// role (faction, character) by default, or the seat's pieces.
+    fn seat_name(&self, state: &Self::State, player: PlayerId) -> String {
+        self.role(state, player)
+    }
 }
+
+/// The keys `boardlab play` gives the legal moves: the game's own
+/// ([`Picture::move_key`]), else its encoding index plus one
+/// ([`Picture::move_number`]), else the place in the list (not stable).
+pub fn move_keys<G: Picture>(game: &G, state: &G::State, legal: &[G::Action]) -> Vec<String> {
+    legal
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| {
+            game.move_key(state, a)
+                .unwrap_or_else(|| (game.move_number(state, a).unwrap_or(i) + 1).to_string())
+        })
+        .collect()
+}
+
+/// Implements [`Picture::move_number`] by the game's
+/// [`Encode::action_index`](crate::game::encoding::Encode::action_index).
+macro_rules! move_number_from_encoding {
+    () => {
+        fn move_number(&self, state: &Self::State, action: Self::Action) -> Option<usize> {
+            Some(crate::game::encoding::Encode::action_index(self, state, action) as usize)
+        }
+    };
+}
+pub(crate) use move_number_from_encoding;
 
 /// A trace re-simulated: every state, every step, the recorded result.
 #[derive(Clone, Debug)]

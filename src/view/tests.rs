@@ -146,3 +146,43 @@ fn equal_layers_are_stored_once() {
         html.len()
     );
 }
+
+/// `boardlab play` keys: at every decision of random games of every game,
+/// each legal move has its own key, the same whatever else is legal (a key
+/// is a function of the state and the action alone), and every game has a
+/// legend for its text board.
+#[test]
+fn every_game_keys_its_moves_uniquely_and_has_a_text_legend() {
+    use crate::game::encoding::Encode;
+    fn check<G: Picture + Encode>(g: &G, spec: &str) {
+        assert!(!g.text_legend().is_empty(), "{spec}: no text legend");
+        for seed in 0..3 {
+            let mut rng = crate::rng::rng_from_seed(seed);
+            let mut s = g.initial_state(&mut rng);
+            for _ in 0..400 {
+                let a = match g.turn(&s) {
+                    crate::game::Turn::Terminal => break,
+                    crate::game::Turn::Chance => g.sample_chance(&s, &mut rng),
+                    crate::game::Turn::Player(_) => {
+                        let legal = g.legal_actions(&s);
+                        let keys = move_keys(g, &s, &legal);
+                        let distinct: std::collections::HashSet<&String> = keys.iter().collect();
+                        assert_eq!(distinct.len(), keys.len(), "{spec}: {keys:?}");
+                        assert!(
+                            keys.iter()
+                                .all(|k| !k.is_empty() && !k.contains(char::is_whitespace))
+                        );
+                        legal[crate::rng::below(&mut rng, legal.len())]
+                    }
+                };
+                g.apply(&mut s, a);
+            }
+        }
+    }
+    for info in GAMES {
+        for spec in info.test_specs {
+            let game = AnyGame::parse(spec).unwrap();
+            with_game!(&game, g => check(g, spec));
+        }
+    }
+}

@@ -1,5 +1,5 @@
 """The dashboard in a real headless browser (Debian's Chromium driven by
-Playwright): a small run and a small experiment are made with the release
+Playwright): a small run, a small experiment and a balance-against-skill study are made with the release
 binary, `boardlab report` writes their pages, and each page must load without
 console errors or failed requests and show its headline table and charts.
 
@@ -67,7 +67,13 @@ def studies():
     exp = tmp / "exp"
     boardlab("experiment", str(exp_file), "--out", str(exp), "--threads", "1", "-q")
     boardlab("report", str(exp))
-    yield {"run": run, "exp": exp}
+    # A balance-against-skill study alone in its folder (balance.csv).
+    skill = tmp / "balance"
+    boardlab("balance", "--game", "planted", "--agent", "mcts", "--budgets", "16,32",
+             "--max-games", "200", "--ladder-games", "20", "--threads", "1",
+             "--out", str(skill))
+    boardlab("report", str(skill))
+    yield {"run": run, "exp": exp, "balance": skill}
     shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -138,3 +144,30 @@ def test_experiment_page(studies, browser):
     if SCREENSHOT:
         page.set_viewport_size({"width": 1200, "height": 1500})
         page.screenshot(path=SCREENSHOT, full_page=False)
+
+
+def test_balance_page(studies, browser):
+    page, errors, failed = open_page(browser, studies["balance"] / "report.html")
+    assert errors == [], errors
+    assert failed == [], failed
+    # The skill curve: a chart for the seats and one for the roles, each with
+    # a line per group through a point per budget and the fair share dashed.
+    charts = page.locator("#balance-0 figure svg.skill-curve")
+    assert charts.count() == 2
+    for i in range(2):
+        chart = charts.nth(i)
+        box = chart.bounding_box()
+        assert box and box["width"] > 200 and box["height"] > 100, box
+        assert chart.locator("polyline.curve").count() == 2
+        assert chart.locator("g.point").count() == 4
+        assert chart.locator("line.fair").count() == 1
+        # Drawn, not just present: each line joins its two budgets, and every
+        # point's dot is laid out inside the chart.
+        points = chart.locator("polyline.curve").first.get_attribute("points")
+        assert len(points.split()) == 2, points
+        for j in range(4):
+            dot = chart.locator("g.point circle").nth(j).bounding_box()
+            assert dot and dot["width"] > 0, dot
+            assert box["x"] <= dot["x"] <= box["x"] + box["width"], (dot, box)
+    assert "Elo" in charts.first.inner_html()
+    assert page.locator("#balance-0 tbody tr").count() == 8

@@ -132,8 +132,8 @@ impl SearchConfig {
     /// searching thread's CPU time.
     pub fn from_params(params: &mut Params) -> Result<SearchConfig, SpecError> {
         let iterations = params.int("iterations", 1000, 1, u64::from(u32::MAX))?;
-        let time_ms = params.int("time_ms", 0, 0, 3_600_000)?;
-        let cpu_ms = params.int("cpu_ms", 0, 0, 3_600_000)?;
+        let time_ms = params.int("time_ms", 0, 0, crate::agents::MAX_MOVE_MS)?;
+        let cpu_ms = params.int("cpu_ms", 0, 0, crate::agents::MAX_MOVE_MS)?;
         if time_ms > 0 && cpu_ms > 0 {
             return Err(SpecError::Invalid(
                 "time_ms and cpu_ms exclude each other: give one of them".to_string(),

@@ -42,8 +42,27 @@ impl Fox {
     /// assert!(fox.scenario("5 ## ##", 0).is_err());
     /// ```
     pub fn scenario(&self, grid: &str, to_move: Character) -> Result<State, String> {
+        self.scenario_in_round(grid, to_move, 1)
+    }
+
+    /// [`Fox::scenario`] in a later round (1-based; a round is the four
+    /// character-turns from Indigo's to Zev's), so that `to_move` starts
+    /// character-turn `4 × (round − 1) + to_move` of the game, e.g. for a
+    /// position just before the turn cap.
+    pub fn scenario_in_round(
+        &self,
+        grid: &str,
+        to_move: Character,
+        round: u32,
+    ) -> Result<State, String> {
         if to_move >= 4 {
             return Err(format!("character {to_move} does not exist (0..4)"));
+        }
+        let cap = self.turn_cap();
+        if round == 0 || 4 * (round - 1) + u32::from(to_move) >= cap {
+            return Err(format!(
+                "round {round} out of range: the turn cap of {cap} character-turns ends the game"
+            ));
         }
         let masks = self.tile_set().masks;
         let mut used = [false; TILES];
@@ -133,8 +152,8 @@ impl Fox {
             cells: filled,
             pos,
             to_move,
-            // The first turn on which this character moves (turn order).
-            turn_count: u32::from(to_move),
+            // Character-turns completed before this one (turn order).
+            turn_count: 4 * (round - 1) + u32::from(to_move),
             phase: Phase::Move,
             tally: Tally::default(),
         };

@@ -205,14 +205,11 @@ fn f3_chain_ends_on_tile_a() {
 
 #[test]
 fn f3_used_tiles_stop_a_second_pass() {
-    // The chain d3 (W) -> c3 (N) marks both as used: turn c4 into a start tile
-    // and point c3 back east so the chain returns to d3, where it must stop.
+    // The chain d3 (W) -> c3 (N) marks both as used: with c3's N tile
+    // turned to point east the chain returns to d3, where it must stop.
     let g = fox();
-    let mut s = board(&g, F3, SCARLETT);
-    let Cell::Up(id, _) = s.cells[sq("c3") as usize] else {
-        unreachable!()
-    };
-    s.cells[sq("c3") as usize] = Cell::Up(id, 1); // N turned to E
+    let s = board(&g, &F3.replace("N       W", "E~1     W"), SCARLETT);
+    assert!(matches!(s.cells[sq("c3") as usize], Cell::Up(_, 1)));
     assert!(finals(&g, &s).contains("d3"));
 }
 
@@ -272,6 +269,15 @@ const F6: &str = "
   1   *I      E+W@Sc  ##      ##        ##
 ";
 
+/// F6 with Zev on b1 at the start of his turn (Scarlett back on her start tile).
+const F6_ZEV: &str = "
+  5   ##      ##      ##      ##        *S@Sc
+  4   ##      ##      ##      *G@Pu     ##
+  3   ##      S       W       ##        N+S@In
+  2   ##      E       N       ##        ##
+  1   *I      E+W@Ze  ##      ##        ##
+";
+
 #[test]
 fn f6_once_per_turn_loop() {
     let g = fox();
@@ -286,8 +292,7 @@ fn f6_once_per_turn_loop() {
     }
     assert_eq!((s.to_move, s.phase), (ZEV, Phase::Move));
     // The loop tiles work again for Zev: from b1 he runs the same loop.
-    s.pos[SCARLETT as usize] = sq("e5");
-    s.pos[ZEV as usize] = sq("b1");
+    let s = board(&g, F6_ZEV, ZEV);
     assert!(finals(&g, &s).contains("b2"));
     // Without the once-per-turn rule b2 would send him on to c2 forever; the
     // stop is on b2 and nowhere inside the loop.
@@ -484,11 +489,19 @@ fn f14a_detour_through_the_starting_square() {
     assert!(!finals(&fox(), &board(&fox(), F14, ZEV)).contains("d3"));
 }
 
+/// F14 with Puffer on d2, Scarlett on e2 and Zev on e3.
+const F14B: &str = "
+  5   N+S     E+W     S       W       *S
+  4   N       E       SE      NE      S+W
+  3   N       E       NW      S       N+E@Ze
+  2   N@In    E       SW      *G@Pu   W+N@Sc
+  1   *I      W       E+S     S       #W
+";
+
 #[test]
 fn f14b_a_fox_forced_onto_the_last_tile() {
     let g = fox();
-    let mut s = board(&g, F14, SCARLETT);
-    s.pos = [sq("a2"), sq("d2"), sq("e2"), sq("e3")];
+    let mut s = board(&g, F14B, SCARLETT);
     assert_eq!(&*g.legal_actions(&s), &[Action::Move(sq("e1"))]);
     g.apply(&mut s, Action::Move(sq("e1")));
     flip_as(&g, &mut s, "W");
@@ -537,6 +550,15 @@ const F16: &str = "
   1   *I      ##      ##      ##        ##
 ";
 
+/// F16 after Puffer's move to c3, which turned up a W.
+const F16_AFTER: &str = "
+  5   ##      ##      ##      ##        *S@Sc
+  4   ##      *G      N+S     ##        ##
+  3   S@In    N       W@Pu    E+S@Ze    ##
+  2   ##      ##      W       ##        ##
+  1   *I      ##      ##      ##        ##
+";
+
 #[test]
 fn f16_puffer_rotation_options_and_effect() {
     let g = fox();
@@ -578,15 +600,18 @@ fn f16_puffer_rotation_options_and_effect() {
     assert_eq!(alt_legal.len(), 6);
     assert!(!alt_legal.iter().any(|a| matches!(a, Action::Rotate(_, 3))));
     // Effect check on Indigo's next turn from a3.
-    let mut before = s.clone();
-    before.to_move = INDIGO;
-    before.phase = Phase::Move;
+    let before = board(&g, F16_AFTER, INDIGO);
     assert!(!finals(&g, &before).contains("b3"));
     g.apply(&mut s, Action::Rotate(b3, 1));
     assert!(matches!(s.cells[b3 as usize], Cell::Up(_, 1)));
     assert_eq!(s.to_move, SCARLETT);
-    s.to_move = INDIGO;
-    assert!(finals(&g, &s).contains("b3"));
+    let after = board(
+        &g,
+        &F16_AFTER.replace("N       W@Pu", "E~1     W@Pu"),
+        INDIGO,
+    );
+    assert_eq!(after.cells[b3 as usize], s.cells[b3 as usize]);
+    assert!(finals(&g, &after).contains("b3"));
 }
 
 const F17: &str = "
@@ -688,12 +713,19 @@ fn f19_puffer_passes_through_zevs_square() {
     assert_eq!(finals(&g, &s), names(&["a3", "b3", "c1"]));
 }
 
+/// F19 with Scarlett on a2 in Puffer's place, Puffer on the Guardians' start.
+const F19_SCARLETT: &str = "
+  5   ##      ##      ##      ##      *S
+  4   ##      ##      ##      *G@Pu   ##
+  3   ##      ##      ##      ##      ##
+  2   E@Sc    N+E     S@Ze    ##      ##
+  1   *I@In   ##      ##      ##      ##
+";
+
 #[test]
 fn f19_contrast_scarlett_stops_before_zev() {
     let g = fox();
-    let mut s = board(&g, F19, SCARLETT);
-    s.pos[SCARLETT as usize] = sq("a2");
-    s.pos[PUFFER as usize] = sq("d4");
+    let s = board(&g, F19_SCARLETT, SCARLETT);
     assert_eq!(finals(&g, &s), names(&["a3", "b3", "b2"]));
 }
 
@@ -766,8 +798,10 @@ fn f22_mandatory_move_drags_zev_away() {
 #[test]
 fn f23_turn_cap_draw() {
     let g = fox();
-    let mut s = board(&g, F18, ZEV);
-    s.turn_count = 199;
+    // Zev's 50th turn is character-turn 200, the last.
+    let mut s = g.scenario_in_round(F18, ZEV, 50).unwrap();
+    assert_eq!(s.turn_count, 199);
+    assert!(g.scenario_in_round(F18, INDIGO, 51).is_err());
     g.apply(&mut s, Action::Move(sq("c3")));
     flip_as(&g, &mut s, "E");
     assert_eq!(g.turn(&s), Turn::Player(1));
@@ -776,8 +810,7 @@ fn f23_turn_cap_draw() {
     assert_eq!(s.phase, Phase::Over(Ending::Cap));
     assert_eq!(&*g.returns(&s), &[0.0, 0.0]);
     // A win in that last turn is not overwritten by the cap.
-    let mut s = board(&g, F14, ZEV);
-    s.turn_count = 199;
+    let mut s = g.scenario_in_round(F14, ZEV, 50).unwrap();
     g.apply(&mut s, Action::Move(sq("d2")));
     g.apply(&mut s, Action::Reveal(sq("e1")));
     flip_as(&g, &mut s, "W");

@@ -1243,14 +1243,22 @@ impl Hamunaptra {
     }
 
     fn end_round(&self, s: &mut State) {
-        if self.rule2
+        if !self.enter_monsters(s) {
+            self.round_checks(s);
+        }
+    }
+
+    /// Rule 2: starts the monster phase from the First Player when some
+    /// monster stands on a tile; false (nothing changed) otherwise.
+    pub(super) fn enter_monsters(&self, s: &mut State) -> bool {
+        let any = self.rule2
             && (0..self.comps.foes.len() as u8).any(|f| {
                 let foe = &s.foes[f as usize];
                 self.comps.foe_is_monster[f as usize]
                     && foe.cell != NO_CELL
                     && s.cells[foe.cell as usize].tile != 0
-            })
-        {
+            });
+        if any {
             for f in s.foes.iter_mut() {
                 f.moved = false;
             }
@@ -1258,9 +1266,8 @@ impl Hamunaptra {
             s.mon_passes = 0;
             s.mon_foe = NONE;
             s.phase = Phase::Monsters;
-            return;
         }
-        self.round_checks(s);
+        any
     }
 
     fn round_checks(&self, s: &mut State) {

@@ -5,8 +5,10 @@
 //! `E01`, characters `C01`…). Every card laid, held or put on a table is
 //! taken from the pile, so each card stays in exactly one place; `build`
 //! then runs the active seat's turn start as the rules do (start-of-turn
-//! resets, then the draw up to the hand size) and checks the game's
-//! invariants, returning an error naming the first broken one.
+//! resets, then the draw up to the hand size), or under optional rule 2
+//! the end-of-round monster phase, and checks the game's invariants,
+//! returning an error naming the first broken one. Tests then reach the
+//! step they examine by legal actions and forced chance outcomes.
 //!
 //! ```
 //! use boardlab::game::{Game, Turn};
@@ -49,6 +51,8 @@ pub struct Scenario<'g> {
     /// (character, movement points left) and (character, equipment carried).
     mp: Vec<(usize, u8)>,
     carried: Vec<(usize, u8)>,
+    /// Build at the end of the round (rule 2's monster phase), not a turn start.
+    monsters: bool,
 }
 
 impl<'g> Scenario<'g> {
@@ -74,6 +78,7 @@ impl<'g> Scenario<'g> {
             deck: None,
             mp: Vec::new(),
             carried: Vec::new(),
+            monsters: false,
         }
     }
 
@@ -235,6 +240,15 @@ impl<'g> Scenario<'g> {
         self
     }
 
+    /// Lays one pile tile `id` on each of `cells`, all rotated `deg` and laid
+    /// by `placer`: a run of tunnel in one call, as [`Scenario::tile`] each.
+    pub fn tiles(mut self, id: &str, cells: &[(i32, i32)], deg: u16, placer: PlayerId) -> Self {
+        for &(x, y) in cells {
+            self = self.tile(id, x, y, deg, placer);
+        }
+        self
+    }
+
     /// Puts monster or trap `id` face up at (x, y), on a tile or on an empty
     /// cell facing an open side.
     pub fn encounter(mut self, id: &str, x: i32, y: i32) -> Self {
@@ -379,6 +393,14 @@ impl<'g> Scenario<'g> {
         self
     }
 
+    /// Builds the position at the end of the round instead of at a turn
+    /// start: under optional rule 2, the monster phase, the First Player
+    /// choosing first. Needs a monster standing on a tile.
+    pub fn monster_phase(mut self) -> Self {
+        self.monsters = true;
+        self
+    }
+
     /// Starts the active seat's turn (start-of-turn resets, then the draw:
     /// the state is at a draw chance node until the hand is full) and checks
     /// the position.
@@ -410,7 +432,16 @@ impl<'g> Scenario<'g> {
         s.seat = self.turn;
         s.ctrl_ptr = s.first;
         s.pile_was_empty = s.pile_len == 0;
-        g.start_turn(&mut s);
+        if self.monsters {
+            s.seat = (s.first + g.players - 1) % g.players;
+            if !g.enter_monsters(&mut s) {
+                return Err(
+                    "monster phase: needs rule2=true and a monster standing on a tile".into(),
+                );
+            }
+        } else {
+            g.start_turn(&mut s);
+        }
         for &(i, mp) in &self.mp {
             s.chars[i].mp = mp;
         }

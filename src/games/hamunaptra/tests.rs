@@ -118,15 +118,6 @@ fn give(g: &Hamunaptra, s: &mut State, p: usize, id: &str) {
     h.insert(i, kk);
 }
 
-/// Moves one equipment card from the pile face down onto a table.
-fn give_table(g: &Hamunaptra, s: &mut State, p: usize, id: &str) {
-    let kk = k(g, id);
-    s.pile[kk as usize] -= 1;
-    s.pile_len -= 1;
-    s.players[p].table.push(eq(g, id));
-    s.players[p].table.sort_unstable();
-}
-
 /// Lays a pile tile directly (from the pile), recording stairs.
 fn lay(g: &Hamunaptra, s: &mut State, id: &str, x: i32, y: i32, deg: u16, placer: u8) {
     let t = tile_type(g, id);
@@ -143,33 +134,8 @@ fn lay(g: &Hamunaptra, s: &mut State, id: &str, x: i32, y: i32, deg: u16, placer
     }
 }
 
-fn put_foe(g: &Hamunaptra, s: &mut State, id: &str, x: i32, y: i32) {
-    let f = foe(g, id);
-    s.pile[g.comps.foe_kind(f) as usize] -= 1;
-    s.pile_len -= 1;
-    s.cells[c(x, y) as usize].enc = f + 1;
-    s.foes[f as usize].cell = c(x, y);
-}
-
 fn put(g: &Hamunaptra, s: &mut State, id: &str, x: i32, y: i32) {
     s.chars[ch(g, id) as usize].cell = c(x, y);
-}
-
-/// Puts seat `p` at its T3 placement step with the given hand.
-fn at_place(g: &Hamunaptra, s: &mut State, p: u8, hand: &[&str]) {
-    for &kk in s.players[p as usize].hand.clone().iter() {
-        s.pile[kk as usize] += 1;
-        s.pile_len += 1;
-    }
-    s.players[p as usize].hand.clear();
-    for id in hand {
-        give(g, s, p as usize, id);
-    }
-    s.seat = p;
-    s.phase = Phase::Place;
-    s.placed = 0;
-    s.enc_placed = 0;
-    s.foreign = 0;
 }
 
 /// Can seat `s.seat` lay `id` at (x, y) with rotation `deg` now?
@@ -387,7 +353,8 @@ fn h02_setup() {
 #[test]
 fn h03_minimum_path_and_exit_status() {
     let g = game("hamunaptra");
-    let s = start(&g, &[ANN, BOB]);
+    let base = || Scenario::new(&g).characters(0, ANN).characters(1, BOB);
+    let s = base().build().unwrap();
     let ann = c(-3, 0);
     let bob = c(3, 0);
     assert_eq!(g.exit_dist(&s, ann, c(5, 0)), Some(8));
@@ -399,17 +366,24 @@ fn h03_minimum_path_and_exit_status() {
     assert_eq!(g.exit_dist(&s, bob, c(-5, 1)), Some(8));
     // Through the placement action: Bob lays a stair as a foreign tile at
     // (−5,0) next to Ann's C-CRS → an exit found by Bob.
-    let mut s2 = s.clone();
-    lay(&g, &mut s2, "C-CRS", -4, 0, 0, 0);
-    at_place(&g, &mut s2, 1, &["ST-DEAD"]);
+    let mut s2 = base()
+        .tile("C-CRS", -4, 0, 0, 0)
+        .hand(1, &["ST-DEAD", "E03", "E12", "E08"])
+        .turn(1)
+        .build()
+        .unwrap();
+    play(&g, &mut s2, Action::EndMove);
     place(&g, &mut s2, "ST-DEAD", -5, 0, 90);
     let cell = s2.cells[c(-5, 0) as usize];
     assert!(cell.exit && cell.placer == 2);
     // Ann laying at (−4,1)... ordinary for Ann (distance 1).
-    let mut s3 = s.clone();
-    lay(&g, &mut s3, "C-CRS", -4, 0, 0, 0);
-    put(&g, &mut s3, "C01", -4, 0);
-    at_place(&g, &mut s3, 0, &["ST-DEAD"]);
+    let mut s3 = base()
+        .tile("C-CRS", -4, 0, 0, 0)
+        .at("C01", -4, 0)
+        .hand(0, &["ST-DEAD", "E03", "E12", "E08"])
+        .build()
+        .unwrap();
+    play(&g, &mut s3, Action::EndMove);
     place(&g, &mut s3, "ST-DEAD", -4, 1, 180);
     assert!(!s3.cells[c(-4, 1) as usize].exit);
     // Rule 4 with D = 6: (3,5) is an exit for Ann.
@@ -458,12 +432,18 @@ fn h04_placements_around_a_character() {
 #[test]
 fn h05_mismatched_sides() {
     let g = game("hamunaptra");
-    let mut s = h4_state(&g);
-    place(&g, &mut s, "C-STR", -3, 1, 0);
-    place(&g, &mut s, "C-CRS", -4, 0, 0);
-    place(&g, &mut s, "C-CRN", -3, -1, 0);
-    put(&g, &mut s, "C01", -4, 0);
-    at_place(&g, &mut s, 0, &["C-STR", "C-DEAD", "C-CRN"]);
+    // After H4's three tiles, next turn: the Bodyguard on (−4,0).
+    let mut s = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tile("C-STR", -3, 1, 0, 0)
+        .tile("C-CRS", -4, 0, 0, 0)
+        .tile("C-CRN", -3, -1, 0, 0)
+        .at("C01", -4, 0)
+        .hand(0, &["C-STR", "C-DEAD", "C-CRN", "E03"])
+        .build()
+        .unwrap();
+    play(&g, &mut s, Action::EndMove);
     assert!(can_place(&g, &s, "C-STR", -4, 1, 0));
     assert!(!can_place(&g, &s, "C-DEAD", -4, 1, 0));
     assert!(can_place(&g, &s, "C-DEAD", -4, 1, 180));
@@ -474,33 +454,73 @@ fn h05_mismatched_sides() {
 #[test]
 fn h06_monster_placement_and_proximity_ban() {
     let g = game("hamunaptra");
-    let mut s = start(&g, &[ANN, BOB]);
-    lay(&g, &mut s, "C-STR", -3, 1, 0, 0);
-    lay(&g, &mut s, "C-CRS", -4, 0, 0, 0);
-    at_place(&g, &mut s, 1, &["M1", "M3", "C-STR"]);
+    // Bob's turn, Ann's C-STR at (−3,1) (and her C-CRS at (−4,0)).
+    let bob_turn = |crs: bool| {
+        let mut b = Scenario::new(&g)
+            .characters(0, ANN)
+            .characters(1, BOB)
+            .tile("C-STR", -3, 1, 0, 0);
+        if crs {
+            b = b.tile("C-CRS", -4, 0, 0, 0);
+        }
+        let mut s = b
+            .hand(1, &["M1", "M3", "C-STR", "E03"])
+            .turn(1)
+            .build()
+            .unwrap();
+        play(&g, &mut s, Action::EndMove);
+        s
+    };
     // Rule check: an encounter may also go right against Ann's entrance.
-    let mut s_alt = s.clone();
-    s_alt.cells[c(-4, 0) as usize].tile = 0;
-    assert!(can_place(&g, &s_alt, "M1", -4, 0, 0));
+    assert!(can_place(&g, &bob_turn(false), "M1", -4, 0, 0));
+    let mut s = bob_turn(true);
     place(&g, &mut s, "M1", -3, 2, 0);
     assert!(!can_place(&g, &s, "M3", -5, 0, 0), "second encounter");
-    // Ann's turn.
-    at_place(&g, &mut s, 0, &["C-STR", "C-CRS", "C-DEAD", "C-CRN"]);
-    lay(&g, &mut s, "C-CRS", -2, 1, 0, 0);
-    put(&g, &mut s, "C01", -2, 1);
+    // Ann's turn: the Bodyguard on a tile at (−2,1), linked through
+    // (−3,−1), (−2,−1) and (−2,0), faces (−2,2), next to the Mummy.
+    let mut s = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tile("C-STR", -3, 1, 0, 0)
+        .tile("C-CRS", -4, 0, 0, 0)
+        .encounter("M1", -3, 2)
+        .tile("C-CRN", -3, -1, 0, 0)
+        .tile("C-CRN", -2, -1, 270, 0)
+        .tiles("C-STR", &[(-2, 0), (-2, 1)], 0, 0)
+        .at("C01", -2, 1)
+        .hand(0, &["C-STR", "C-CRS", "C-DEAD", "C-CRN"])
+        .build()
+        .unwrap();
+    // Ann moves the Young Boy (−3,0) → (−3,1).
+    play(
+        &g,
+        &mut s,
+        Action::Step {
+            ch: ch(&g, "C02"),
+            to: c(-3, 1),
+        },
+    );
+    play(&g, &mut s, Action::EndMove);
     for r in [0, 90, 180, 270] {
         for id in ["C-STR", "C-CRS", "C-DEAD", "C-CRN"] {
             assert!(!can_place(&g, &s, id, -2, 2, r), "B1 at (-2,2)");
         }
     }
-    put(&g, &mut s, "C01", -3, 1);
     assert!(can_place(&g, &s, "C-STR", -3, 2, 0), "under the Mummy");
     place(&g, &mut s, "C-STR", -3, 2, 0);
     assert_eq!(s.cells[c(-3, 2) as usize].enc, foe(&g, "M1") + 1);
     // Next turn the character can step onto the Mummy and stops there.
-    s.phase = Phase::Move;
+    let mut s = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tiles("C-STR", &[(-3, 1), (-3, 2)], 0, 0)
+        .encounter("M1", -3, 2)
+        .at("C01", -3, 1)
+        .hand(0, &["C-CRS", "C-DEAD", "C-CRN", "E03"])
+        .build()
+        .unwrap();
     let bg = ch(&g, "C01");
-    s.chars[bg as usize].mp = 2;
+    assert_eq!(s.chars[bg as usize].mp, 2);
     play(
         &g,
         &mut s,
@@ -513,20 +533,43 @@ fn h06_monster_placement_and_proximity_ban() {
     assert_eq!(s.chars[bg as usize].came_from, c(-3, 1));
 }
 
+/// H7's two ANKH stairs, each at the end of a tunnel from its placer's
+/// entrance: Ann's SY-CRN at (−6,3), Bob's SY-DEAD at (7,4).
+fn h7_scenario(g: &Hamunaptra) -> Scenario<'_> {
+    Scenario::new(g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tiles("C-STR", &[(-3, 1), (-3, 2)], 0, 0)
+        .tile("C-CRN", -3, 3, 180, 0)
+        .tiles("C-STR", &[(-4, 3), (-5, 3)], 90, 0)
+        .tile("SY-CRN-ANKH", -6, 3, 0, 0)
+        .tiles("C-STR", &[(3, 1), (3, 2), (3, 3), (3, 4)], 0, 1)
+        .tile("C-CRN", 3, 5, 90, 1)
+        .tiles("C-STR", &[(4, 5), (5, 5), (6, 5)], 90, 1)
+        .tile("C-CRN", 7, 5, 180, 1)
+        .tile("SY-DEAD-ANKH", 7, 4, 0, 1)
+        .at("C13", -6, 3)
+        .movement_left("C13", 1)
+        .hand(0, &["C-STR", "C-CRS", "C-DEAD", "C-CRN"])
+}
+
+/// Skips the trade window, if it opened.
+fn skip_trade(g: &Hamunaptra, s: &mut State) {
+    if s.phase == Phase::Trade {
+        play(g, s, Action::EndTrade);
+    }
+    assert_eq!(s.phase, Phase::Move);
+}
+
 #[test]
 fn h07_passages() {
     let g = game("hamunaptra");
-    let mut s = start(&g, &[ANN, BOB]);
-    lay(&g, &mut s, "SY-DEAD-ANKH", 7, 4, 0, 1);
-    lay(&g, &mut s, "SY-CRN-ANKH", -6, 3, 0, 0);
+    let mut s = h7_scenario(&g).build().unwrap();
     assert!(!s.cells[c(7, 4) as usize].exit);
     assert!(!s.cells[c(-6, 3) as usize].exit);
     assert_eq!(g.twin(&s, c(-6, 3)), Some(c(7, 4)));
     let ex = ch(&g, "C13");
-    put(&g, &mut s, "C13", -6, 3);
-    s.chars[ex as usize].mp = 1;
-    s.seat = 0;
-    s.phase = Phase::Move;
+    skip_trade(&g, &mut s);
     assert!(is_legal(
         &g,
         &s,
@@ -536,8 +579,8 @@ fn h07_passages() {
         }
     ));
     // Not with a Bob character there.
-    let mut t = s.clone();
-    put(&g, &mut t, "C16", 7, 4);
+    let mut t = h7_scenario(&g).at("C16", 7, 4).build().unwrap();
+    skip_trade(&g, &mut t);
     assert!(!is_legal(
         &g,
         &t,
@@ -593,7 +636,13 @@ fn h08_joining_tunnels() {
         !can_place(&g, &s, "C-STR", 0, 1, 90),
         "no Bob character on (1,1)"
     );
-    put(&g, &mut s, "C16", 1, 1);
+    let mut s = h8_scenario(&g)
+        .at("C16", 1, 1)
+        .hand(1, &["C-STR", "C-CRN", "E03", "E12"])
+        .turn(1)
+        .build()
+        .unwrap();
+    play(&g, &mut s, Action::EndMove);
     assert!(!can_place(&g, &s, "C-CRN", 0, 1, 0), "mismatch");
     place(&g, &mut s, "C-STR", 0, 1, 90);
     assert_eq!(s.foreign, 0, "an own placement");
@@ -861,8 +910,17 @@ fn h13_overtaking() {
 #[test]
 fn h14_must_play_penalty() {
     let g = game("hamunaptra");
-    let mut s = start(&g, &[ANN, BOB]);
-    at_place(&g, &mut s, 0, &["E03", "E12", "E08", "E02"]);
+    let at_place = |g: &Hamunaptra, hand: &[&str]| {
+        let mut s = Scenario::new(g)
+            .characters(0, ANN)
+            .characters(1, BOB)
+            .hand(0, hand)
+            .build()
+            .unwrap();
+        play(g, &mut s, Action::EndMove);
+        s
+    };
+    let mut s = at_place(&g, &["E03", "E12", "E08", "E02"]);
     assert_eq!(legal(&g, &s), vec![Action::EndPlace]);
     let pile = s.pile_len;
     play(&g, &mut s, Action::EndPlace);
@@ -875,13 +933,11 @@ fn h14_must_play_penalty() {
     assert_eq!(s.players[0].hand.len(), 3);
     assert_eq!(s.phase, Phase::Equip, "T5 still open");
     // Variant: a C-DEAD that fits makes EndPlace illegal.
-    let mut v = start(&g, &[ANN, BOB]);
-    at_place(&g, &mut v, 0, &["E03", "E12", "E08", "C-DEAD"]);
+    let v = at_place(&g, &["E03", "E12", "E08", "C-DEAD"]);
     assert!(!is_legal(&g, &v, Action::EndPlace));
     // With allow_voluntary_pass it is legal (and penalised).
     let gv = game("hamunaptra(allow_voluntary_pass=true)");
-    let mut v = start(&gv, &[ANN, BOB]);
-    at_place(&gv, &mut v, 0, &["E03", "E12", "E08", "C-DEAD"]);
+    let mut v = at_place(&gv, &["E03", "E12", "E08", "C-DEAD"]);
     play(&gv, &mut v, Action::EndPlace);
     assert_eq!(v.phase, Phase::Penalty);
 }
@@ -889,9 +945,15 @@ fn h14_must_play_penalty() {
 #[test]
 fn h15_foreign_placement_limit() {
     let g = game("hamunaptra");
-    let mut s = start(&g, &[ANN, BOB]);
-    lay(&g, &mut s, "C-CRS", -4, 0, 0, 0);
-    at_place(&g, &mut s, 1, &["C-DEAD", "C-DEAD", "C-STR"]);
+    let mut s = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tile("C-CRS", -4, 0, 0, 0)
+        .hand(1, &["C-DEAD", "C-DEAD", "C-STR", "E03"])
+        .turn(1)
+        .build()
+        .unwrap();
+    play(&g, &mut s, Action::EndMove);
     place(&g, &mut s, "C-DEAD", -5, 0, 90);
     assert_eq!(s.foreign, 1);
     assert!(
@@ -904,8 +966,9 @@ fn h15_foreign_placement_limit() {
     );
 }
 
-/// The H16 board with the Scroll of Thoth on Ann's table.
-fn h16_state(g: &Hamunaptra) -> State {
+/// The H16 board with the Scroll of Thoth on Ann's table, Ann at T3; her
+/// characters parked on (−3,−1) except those moved to `at`.
+fn h16_state(g: &Hamunaptra, at: &[(&str, i32, i32)]) -> State {
     let mut b = Scenario::new(g)
         .characters(0, ANN)
         .characters(1, BOB)
@@ -918,9 +981,11 @@ fn h16_state(g: &Hamunaptra) -> State {
         .tile("C-DEAD", -5, 0, 90, 1)
         .table(0, &["E13"])
         .hand(0, &["E03", "E12", "E08", "E02"]);
-    // Park Ann's characters away from every target except the one moved in.
     for id in ANN {
         b = b.at(id, -3, -1);
+    }
+    for &(id, x, y) in at {
+        b = b.at(id, x, y);
     }
     let mut s = b.build().unwrap();
     play(g, &mut s, Action::EndMove);
@@ -935,8 +1000,7 @@ fn h16_scroll_destruction() {
         equip: scroll,
         at: c(x, y),
     };
-    let mut s = h16_state(&g);
-    put(&g, &mut s, "C13", -4, 0);
+    let s = h16_state(&g, &[("C13", -4, 0)]);
     assert!(is_legal(&g, &s, sc(-5, 0)));
     assert!(!is_legal(&g, &s, sc(-3, 0)), "entrance");
     assert!(is_legal(&g, &s, sc(-4, 1)));
@@ -946,15 +1010,13 @@ fn h16_scroll_destruction() {
     assert!(t.players[0].table.is_empty());
     assert_eq!(t.gone[k(&g, "E13") as usize], 1);
     // Cutting (−3,2) off is illegal.
-    let mut s = h16_state(&g);
-    put(&g, &mut s, "C13", -4, 1);
+    let s = h16_state(&g, &[("C13", -4, 1)]);
     assert!(!is_legal(&g, &s, sc(-3, 1)));
     // A tile with a character on it is immune.
-    put(&g, &mut s, "C02", -4, 0);
+    let s = h16_state(&g, &[("C13", -4, 1), ("C02", -4, 0)]);
     assert!(!is_legal(&g, &s, sc(-4, 0)));
     // Under the Mummy: the Mummy stays on the empty cell.
-    let mut s = h16_state(&g);
-    put(&g, &mut s, "C13", -3, 1);
+    let mut s = h16_state(&g, &[("C13", -3, 1)]);
     play(&g, &mut s, sc(-3, 2));
     assert_eq!(s.cells[c(-3, 2) as usize].tile, 0);
     assert_eq!(s.cells[c(-3, 2) as usize].enc, foe(&g, "M1") + 1);
@@ -962,57 +1024,109 @@ fn h16_scroll_destruction() {
     assert_eq!(s.placed, 0);
 }
 
+/// The characters fighting in a turn, each with its encounter's cell.
+type Fighters = &'static [(&'static str, i32, i32)];
+
 #[test]
 fn h17_monster_controller_rotation() {
     let g = game("hamunaptra(players=3)");
-    let mut s = start(&g, &[ANN, BOB, &["C03", "C04", "C05", "C06"]]);
-    s.round = 1;
-    s.ctrl_ptr = 0;
-    // Traps with R1 and F: a 2+ success roll always beats them.
-    let fights: [(u8, &str); 4] = [(0, "T1"), (1, "T4"), (2, "M2"), (2, "T1")];
+    // Entrances: seat 0 (0,3) open W,N,E; seat 1 (3,0) N,E,S; seat 2 (−3,0)
+    // N,W,S. Each fighter steps onto an encounter of R1 next to its
+    // entrance, so a roll with the most successes always defeats it. Hands
+    // of equipment only: no placement, the penalty, the fight, then T5.
+    let mut s = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .characters(2, &["C03", "C04", "C05", "C06"])
+        .tile("C-STR", 0, 4, 0, 0)
+        .encounter("T1", 0, 4)
+        .tile("C-STR", 4, 0, 90, 1)
+        .encounter("T4", 4, 0)
+        .tile("C-STR", -4, 0, 90, 2)
+        .encounter("M2", -4, 0)
+        .tile("C-STR", -3, 1, 0, 2)
+        .encounter("T7", -3, 1)
+        .hand(0, &["E01", "E02", "E03", "E04"])
+        .hand(1, &["E05", "E06", "E07", "E08"])
+        .hand(2, &["E09", "E10", "E11", "E12"])
+        .build()
+        .unwrap();
+    assert_eq!((s.round, s.ctrl_ptr), (1, 0));
+    // (seat, its fighters and their encounters), in turn order.
+    let turns: [(u8, Fighters); 3] = [
+        (0, &[("C01", 0, 4)]),
+        (1, &[("C16", 4, 0)]),
+        (2, &[("C03", -4, 0), ("C04", -3, 1)]),
+    ];
     let expect = [(1, 2), (2, 0), (0, 1), (1, 2)];
-    for (i, ((seat, enc), (ctrl, ptr))) in fights.iter().zip(expect).enumerate() {
-        let trap_x = 5 + i as i32;
-        // Re-use T1 after its defeat by returning it to the pile.
-        if i == 3 {
-            let kk = g.comps.foe_kind(foe(&g, "T1"));
-            s.gone[kk as usize] -= 1;
-            s.pile[kk as usize] += 1;
-            s.pile_len += 1;
+    let mut fight = 0;
+    for (seat, fighters) in turns {
+        assert_eq!((s.seat, s.phase), (seat, Phase::Move));
+        for &(id, x, y) in fighters {
+            play(
+                &g,
+                &mut s,
+                Action::Step {
+                    ch: ch(&g, id),
+                    to: c(x, y),
+                },
+            );
         }
-        lay(&g, &mut s, "C-STR", trap_x, 9, 0, 0);
-        put_foe(&g, &mut s, enc, trap_x, 9);
-        let fighter = s
-            .chars
-            .iter()
-            .position(|x| x.owner == *seat && x.alive)
-            .unwrap();
-        s.chars[fighter].cell = c(trap_x, 9);
-        // An equipment card in hand pauses the turn at T5 after the fight.
-        at_place(&g, &mut s, *seat, &[["E09", "E10", "E11"][*seat as usize]]);
-        s.placed = 1;
-        s.fought.clear();
+        play(&g, &mut s, Action::EndMove);
         play(&g, &mut s, Action::EndPlace);
-        let cb = s.combat.unwrap();
-        assert_eq!(cb.controller, ctrl, "combat {}", i + 1);
-        let stats: Vec<Action> = legal(&g, &s);
-        if !stats.is_empty() {
-            play(&g, &mut s, stats[0]);
+        assert_eq!(s.phase, Phase::Penalty);
+        let lose = g.chance_outcomes(&s)[0].0;
+        play(&g, &mut s, lose);
+        for _ in fighters {
+            if s.phase == Phase::Site {
+                let site = legal(&g, &s)[0];
+                play(&g, &mut s, site);
+            }
+            let (ctrl, ptr) = expect[fight];
+            fight += 1;
+            let cb = s.combat.unwrap();
+            assert_eq!(cb.controller, ctrl, "combat {fight}");
+            let stats: Vec<Action> = legal(&g, &s);
+            if !stats.is_empty() {
+                play(&g, &mut s, stats[0]);
+            }
+            let best = g.chance_outcomes(&s).last().unwrap().0;
+            play(&g, &mut s, best);
+            // This fight is over (the turn's next one may have begun).
+            assert_eq!(s.cells[cb.cell as usize].enc, 0, "combat {fight}");
+            assert_ne!(s.combat.map(|x| x.cell), Some(cb.cell));
+            assert_eq!(s.ctrl_ptr, ptr, "pointer after combat {fight}");
         }
-        let best = g.chance_outcomes(&s).last().unwrap().0;
-        play(&g, &mut s, best);
-        assert!(s.combat.is_none());
-        assert_eq!(s.ctrl_ptr, ptr, "pointer after combat {}", i + 1);
-        s.chars[fighter].cell = c(0, 11);
+        play(&g, &mut s, Action::SkipEquip);
     }
+    assert_eq!(fight, 4);
     // A new round resets the pointer to the First Player.
-    let mut t = s.clone();
-    t.seat = 2;
-    t.final_round = false;
-    t.phase = Phase::Equip;
-    t.players[2].hand.clear();
-    play(&g, &mut t, Action::SkipEquip);
-    assert_eq!((t.round, t.ctrl_ptr, t.seat), (2, 0, 0));
+    assert_eq!((s.round, s.ctrl_ptr, s.seat), (2, 0, 0));
+}
+
+/// The H18 board (connected starts): Ann's column north to her exit at
+/// (−3,8) with two ordinary stairs on it, Bob's column south to his exit at
+/// (3,−8) with one ordinary stair off it; Ann's Bodyguard dead.
+fn h18_scenario(g: &Hamunaptra) -> Scenario<'_> {
+    let mut b = Scenario::new(g)
+        .characters(0, &["C13", "C02", "C15", "C01"])
+        .characters(1, &["C16", "C14", "C12", "C07"])
+        .dead("C01")
+        .round(20);
+    for y in 1..=7 {
+        let id = if y == 2 || y == 3 { "ST-STR" } else { "C-STR" };
+        b = b.tile(id, -3, y, 0, 0);
+    }
+    b = b
+        .tile("SY-DEAD-SUN", -3, 8, 180, 0)
+        .tile("C-TEE", 3, -1, 270, 1);
+    for y in 2..=7 {
+        b = b.tile("C-STR", 3, -y, 0, 1);
+    }
+    b.tile("ST-DEAD", 4, -1, 270, 1)
+        .tile("ST-DEAD", 3, -8, 0, 1)
+        .at("C02", -3, 1)
+        .at("C15", -3, 1)
 }
 
 #[test]
@@ -1022,31 +1136,16 @@ fn h18_exit_end_scoring_tiebreak() {
         ("hamunaptra(rule5=true,escaped_also_survivor=true)", 19, 21),
     ] {
         let g = game(spec);
-        let mut s = start(
-            &g,
-            &[&["C13", "C02", "C15", "C01"], &["C16", "C14", "C12", "C07"]],
-        );
-        // Ann's column north to her exit; two of her stairs on it.
-        for y in 1..=7 {
-            let id = if y == 2 || y == 3 { "ST-STR" } else { "C-STR" };
-            lay(&g, &mut s, id, -3, y, 0, 0);
-        }
-        lay(&g, &mut s, "SY-DEAD-SUN", -3, 8, 180, 0);
-        // Bob's column south to his exit; one ordinary stair.
-        lay(&g, &mut s, "C-TEE", 3, -1, 270, 1);
-        for y in 2..=7 {
-            lay(&g, &mut s, "C-STR", 3, -y, 0, 1);
-        }
-        lay(&g, &mut s, "ST-DEAD", 4, -1, 270, 1);
-        lay(&g, &mut s, "ST-DEAD", 3, -8, 0, 1);
+        // Play: Ann's Explorer reaches her exit and ends movement.
+        let mut s = h18_scenario(&g)
+            .at("C13", -3, 7)
+            .hand(0, &["E12", "E06", "E07", "E08"])
+            .build()
+            .unwrap();
         assert!(s.cells[c(-3, 8) as usize].exit && s.cells[c(3, -8) as usize].exit);
         assert!(!s.cells[c(-3, 2) as usize].exit);
-        // Play: Ann's Explorer reaches her exit and ends movement.
+        skip_trade(&g, &mut s);
         let ex = ch(&g, "C13");
-        put(&g, &mut s, "C13", -3, 7);
-        s.seat = 0;
-        s.phase = Phase::Move;
-        s.chars[ex as usize].mp = 3;
         play(
             &g,
             &mut s,
@@ -1057,49 +1156,49 @@ fn h18_exit_end_scoring_tiebreak() {
         );
         play(&g, &mut s, Action::EndMove);
         assert!(s.final_round);
-        // Bob's Porter may share the exit now.
-        let porter = ch(&g, "C16");
-        put(&g, &mut s, "C16", -3, 7);
-        s.seat = 1;
-        s.phase = Phase::Move;
-        s.chars[porter as usize].mp = 3;
-        let mut not_final = s.clone();
-        not_final.final_round = false;
-        assert!(!is_legal(
-            &g,
-            &not_final,
-            Action::Step {
-                ch: porter,
-                to: c(-3, 8)
+        // Bob's turn in that round: his Porter may share the exit now.
+        // Ann holds the Rope and has the Pith Helmet face down; the pile is
+        // empty, so Bob draws nothing.
+        let bob_turn = |last: bool| {
+            let mut b = h18_scenario(&g)
+                .at("C13", -3, 8)
+                .at("C16", -3, 7)
+                .at("C14", 3, -7)
+                .hand(0, &["E12"])
+                .table(0, &["E05"])
+                .deck(&[])
+                .turn(1);
+            if last {
+                b = b.final_round();
             }
-        ));
+            let mut s = b.build().unwrap();
+            skip_trade(&g, &mut s);
+            s
+        };
+        let porter = ch(&g, "C16");
+        let share = Action::Step {
+            ch: porter,
+            to: c(-3, 8),
+        };
+        assert!(!is_legal(&g, &bob_turn(false), share));
+        let mut s = bob_turn(true);
+        play(&g, &mut s, share);
         play(
             &g,
             &mut s,
             Action::Step {
-                ch: porter,
-                to: c(-3, 8),
+                ch: ch(&g, "C14"),
+                to: c(3, -8),
             },
         );
-        put(&g, &mut s, "C14", 3, -8);
-        put(&g, &mut s, "C02", -3, 1);
-        put(&g, &mut s, "C15", -3, 1);
-        let bgd = ch(&g, "C01") as usize;
-        s.chars[bgd].alive = false;
-        s.chars[bgd].cell = NO_CELL;
-        s.players[0].hand.clear();
-        s.players[1].hand.clear();
-        give_table(&g, &mut s, 0, "E05");
-        give(&g, &mut s, 0, "E12");
         let (va, vb) = (g.vp(&s, 0), g.vp(&s, 1));
         assert_eq!((va.exits, va.other_exits, va.stairs), (1, 1, 2));
         assert_eq!((vb.exits, vb.other_exits, vb.stairs), (1, 1, 1));
         assert_eq!((va.escaped, vb.escaped), (1, 2));
         assert_eq!((va.total, vb.total), (ann_vp, bob_vp), "{spec}");
         // The round ends → game over; Bob wins (tie-break or more VP).
-        s.phase = Phase::Equip;
-        give(&g, &mut s, 1, "E11");
-        play(&g, &mut s, Action::SkipEquip);
+        play(&g, &mut s, Action::EndMove);
+        play(&g, &mut s, Action::EndPlace);
         assert_eq!(g.turn(&s), Turn::Terminal);
         let r = g.returns(&s);
         assert!(r[1] > r[0]);
@@ -1109,21 +1208,19 @@ fn h18_exit_end_scoring_tiebreak() {
 #[test]
 fn h19_deck_exhaustion() {
     let g = game("hamunaptra(players=3)");
-    let mut s = start(&g, &[ANN, BOB, &["C03", "C04", "C05", "C06"]]);
     // Seat 1 starts its turn with 2 cards; the pile holds 2.
     let keep = [k(&g, "C-STR"), k(&g, "C-CRN")];
-    s.pile = [0; 64];
-    s.pile[keep[0] as usize] = 1;
-    s.pile[keep[1] as usize] = 1;
-    s.pile_len = 2;
-    s.players[1].hand.clear();
-    s.players[1].hand.push(k(&g, "E01"));
-    s.players[1].hand.push(k(&g, "E02"));
-    s.players[2].hand.clear();
-    s.players[2].hand.push(k(&g, "C-DEAD"));
-    s.seat = 1;
-    s.round = 1;
-    g.start_turn(&mut s);
+    let mut s = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .characters(2, &["C03", "C04", "C05", "C06"])
+        .hand(1, &["E01", "E02"])
+        .hand(2, &["C-DEAD"])
+        .deck(&["C-STR", "C-CRN"])
+        .turn(1)
+        .build()
+        .unwrap();
+    assert_eq!((s.round, s.pile_len, s.phase), (1, 2, Phase::Draw));
     play(&g, &mut s, Action::Draw(keep[0]));
     assert!(!s.final_round);
     play(&g, &mut s, Action::Draw(keep[1]));
@@ -1152,37 +1249,30 @@ fn h19_deck_exhaustion() {
 #[test]
 fn h20_equipment_limit_and_persistence() {
     let g = game("hamunaptra");
-    let mut s = start(&g, &[ANN, BOB]);
-    for id in ["C12", "C07"] {
-        let i = ch(&g, id) as usize;
-        s.chars[i].alive = false;
-        s.chars[i].cell = NO_CELL;
-    }
-    give_table(&g, &mut s, 1, "E02");
-    give_table(&g, &mut s, 1, "E12");
+    // Bob: 2 living characters, the Khopesh and the Rope face down.
+    let bob = |hand: &[&str]| {
+        Scenario::new(&g)
+            .characters(0, ANN)
+            .characters(1, BOB)
+            .dead("C12")
+            .dead("C07")
+            .table(1, &["E02", "E12"])
+            .hand(0, &["C-STR", "E06", "E07", "E08"])
+            .hand(1, hand)
+            .turn(1)
+            .build()
+            .unwrap()
+    };
     // Bob's turn, T5 with equipment in hand: no third item (limit 2).
-    at_place(&g, &mut s, 1, &["E03"]);
-    s.placed = 1;
+    let mut s = bob(&["E03", "C-STR", "E04", "E05"]);
+    play(&g, &mut s, Action::EndMove);
+    place(&g, &mut s, "C-STR", 3, 1, 0);
     play(&g, &mut s, Action::EndPlace);
     assert_ne!(s.phase, Phase::Equip);
     // Movement with the Rope.
     let merc = ch(&g, "C14");
     let rope = eq(&g, "E12");
-    let mut t = start(&g, &[ANN, BOB]);
-    t.players[1] = s.players[1].clone();
-    for id in ["C12", "C07"] {
-        let i = ch(&g, id) as usize;
-        t.chars[i].alive = false;
-    }
-    t.seat = 1;
-    g.start_turn(&mut t);
-    while t.phase == Phase::Draw {
-        let a = g.chance_outcomes(&t)[0].0;
-        g.apply(&mut t, a);
-    }
-    if t.phase == Phase::Trade {
-        play(&g, &mut t, Action::EndTrade);
-    }
+    let mut t = bob(&["E03", "C-STR", "E04", "E05"]);
     assert_eq!(t.chars[merc as usize].mp, 3);
     play(
         &g,
@@ -1194,41 +1284,64 @@ fn h20_equipment_limit_and_persistence() {
     );
     assert_eq!(t.chars[merc as usize].mp, 4);
     // Still counts toward the limit this turn: 1 face down + 1 active = 2.
-    t.phase = Phase::Place;
-    t.placed = 1;
-    t.players[1].hand.clear();
-    give(&g, &mut t, 1, "E03");
+    play(&g, &mut t, Action::EndMove);
+    place(&g, &mut t, "C-STR", 3, 1, 0);
     play(&g, &mut t, Action::EndPlace);
     assert_ne!(t.phase, Phase::Equip);
-    // Next T0: the Rope is discarded; now Bob may play one.
-    let mut u = t.clone();
-    u.seat = 1;
-    g.start_turn(&mut u);
-    assert_eq!(u.chars[merc as usize].active, NONE);
-    assert_eq!(u.gone[k(&g, "E12") as usize], 1);
-    u.phase = Phase::Place;
-    u.placed = 1;
-    play(&g, &mut u, Action::EndPlace);
-    assert_eq!(u.phase, Phase::Equip);
+    assert_eq!(t.chars[merc as usize].active, rope);
+    // Ann's turn (round 2) lays a tile and passes T5.
+    assert_eq!((t.seat, t.round, t.phase), (0, 2, Phase::Move));
+    play(&g, &mut t, Action::EndMove);
+    place(&g, &mut t, "C-STR", -3, 1, 0);
+    play(&g, &mut t, Action::EndPlace);
+    play(&g, &mut t, Action::SkipEquip);
+    // Bob's next T0: the Rope is discarded; now Bob may play one.
+    assert_eq!((t.seat, t.phase), (1, Phase::Draw));
+    assert_eq!(t.chars[merc as usize].active, NONE);
+    assert_eq!(t.gone[k(&g, "E12") as usize], 1);
+    play(&g, &mut t, Action::Draw(k(&g, "C-STR")));
+    play(&g, &mut t, Action::EndMove);
+    place(&g, &mut t, "C-STR", 3, -1, 0);
+    play(&g, &mut t, Action::EndPlace);
+    assert_eq!(t.phase, Phase::Equip);
+}
+
+/// H21's two edge tiles, C-CRN r270 [W,N] at (−11,2) and C-STR r90 [E,W]
+/// at (−11,0), and a C-STR [N,S] at (−5,11) opening on the north edge,
+/// each linked to Ann's entrance by a tunnel; the Bedouin Guide on (−11,2).
+/// (−11,1) stays empty, faced by the open W side of a C-TEE at (−10,1).
+fn h21_scenario(g: &Hamunaptra) -> Scenario<'_> {
+    let row: Vec<(i32, i32)> = (4..=9).map(|x| (-x, 0)).collect();
+    let column: Vec<(i32, i32)> = (1..=8).map(|y| (-3, y)).collect();
+    Scenario::new(g)
+        .characters(0, &["C07", "C02", "C13", "C15"])
+        .characters(1, &["C16", "C14", "C12", "C11"])
+        .tiles("C-STR", &row, 90, 0)
+        .tile("C-TEE", -10, 0, 180, 0)
+        .tile("C-STR", -11, 0, 90, 0)
+        .tile("C-TEE", -10, 1, 90, 0)
+        .tile("C-STR", -10, 2, 0, 0)
+        .tile("C-CRN", -10, 3, 180, 0)
+        .tile("C-CRN", -11, 3, 90, 0)
+        .tile("C-CRN", -11, 2, 270, 0)
+        .tiles("C-TEE", &column, 270, 0)
+        .tile("C-STR", -3, 9, 0, 0)
+        .tile("C-CRN", -3, 10, 180, 0)
+        .tile("C-STR", -4, 10, 90, 0)
+        .tile("C-CRN", -5, 10, 0, 0)
+        .tile("C-STR", -5, 11, 0, 0)
+        .at("C07", -11, 2)
+        .hand(0, &["C-STR", "C-CRS", "C-DEAD", "C-CRN"])
 }
 
 #[test]
 fn h21_lost_edge_walk() {
     for (spec, allowed) in [("hamunaptra", true), ("hamunaptra(edge_walk=false)", false)] {
         let g = game(spec);
-        let mut s = start(
-            &g,
-            &[&["C07", "C02", "C13", "C15"], &["C16", "C14", "C12", "C11"]],
-        );
-        lay(&g, &mut s, "C-CRN", -11, 2, 270, 0);
-        lay(&g, &mut s, "C-STR", -11, 0, 90, 0);
-        lay(&g, &mut s, "C-STR", -5, 11, 0, 0);
+        let mut s = h21_scenario(&g).build().unwrap();
         assert_eq!(g.open(&s, c(-11, 2)), 1 | 8);
         let guide = ch(&g, "C07");
-        put(&g, &mut s, "C07", -11, 2);
-        s.chars[guide as usize].mp = 3;
-        s.seat = 0;
-        s.phase = Phase::Move;
+        assert_eq!((s.phase, s.chars[guide as usize].mp), (Phase::Move, 3));
         assert_eq!(
             is_legal(
                 &g,
@@ -1249,8 +1362,7 @@ fn h21_lost_edge_walk() {
             }
         ));
         if allowed {
-            let mut t = s.clone();
-            t.chars[guide as usize].mp = 1;
+            let t = h21_scenario(&g).movement_left("C07", 1).build().unwrap();
             assert!(!is_legal(
                 &g,
                 &t,
@@ -1272,56 +1384,83 @@ fn h21_lost_edge_walk() {
     }
 }
 
+/// H22: the Adventurer with 1 MP left steps from (−3,1) onto the Mummy at
+/// (−3,2) (on a tile `under`, rotated `deg`), Ann ends T3 with an empty
+/// hand, and the first round of the fight leaves both standing.
+fn h22_fight(g: &Hamunaptra, under: &str, deg: u16, east: bool) -> State {
+    let mut b = Scenario::new(g)
+        .characters(0, &["C05", "C02", "C13", "C15"])
+        .characters(1, BOB)
+        .tile("C-STR", -3, 1, 0, 0)
+        .tile(under, -3, 2, deg, 0);
+    if east {
+        b = b.tile("C-STR", -2, 2, 90, 0);
+    }
+    let mut s = b
+        .encounter("M1", -3, 2)
+        .at("C05", -3, 1)
+        .movement_left("C05", 1)
+        .deck(&[])
+        .build()
+        .unwrap();
+    let adv = ch(g, "C05");
+    play(
+        g,
+        &mut s,
+        Action::Step {
+            ch: adv,
+            to: c(-3, 2),
+        },
+    );
+    assert_eq!(s.chars[adv as usize].came_from, c(-3, 1));
+    play(g, &mut s, Action::EndMove);
+    play(g, &mut s, Action::EndPlace);
+    play(g, &mut s, Action::Roll(1));
+    play(g, &mut s, Action::Counter { stat: 0, ch: adv });
+    play(g, &mut s, Action::Roll(0));
+    s
+}
+
 #[test]
 fn h22_retreat_rules() {
     let g = game("hamunaptra");
-    let mut s = start(&g, &[&["C05", "C02", "C13", "C15"], BOB]);
-    lay(&g, &mut s, "C-STR", -3, 1, 0, 0);
-    lay(&g, &mut s, "C-STR", -2, 2, 90, 0);
-    lay(&g, &mut s, "C-CRS", -3, 2, 0, 0);
-    put_foe(&g, &mut s, "M1", -3, 2);
     let adv = ch(&g, "C05");
-    put(&g, &mut s, "C05", -3, 2);
-    s.chars[adv as usize].came_from = c(-3, 1);
-    at_place(&g, &mut s, 0, &[]);
-    let mut v = s.clone();
-    play(&g, &mut s, Action::EndPlace);
-    play(&g, &mut s, Action::Roll(1));
-    play(&g, &mut s, Action::Counter { stat: 0, ch: adv });
-    play(&g, &mut s, Action::Roll(0));
+    let mut s = h22_fight(&g, "C-CRS", 0, true);
     assert!(!is_legal(&g, &s, Action::Retreat(c(-3, 1))));
     assert!(is_legal(&g, &s, Action::Retreat(c(-2, 2))));
-    s.chars[adv as usize].mp = 0;
+    assert_eq!(s.chars[adv as usize].mp, 0);
     play(&g, &mut s, Action::Retreat(c(-2, 2)));
     assert_eq!(s.chars[adv as usize].cell, c(-2, 2));
     assert!(s.combat.is_none());
     // Variant: C-STR under the Mummy, (−2,2) and (−3,3) empty.
-    let t = tile_type(&g, "C-STR");
-    v.cells[c(-2, 2) as usize].tile = 0;
-    v.cells[c(-3, 2) as usize].tile = t + 1;
-    v.cells[c(-3, 2) as usize].rot = 0;
-    play(&g, &mut v, Action::EndPlace);
-    play(&g, &mut v, Action::Roll(1));
-    play(&g, &mut v, Action::Counter { stat: 0, ch: adv });
-    play(&g, &mut v, Action::Roll(0));
+    let v = h22_fight(&g, "C-STR", 0, false);
     assert_eq!(legal(&g, &v), vec![Action::Continue]);
 }
 
 #[test]
 fn h23_monster_movement_and_ambush() {
     let g = game("hamunaptra(rule2=true)");
-    let mut s = start(&g, &[ANN, BOB]);
-    for y in 6..=8 {
-        lay(&g, &mut s, "C-STR", 0, y, 0, 0);
-    }
-    put_foe(&g, &mut s, "M1", 0, 6);
-    put(&g, &mut s, "C13", 0, 8);
+    // Ann's tunnel from her entrance up (−3,1..5), east along y = 5 and
+    // north at x = 0 through (0,6), (0,7), (0,8).
+    let mut s = Scenario::new(&g)
+        .characters(0, ANN)
+        .characters(1, BOB)
+        .tiles("C-STR", &[(-3, 1), (-3, 2), (-3, 3), (-3, 4)], 0, 0)
+        .tile("C-CRN", -3, 5, 90, 0)
+        .tiles("C-STR", &[(-2, 5), (-1, 5)], 90, 0)
+        .tile("C-CRN", 0, 5, 270, 0)
+        .tiles("C-STR", &[(0, 6), (0, 7), (0, 8)], 0, 0)
+        .encounter("M1", 0, 6)
+        .at("C13", 0, 8)
+        .monster_phase()
+        .build()
+        .unwrap();
     let ex = ch(&g, "C13");
     let mummy = foe(&g, "M1");
-    s.phase = Phase::Monsters;
-    s.round = 1;
-    s.mon_actor = 0;
-    s.mon_passes = 0;
+    assert_eq!(
+        (s.phase, s.round, g.turn(&s)),
+        (Phase::Monsters, 1, Turn::Player(0))
+    );
     play(&g, &mut s, Action::Pass);
     assert_eq!(g.turn(&s), Turn::Player(1));
     play(
@@ -1365,18 +1504,21 @@ fn h23_monster_movement_and_ambush() {
 #[test]
 fn h24_character_vs_character() {
     let g = game("hamunaptra(rule1=true)");
-    let mut s = start(
-        &g,
-        &[&["C12", "C02", "C13", "C15"], &["C16", "C14", "C11", "C07"]],
-    );
-    lay(&g, &mut s, "C-STR", 0, 5, 90, 0);
-    lay(&g, &mut s, "C-STR", 1, 5, 90, 0);
+    // Ann's tunnel up (−3,1..4) and east along y = 5; the Boxer on (0,5),
+    // Bob's Porter on (1,5); empty hands and pile.
+    let mut s = Scenario::new(&g)
+        .characters(0, &["C12", "C02", "C13", "C15"])
+        .characters(1, &["C16", "C14", "C11", "C07"])
+        .tiles("C-STR", &[(-3, 1), (-3, 2), (-3, 3), (-3, 4)], 0, 0)
+        .tile("C-CRN", -3, 5, 90, 0)
+        .tiles("C-STR", &[(-2, 5), (-1, 5), (0, 5), (1, 5)], 90, 0)
+        .at("C12", 0, 5)
+        .at("C16", 1, 5)
+        .deck(&[])
+        .build()
+        .unwrap();
     let (boxer, porter) = (ch(&g, "C12"), ch(&g, "C16"));
-    put(&g, &mut s, "C12", 0, 5);
-    put(&g, &mut s, "C16", 1, 5);
-    s.seat = 0;
-    s.phase = Phase::Move;
-    s.chars[boxer as usize].mp = 2;
+    assert_eq!((s.phase, s.chars[boxer as usize].mp), (Phase::Move, 2));
     play(
         &g,
         &mut s,
@@ -1389,8 +1531,6 @@ fn h24_character_vs_character() {
     let base = {
         let mut t = s.clone();
         play(&g, &mut t, Action::EndMove);
-        t.players[0].hand.clear();
-        t.placed = 1;
         play(&g, &mut t, Action::EndPlace);
         t
     };
@@ -1873,18 +2013,8 @@ fn h09_counterfactual_mummy_with_intelligence() {
 #[test]
 fn h21_edge_walk_ignores_the_cells_between() {
     let g = game("hamunaptra");
-    let mut s = start(
-        &g,
-        &[&["C07", "C02", "C13", "C15"], &["C16", "C14", "C12", "C11"]],
-    );
-    lay(&g, &mut s, "C-CRN", -11, 2, 270, 0);
-    lay(&g, &mut s, "C-STR", -11, 0, 90, 0);
-    put_foe(&g, &mut s, "M2", -11, 1);
+    let s = h21_scenario(&g).encounter("M2", -11, 1).build().unwrap();
     let guide = ch(&g, "C07");
-    put(&g, &mut s, "C07", -11, 2);
-    s.chars[guide as usize].mp = 3;
-    s.seat = 0;
-    s.phase = Phase::Move;
     assert!(is_legal(
         &g,
         &s,

@@ -360,12 +360,14 @@ fn combat_probabilities_match_the_reference_table() {
 #[test]
 fn x1_tie_reroll_win_level_push_and_self_move() {
     let g = game("");
-    let mut s = base(&g, 0);
-    place(&mut s, "GRa", 14, 7);
-    s.ch[ch("GRa")].abil = [1, 0, 0];
-    place(&mut s, "GKb", 14, 8);
-    s.ch[ch("GKb")].abil = [0, 0, 1];
-    hold(&g, &mut s, 0, &["M01", "M04", "M11"]);
+    let mut s = Scenario::new(&g)
+        .at("GRa", 14, 7)
+        .abilities("GRa", [1, 0, 0])
+        .at("GKb", 14, 8)
+        .abilities("GKb", [0, 0, 1])
+        .missions(0, &["M01", "M04", "M11"])
+        .build_in_action_phase()
+        .unwrap();
     play(&g, &mut s, Action::Attack { c: 2, d: 5 });
     roll(&g, &mut s, 5, 6); // 10 vs 10: reroll
     assert_eq!(s.phase, Phase::CombatRoll);
@@ -395,12 +397,14 @@ fn x1_tie_reroll_win_level_push_and_self_move() {
 #[test]
 fn x2_defender_wins_push_limited_by_wall() {
     let g = game("");
-    let mut s = base(&g, 0);
-    hold(&g, &mut s, 1, &["M04", "M11", "M15"]);
-    place(&mut s, "MGa", 2, 7);
-    s.ch[ch("MGa")].abil = [0, 1, 0];
-    place(&mut s, "GRb", 3, 7);
-    s.ch[ch("GRb")].abil = [1, 0, 0];
+    let mut s = Scenario::new(&g)
+        .missions(1, &["M04", "M11", "M15"])
+        .at("MGa", 2, 7)
+        .abilities("MGa", [0, 1, 0])
+        .at("GRb", 3, 7)
+        .abilities("GRb", [1, 0, 0])
+        .build_in_action_phase()
+        .unwrap();
     play(&g, &mut s, Action::Attack { c: 0, d: 3 });
     roll(&g, &mut s, 3, 10); // 6 vs 13
     assert_eq!(
@@ -816,9 +820,8 @@ fn x10_forziere_movement_penalty() {
 #[test]
 fn x11_portal_with_ten_xp_and_the_action_budget() {
     let g = game("");
-    let mut s = base(&g, 0);
-    s.xp[0] = 10;
-    place(&mut s, "MGa", 11, 7);
+    let ten = || Scenario::new(&g).xp(0, 10);
+    let mut s = ten().at("MGa", 11, 7).build_in_action_phase().unwrap();
     assert!(!legal(&g, &s).contains(&Action::Portal(0)));
     play(&g, &mut s, Action::Move(0));
     play(&g, &mut s, Action::Dest(sq(11, 8)));
@@ -826,20 +829,19 @@ fn x11_portal_with_ten_xp_and_the_action_budget() {
     assert_eq!(g.turn(&s), Turn::Terminal);
     assert_eq!(&*g.returns(&s), &[1.0, 0.0]);
     // Variant a: no action left after reaching the square.
-    let mut a = base(&g, 0);
-    a.xp[0] = 10;
-    place(&mut a, "MGa", 15, 8);
+    let mut a = ten().at("MGa", 15, 8).build_in_action_phase().unwrap();
     play(&g, &mut a, Action::Move(2));
     play(&g, &mut a, Action::Dest(sq(11, 3)));
     play(&g, &mut a, Action::Move(0));
     play(&g, &mut a, Action::Dest(sq(11, 8)));
     assert!(!legal(&g, &a).contains(&Action::Portal(0)));
     // Variant c: both access squares occupied by red.
-    let mut c = base(&g, 0);
-    c.xp[0] = 10;
-    place(&mut c, "MGa", 12, 7);
-    place(&mut c, "GRb", 11, 8);
-    place(&mut c, "GKb", 11, 9);
+    let mut c = ten()
+        .at("MGa", 12, 7)
+        .at("GRb", 11, 8)
+        .at("GKb", 11, 9)
+        .build_in_action_phase()
+        .unwrap();
     play(&g, &mut c, Action::Move(0));
     let l = legal(&g, &c);
     assert!(!l.contains(&Action::Dest(sq(11, 8))) && !l.contains(&Action::Dest(sq(11, 9))));
@@ -848,19 +850,20 @@ fn x11_portal_with_ten_xp_and_the_action_budget() {
 #[test]
 fn x12_portal_nine_plus_one() {
     let g = game("");
-    let mut s = base(&g, 0);
-    s.xp[0] = 9;
-    place(&mut s, "MGa", 11, 8);
-    equip(&g, &mut s, "T21", "MGa");
-    place(&mut s, "GRa", 14, 7);
-    equip(&g, &mut s, "T26", "GRa");
-    equip(&g, &mut s, "T27", "GRa");
-    place(&mut s, "GKa", 14, 8);
+    let nine = || {
+        Scenario::new(&g)
+            .xp(0, 9)
+            .at("MGa", 11, 8)
+            .equip("MGa", "T21")
+            .at("GRa", 14, 7)
+            .equip("GRa", "T26")
+            .equip("GRa", "T27")
+    };
+    let mut s = nine().at("GKa", 14, 8).build_in_action_phase().unwrap();
     assert!(
         !legal(&g, &s).contains(&Action::Portal(0)),
         "GKa holds no XP item"
     );
-    let mut e = s.clone();
     play(&g, &mut s, Action::Give { c: 2, p: 4 });
     play(&g, &mut s, Action::Tile(tid(&g, "T27") as u8));
     play(&g, &mut s, Action::Pass);
@@ -868,26 +871,31 @@ fn x12_portal_nine_plus_one() {
     play(&g, &mut s, Action::Portal(0));
     assert_eq!(s.result, 0);
     // Edge a: an imprisoned GKa holding T29 counts.
-    e.ch[4].prison = 1;
-    e.ch[4].prison_cell = 1;
-    e.ch[4].pos = NO_SQ;
-    equip(&g, &mut e, "T29", "GKa");
+    let e = nine()
+        .prison("GKa", "MGb", 1)
+        .equip("GKa", "T29")
+        .build_in_action_phase()
+        .unwrap();
     assert!(legal(&g, &e).contains(&Action::Portal(0)));
     // Edge b: 8 permanent XP and two scrolls is not enough.
-    let mut b = base(&g, 0);
-    b.xp[0] = 8;
-    place(&mut b, "MGa", 11, 8);
-    equip(&g, &mut b, "T21", "MGa");
-    equip(&g, &mut b, "T22", "MGa");
-    equip(&g, &mut b, "T23", "GRa");
-    equip(&g, &mut b, "T24", "GKa");
+    let b = Scenario::new(&g)
+        .xp(0, 8)
+        .at("MGa", 11, 8)
+        .equip("MGa", "T21")
+        .equip("MGa", "T22")
+        .equip("GRa", "T23")
+        .equip("GKa", "T24")
+        .build_in_action_phase()
+        .unwrap();
     assert!(!legal(&g, &b).contains(&Action::Portal(0)));
     // Edge c: the activator must carry the item.
-    let mut c = base(&g, 0);
-    c.xp[0] = 9;
-    place(&mut c, "GRa", 11, 9);
-    equip(&g, &mut c, "T21", "MGa");
-    equip(&g, &mut c, "T24", "GKa");
+    let c = Scenario::new(&g)
+        .xp(0, 9)
+        .at("GRa", 11, 9)
+        .equip("MGa", "T21")
+        .equip("GKa", "T24")
+        .build_in_action_phase()
+        .unwrap();
     assert!(!legal(&g, &c).contains(&Action::Portal(2)));
 }
 
@@ -1322,13 +1330,18 @@ fn x21_imprisoned_characters_are_out_of_play() {
 #[test]
 fn x22_turn_cap_is_a_draw() {
     let g = game("players=4");
-    let mut s = base(&g, 3);
-    s.round = 100;
+    let at_round_100 = |seat| {
+        Scenario::new(&g)
+            .round(100)
+            .turn(seat)
+            .build_in_action_phase()
+            .unwrap()
+    };
+    let mut s = at_round_100(3);
     play(&g, &mut s, Action::EndTurn);
     assert_eq!(g.turn(&s), Turn::Terminal);
     assert_eq!(&*g.returns(&s), &[0.25, 0.25, 0.25, 0.25]);
-    let mut t = base(&g, 2);
-    t.round = 100;
+    let mut t = at_round_100(2);
     play(&g, &mut t, Action::EndTurn);
     assert_eq!(g.turn(&t), Turn::Chance);
     assert_eq!((t.seat, t.phase, t.round), (3, Phase::EventDie, 100));

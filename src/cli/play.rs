@@ -1,0 +1,322 @@
+//! `boardlab play`: one game at the terminal. Human seats are asked with
+//! stable move keys (what the board shows: a tic-tac-toe cell's number, a
+//! Connect Four column, a Fox square; otherwise the action's encoding index
+//! plus one) and may take moves back with `undo`.
+//!
+//! The loop is the runner's (`arena::play`): the same seed gives the same
+//! setup, chance outcomes, views and agents' streams, so a game played
+//! without `undo` is the game `run` would play with these choices. It keeps a
+//! snapshot (state and every random stream) at each human decision; `undo`
+//! restores the human's previous one, unless a chance outcome came since:
+//! the restored game stream would deal it again, so the human would choose
+//! knowing it.
+
+use std::io::Write;
+
+use anyhow::{Result, bail};
+use arrayvec::ArrayVec;
+
+use crate::agents::human::{self, Question, Reply};
+use crate::agents::registry::AgentSpec;
+use crate::agents::{Agent, Decision};
+use crate::arena::AgentFactory;
+use crate::arena::play::{contained, panic_text};
+use crate::game::{Game, MAX_PLAYERS, PlayerId, Turn, outcomes};
+use crate::rng::{GameRng, Stream, game_seed, stream_rng};
+use crate::view::Picture;
+
+/// The game's random streams, as the runner derives them from the seed.
+#[derive(Clone)]
+struct Streams {
+    game: GameRng,
+    view: GameRng,
+    seats: ArrayVec<GameRng, MAX_PLAYERS>,
+}
+
+/// Where a human decided: enough to play on from there again.
+struct Snapshot<S> {
+    seat: PlayerId,
+    state: S,
+    streams: Streams,
+    kept_views: Vec<Option<S>>,
+    /// Actions applied before this decision.
+    actions: u32,
+}
+
+/// Plays one game with `specs[seat]` in each seat on `seed`; a seat with a
+/// factory (an agent kind registered from outside) is built by it.
+pub fn play_one<G: Picture>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    seed: u64,
+) -> Result<()> {
+    if specs.len() != game.num_players() {
+        bail!(
+            "{} needs exactly {} agents, one per seat; {} given",
+            game.spec(),
+            game.num_players(),
+            specs.len()
+        );
+    }
+    let mut agents = specs
+        .iter()
+        .zip(factories)
+        .map(|(s, f)| f.as_ref().map_or_else(|| s.build::<G>(), |f| Ok(f())))
+        .collect::<Result<Vec<_>, _>>()?;
+    let human: Vec<bool> = specs.iter().map(|s| s.spec.name == "human").collect();
+    let humans: Vec<PlayerId> = (0..specs.len() as PlayerId)
+        .filter(|&p| human[p as usize])
+        .collect();
+    let seed = game_seed(seed, 0);
+    let mut rng = Streams {
+        game: stream_rng(seed, Stream::Game),
+        view: stream_rng(seed, Stream::View),
+        seats: (0..specs.len())
+            .map(|s| stream_rng(seed, Stream::Seat(s as u8)))
+            .collect(),
+    };
+    let mut state = game.initial_state(&mut rng.game);
+    // As the runner: fresh views only when some seat reads them (a human does).
+    let fresh_views = agents.iter().any(|a| a.needs_view());
+    let mut kept_views: Vec<Option<G::State>> = vec![None; specs.len()];
+    let mut history: Vec<Snapshot<G::State>> = Vec::new();
+    let mut last_chance: Option<u32> = None;
+    let mut actions = 0u32;
+    let mut truncated = false;
+    let mut out = std::io::stdout();
+    let legend = game.text_legend();
+    if !humans.is_empty() && !legend.is_empty() {
+        println!("legend (also under `help`):");
+        for (symbol, meaning) in &legend {
+            println!("  {symbol:<12} {meaning}");
+        }
+    }
+    loop {
+        let turn = game.turn(&state);
+        if turn == Turn::Terminal {
+            break;
+        }
+        if actions >= game.max_game_length() {
+            truncated = true;
+            break;
+        }
+        let (player, action) = match turn {
+            Turn::Terminal => unreachable!("handled above"),
+            Turn::Chance => {
+                last_chance = Some(actions);
+                (None, game.sample_chance(&state, &mut rng.game))
+            }
+            Turn::Player(p) => {
+                let seat = p as usize;
+                let legal = game.legal_actions(&state);
+                let before = human[seat].then(|| (rng.clone(), kept_views.clone()));
+                if fresh_views || kept_views[seat].is_none() {
+                    kept_views[seat] = Some(game.determinize(&state, p, &mut rng.view));
+                }
+                let Some(view) = kept_views[seat].clone() else {
+                    unreachable!("a view was determinized just above")
+                };
+                if !human[seat] {
+                    let a = agent_move(
+                        game,
+                        &mut agents[seat],
+                        p,
+                        &view,
+                        &legal,
+                        &mut rng.seats[seat],
+                    )?;
+                    (Some(p), a)
+                } else if let [only] = legal[..] {
+                    println!(
+                        "Player {p}: forced move, played for you: {}",
+                        game.action_label(&view, only)
+                    );
+                    (Some(p), only)
+                } else {
+                    let board = game.render(&view, Some(p));
+                    let seat_text = human::seat_line(&game.seat_name(&view, p), p);
+                    let keys = crate::view::move_keys(game, &view, &legal);
+                    let moves: Vec<(String, String)> = keys
+                        .into_iter()
+                        .zip(legal.iter().map(|&a| game.action_label(&view, a)))
+                        .collect();
+                    let q = Question {
+                        board: &board,
+                        seat: &seat_text,
+                        moves: &moves,
+                        legend: &legend,
+                        undo: true,
+                    };
+                    human::show(&q, &mut out);
+                    let choice = loop {
+                        match human::ask(&q, &mut std::io::stdin().lock(), &mut out) {
+                            Reply::Move(i) => break Ok(legal[i]),
+                            Reply::Quit => {
+                                println!("game ended: you quit");
+                                return Ok(());
+                            }
+                            Reply::EndOfInput => {
+                                bail!("game stopped: seat {p}: {}", human::END_OF_INPUT)
+                            }
+                            Reply::Undo => match undo_target(&history, p, last_chance) {
+                                Ok(i) => break Err(i),
+                                Err(why) => println!("cannot undo: {why}"),
+                            },
+                        }
+                    };
+                    match choice {
+                        Ok(a) => {
+                            let (streams, views) = before.expect("kept at a human decision");
+                            history.push(Snapshot {
+                                seat: p,
+                                state: state.clone(),
+                                streams,
+                                kept_views: views,
+                                actions,
+                            });
+                            (Some(p), a)
+                        }
+                        Err(i) => {
+                            let back = history.drain(i..).next().expect("the target exists");
+                            println!(
+                                "undone: {} moves taken back, to your previous decision",
+                                actions - back.actions
+                            );
+                            state = back.state;
+                            rng = back.streams;
+                            kept_views = back.kept_views;
+                            actions = back.actions;
+                            continue;
+                        }
+                    }
+                }
+            }
+        };
+        narrate(game, specs, &humans, &state, player, action);
+        game.apply(&mut state, action);
+        actions += 1;
+    }
+    let viewer = humans.first().copied();
+    println!(
+        "\nfinal position:\n{}",
+        game.render(&state, viewer).trim_end()
+    );
+    println!();
+    let terminal = game.turn(&state) == Turn::Terminal;
+    let returns: Vec<f64> = if terminal {
+        game.returns(&state).to_vec()
+    } else {
+        vec![0.0; specs.len()]
+    };
+    let results = outcomes(game, &returns, truncated);
+    for (seat, o) in results.iter().enumerate() {
+        let score = if terminal {
+            game.score(&state, seat as PlayerId)
+        } else {
+            0.0
+        };
+        println!(
+            "seat {seat} ({}): {} (score {score})",
+            specs[seat].label,
+            o.as_str()
+        );
+    }
+    if truncated {
+        println!(
+            "the game stopped at its length cap ({} actions)",
+            game.max_game_length()
+        );
+    }
+    let _ = out.flush();
+    Ok(())
+}
+
+/// The index in `history` of `seat`'s previous decision, or why there is
+/// none to go back to.
+fn undo_target<S>(
+    history: &[Snapshot<S>],
+    seat: PlayerId,
+    last_chance: Option<u32>,
+) -> Result<usize, String> {
+    let Some(i) = history.iter().rposition(|h| h.seat == seat) else {
+        return Err("you have made no decision yet".into());
+    };
+    if last_chance.is_some_and(|c| c >= history[i].actions) {
+        return Err(
+            "a chance outcome (a draw, a roll or a flip) came after your previous decision; \
+            taking it back would let you choose again knowing that outcome"
+                .into(),
+        );
+    }
+    Ok(i)
+}
+
+/// An agent's decision, as the runner takes it: a panic or an illegal
+/// action stops the game with a message.
+fn agent_move<G: Game>(
+    game: &G,
+    agent: &mut Box<dyn Agent<G>>,
+    p: PlayerId,
+    view: &G::State,
+    legal: &[G::Action],
+    rng: &mut GameRng,
+) -> Result<G::Action> {
+    let choice = contained(|| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            agent.act(Decision {
+                game,
+                me: p,
+                view,
+                legal,
+                rng,
+                deadline: None,
+            })
+        }))
+    });
+    match choice {
+        Ok(a) if legal.contains(&a) => Ok(a),
+        Ok(a) => bail!("game stopped: seat {p} played an illegal action {a:?}"),
+        Err(panic) => bail!(
+            "game stopped: seat {p} agent panicked: {}",
+            panic_text(&*panic)
+        ),
+    }
+}
+
+/// Narration is for the human seats: each sees an action as its own seat
+/// does (`action_label_for`), never its own decisions again. Humans at one
+/// terminal who see an action differently get one line each, as each
+/// human's turn already shows that seat's private view on the same screen.
+/// With no human seat, the watcher sees everything.
+fn narrate<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    humans: &[PlayerId],
+    state: &G::State,
+    player: Option<PlayerId>,
+    action: G::Action,
+) {
+    let who = match player {
+        Some(p) => format!("seat {p} ({})", specs[p as usize].label),
+        None => "chance".to_string(),
+    };
+    if humans.is_empty() {
+        println!("{who}: {}", game.action_label(state, action));
+        return;
+    }
+    let seen: Vec<(PlayerId, String)> = humans
+        .iter()
+        .filter(|&&h| player != Some(h))
+        .map(|&h| (h, game.action_label_for(state, action, h)))
+        .collect();
+    match seen.first() {
+        None => {}
+        Some((_, first)) if seen.iter().all(|(_, l)| l == first) => println!("{who}: {first}"),
+        Some(_) => {
+            for (h, label) in &seen {
+                println!("{who} (as seat {h} sees it): {label}");
+            }
+        }
+    }
+}
