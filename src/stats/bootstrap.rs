@@ -39,20 +39,32 @@ pub fn bootstrap<T: Sync>(
     seed: u64,
     fit: impl Fn(&[&T]) -> Vec<f64> + Sync,
 ) -> Vec<Interval> {
-    let n = games.len();
-    let fits: Vec<Vec<f64>> = if n == 0 {
-        Vec::new()
-    } else {
-        (0..resamples as u64)
-            .into_par_iter()
-            .map(|k| {
-                let mut rng = rng_from_seed(game_seed(seed, k));
-                let sample: Vec<&T> = (0..n).map(|_| &games[rng.random_range(0..n)]).collect();
-                fit(&sample)
-            })
-            .collect()
-    };
+    let fits = refits(games.len(), resamples, seed, |draws| {
+        let sample: Vec<&T> = draws.map(|i| &games[i]).collect();
+        fit(&sample)
+    });
     intervals(point, &fits)
+}
+
+/// `fit` run once per resample on the indices that resample draws: `n` draws
+/// from `0..n`, resample `k` from its own generator seeded by `(seed, k)`.
+/// No resamples at all when there are no games.
+fn refits(
+    n: usize,
+    resamples: usize,
+    seed: u64,
+    fit: impl Fn(&mut dyn Iterator<Item = usize>) -> Vec<f64> + Sync,
+) -> Vec<Vec<f64>> {
+    if n == 0 {
+        return Vec::new();
+    }
+    (0..resamples as u64)
+        .into_par_iter()
+        .map(|k| {
+            let mut rng = rng_from_seed(game_seed(seed, k));
+            fit(&mut (0..n).map(move |_| rng.random_range(0..n)))
+        })
+        .collect()
 }
 
 /// [`bootstrap`] for fits that see the games only through how often each
@@ -68,7 +80,6 @@ pub fn bootstrap_counted<T: Sync, K: Ord>(
     seed: u64,
     fit: impl Fn(&[(&T, f64)]) -> Vec<f64> + Sync,
 ) -> Vec<Interval> {
-    let n = games.len();
     let mut kinds: BTreeMap<K, u32> = BTreeMap::new();
     let mut distinct: Vec<&T> = Vec::new();
     let kind_of: Vec<u32> = games
@@ -80,27 +91,19 @@ pub fn bootstrap_counted<T: Sync, K: Ord>(
             })
         })
         .collect();
-    let fits: Vec<Vec<f64>> = if n == 0 {
-        Vec::new()
-    } else {
-        (0..resamples as u64)
-            .into_par_iter()
-            .map(|k| {
-                let mut rng = rng_from_seed(game_seed(seed, k));
-                let mut drawn = vec![0u64; distinct.len()];
-                for _ in 0..n {
-                    drawn[kind_of[rng.random_range(0..n)] as usize] += 1;
-                }
-                let sample: Vec<(&T, f64)> = distinct
-                    .iter()
-                    .zip(&drawn)
-                    .filter(|&(_, &times)| times > 0)
-                    .map(|(&g, &times)| (g, times as f64))
-                    .collect();
-                fit(&sample)
-            })
-            .collect()
-    };
+    let fits = refits(games.len(), resamples, seed, |draws| {
+        let mut drawn = vec![0u64; distinct.len()];
+        for i in draws {
+            drawn[kind_of[i] as usize] += 1;
+        }
+        let sample: Vec<(&T, f64)> = distinct
+            .iter()
+            .zip(&drawn)
+            .filter(|&(_, &times)| times > 0)
+            .map(|(&g, &times)| (g, times as f64))
+            .collect();
+        fit(&sample)
+    });
     intervals(point, &fits)
 }
 
