@@ -161,6 +161,11 @@ const SEARCH_PARAMS: &[ParamInfo] = &[
         default: "0",
         help: "progressive bias weight: adds bias·h/(visits+1) to UCB, h the heuristic's value of the move (0: off)",
     },
+    ParamInfo {
+        name: "normalize",
+        default: "false",
+        help: "rescale mean returns in UCB so the returns seen in this search span [-1, 1] (for heuristics that vary in a narrow band)",
+    },
 ];
 
 /// Root-parallel trees (read by [`TreeOptions::from_params`]).
@@ -182,6 +187,7 @@ const TREE_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[7],
     SEARCH_PARAMS[8],
     SEARCH_PARAMS[9],
+    SEARCH_PARAMS[10],
     ParamInfo {
         name: "reuse",
         default: "false",
@@ -202,6 +208,7 @@ const MO_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[7],
     SEARCH_PARAMS[8],
     SEARCH_PARAMS[9],
+    SEARCH_PARAMS[10],
     THREADS,
 ];
 
@@ -217,6 +224,7 @@ const PIMC_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[7],
     SEARCH_PARAMS[8],
     SEARCH_PARAMS[9],
+    SEARCH_PARAMS[10],
     ParamInfo {
         name: "determinizations",
         default: "10",

@@ -104,6 +104,10 @@ pub struct SearchConfig {
     /// child's UCB value, `h` the heuristic's value of its action for the
     /// mover when the child was made (0: off).
     pub bias: f64,
+    /// Rescale mean returns in UCB so the returns this search has seen span
+    /// [-1, 1] (TAG's `normaliseRewards`): `c` then keeps its meaning when
+    /// the heuristic at a rollout cut varies in a narrow band.
+    pub normalize: bool,
     /// The runner's deadline for the current decision
     /// ([`Decision::deadline`](crate::agents::Decision::deadline)), set by
     /// the agent at each decision: the search stops there even with budget left.
@@ -120,6 +124,7 @@ impl Default for SearchConfig {
             max_rollout: 0,
             widen: 0.0,
             bias: 0.0,
+            normalize: false,
             deadline: None,
         }
     }
@@ -127,7 +132,7 @@ impl Default for SearchConfig {
 
 impl SearchConfig {
     /// Reads `iterations`, `time_ms`, `cpu_ms`, `c`, `rollout`, `epsilon`,
-    /// `tau`, `max_rollout`, `widen`, `bias`. `time_ms` > 0 replaces the
+    /// `tau`, `max_rollout`, `widen`, `bias`, `normalize`. `time_ms` > 0 replaces the
     /// iteration budget with a wall-clock one, `cpu_ms` > 0 with one in the
     /// searching thread's CPU time.
     pub fn from_params(params: &mut Params) -> Result<SearchConfig, SpecError> {
@@ -146,6 +151,7 @@ impl SearchConfig {
         let max_rollout = params.int("max_rollout", 0, 0, u64::from(u32::MAX))?;
         let widen = params.float("widen", 0.0, 0.0, 1.0)?;
         let bias = params.float("bias", 0.0, 0.0, 100.0)?;
+        let normalize = params.bool("normalize", false)?;
         Ok(SearchConfig {
             budget: if time_ms + cpu_ms > 0 {
                 Budget::Time(Duration::from_millis(time_ms + cpu_ms))
@@ -167,6 +173,7 @@ impl SearchConfig {
             max_rollout: max_rollout as u32,
             widen,
             bias,
+            normalize,
             deadline: None,
         })
     }
@@ -299,7 +306,12 @@ impl Chooser {
             } else {
                 parent_visits
             };
-            let mut ucb = n.total / visits + cfg.c * (parent.ln() / visits).sqrt();
+            let mean = if cfg.normalize {
+                tree.normalized(n.total / visits)
+            } else {
+                n.total / visits
+            };
+            let mut ucb = mean + cfg.c * (parent.ln() / visits).sqrt();
             if cfg.bias > 0.0 {
                 ucb += cfg.bias * f64::from(n.prior) / (f64::from(n.visits) + 1.0);
             }
@@ -498,6 +510,7 @@ impl<G: Game> Engine<G> {
             n.visits += 1;
             n.total += values[n.mover as usize];
         }
+        self.tree.observe(&values);
         if cfg.rollout.uses_mast() {
             let tree = &self.tree;
             let tree_moves = self.path[1..].iter().map(|&i| {
@@ -733,6 +746,92 @@ mod tests {
         );
         assert_eq!(e.tree().children(0).count(), 9);
         assert!(e.tree().children(0).all(|c| e.tree().get(c).prior == 0.0));
+    }
+
+    /// With `normalize`, UCB reads means on the scale of the returns seen:
+    /// two children whose means differ by 0.02 (a heuristic's narrow band)
+    /// are told apart, and the better one is chosen where plain UCB, whose
+    /// `c` is for returns in [-1, 1], explores the less visited one. The
+    /// range is empty after a reset, and means pass unchanged until it is not.
+    #[test]
+    fn normalized_means_tell_a_narrow_band_apart() {
+        let g = TicTacToe;
+        let s = State::default();
+        let mut tree: Tree<u8> = Tree::new();
+        tree.reset(0);
+        assert_eq!(tree.normalized(0.3), 0.3);
+        for (a, visits, total) in [(0u8, 100u32, 2.0f64), (4, 50, 0.0)] {
+            let c = tree.add_child(0, 0, a);
+            let n = tree.get_mut(c);
+            (n.visits, n.total) = (visits, total);
+        }
+        tree.get_mut(0).visits = 150;
+        tree.observe(&[0.0, 0.02]);
+        tree.observe(&[0.01]);
+        assert!((tree.normalized(0.02) - 1.0).abs() < 1e-12);
+        assert!((tree.normalized(0.0) + 1.0).abs() < 1e-12);
+        let mut chooser = Chooser::default();
+        let mut pick = |normalize: bool, tree: &mut Tree<u8>| {
+            let cfg = SearchConfig {
+                normalize,
+                ..SearchConfig::default()
+            };
+            match chooser.choose(
+                &g,
+                &s,
+                &[0, 4],
+                tree,
+                0,
+                0,
+                |a| a,
+                &cfg,
+                false,
+                &mut rng_from_seed(1),
+            ) {
+                Choice::Descend(c) => tree.get(c).action,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(pick(false, &mut tree), 4);
+        assert_eq!(pick(true, &mut tree), 0);
+        tree.reset(0);
+        assert_eq!(tree.normalized(0.02), 0.02);
+    }
+
+    /// A search backs every iteration's returns into the range, so a
+    /// search with `normalize` reads means on their own scale; the parameter
+    /// is read from an agent spec and is off by default.
+    #[test]
+    fn searches_record_the_range_and_specs_read_normalize() {
+        let g = TicTacToe;
+        let s = State::default();
+        let cfg = SearchConfig {
+            budget: Budget::Iterations(200),
+            normalize: true,
+            ..SearchConfig::default()
+        };
+        let mut e = Engine::<TicTacToe>::default();
+        e.reset(0);
+        e.search(
+            &g,
+            &s,
+            0,
+            &cfg,
+            cfg.budget,
+            Sampling::Fixed,
+            &mut rng_from_seed(4),
+        );
+        // Tic-tac-toe returns are -1, 0 and 1: the range is [-1, 1] after
+        // 200 random games, so means are left as they are.
+        assert_eq!(e.tree().normalized(0.25), 0.25);
+        let read = |text: &str| {
+            let mut spec = crate::spec::Spec::parse(text).unwrap();
+            SearchConfig::from_params(&mut spec.params)
+                .unwrap()
+                .normalize
+        };
+        assert!(read("ismcts(normalize=true)"));
+        assert!(!read("ismcts"));
     }
 
     /// Progressive bias steers the choice among children seen equally often:

@@ -216,6 +216,7 @@ impl<G: Game> MoEngine<G> {
                 n.visits += 1;
                 n.total += values[n.mover as usize];
             }
+            tree.observe(&values);
         }
         if cfg.rollout.uses_mast() {
             self.mast.record(self.moves.iter().copied(), &values);

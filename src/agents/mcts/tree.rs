@@ -46,18 +46,26 @@ impl<A> Node<A> {
 #[derive(Clone, Debug, Default)]
 pub struct Tree<A> {
     nodes: Vec<Node<A>>,
+    /// The smallest and largest return backed up since the last reset.
+    lo: f64,
+    hi: f64,
 }
 
 impl<A: Copy> Tree<A> {
     /// An empty arena.
     pub fn new() -> Self {
-        Tree { nodes: Vec::new() }
+        Tree {
+            nodes: Vec::new(),
+            lo: f64::INFINITY,
+            hi: f64::NEG_INFINITY,
+        }
     }
 
     /// Drops every node but keeps the capacity, then adds a root. `placeholder`
     /// is any action value; the root's action is never read.
     pub fn reset(&mut self, placeholder: A) {
         self.nodes.clear();
+        (self.lo, self.hi) = (f64::INFINITY, f64::NEG_INFINITY);
         self.nodes.push(Node {
             action: placeholder,
             mover: 0,
@@ -68,6 +76,26 @@ impl<A: Copy> Tree<A> {
             first_child: NIL,
             next_sibling: NIL,
         });
+    }
+
+    /// Widens the range of returns seen by this search to include `values`.
+    pub fn observe(&mut self, values: &[f64]) {
+        for &v in values {
+            self.lo = self.lo.min(v);
+            self.hi = self.hi.max(v);
+        }
+    }
+
+    /// `mean` mapped linearly so that the returns seen so far span [-1, 1]
+    /// (as is, until two different returns have been seen). A heuristic at
+    /// a rollout cut often moves in a narrow band; on that band's own scale
+    /// the exploration constant keeps its meaning (TAG's reward normalisation).
+    pub fn normalized(&self, mean: f64) -> f64 {
+        if self.hi - self.lo > 1e-12 {
+            2.0 * (mean - self.lo) / (self.hi - self.lo) - 1.0
+        } else {
+            mean
+        }
     }
 
     /// Number of nodes.
