@@ -448,6 +448,23 @@ impl Board {
     pub fn dir_to(&self, a: u16, b: u16) -> u8 {
         (0..4).find(|&d| self.step(a, d) == Some(b)).unwrap_or(0)
     }
+    /// The letters of column `x` on the board's edge: `a`…`z`, then `aa`….
+    pub fn column_name(x: usize) -> String {
+        let mut name = String::new();
+        let mut n = x + 1;
+        while n > 0 {
+            n -= 1;
+            name.insert(0, char::from(b'a' + (n % 26) as u8));
+            n /= 26;
+        }
+        name
+    }
+    /// A square as the text board's edges name it, column letters then row
+    /// number from the top (`l9`): the key of a move to it.
+    pub fn key(&self, sq: u16) -> String {
+        let (x, y) = self.xy(sq);
+        format!("{}{}", Board::column_name(x), y + 1)
+    }
     /// Human name of a square, `(x,y)`.
     pub fn name(&self, sq: u16) -> String {
         let (x, y) = self.xy(sq);

@@ -1508,11 +1508,20 @@ fn render_labels_and_heuristic() {
     s.tiles[tid(&g, "T34")] = Loc::Board(sq(12, 8));
     let text = g.render(&s, None);
     let rows: Vec<&str> = text.lines().collect();
-    let map_row = |y: usize| rows[2 + y];
+    // Column letters above the map, row numbers on both sides of it.
+    assert_eq!(rows[2], "   abcdefghijklmnopqrstuvw");
+    assert!(rows[3].starts_with(" 1 #") && rows[3].ends_with("# 1"));
+    let map_row = |y: usize| &rows[3 + y][3..];
     assert_eq!(&map_row(2)[3..4], "m", "MGa on its front square");
     assert_eq!(&map_row(15)[11..12], "G", "GRb on its front square");
     assert_eq!(&map_row(8)[12..14], "SS", "red Skeletor");
     assert!(text.contains("Side 1: 0 permanent XP"));
+    // A square's key is the edges' letters and number: (11,8) is l9.
+    assert_eq!(g.c.board.key(sq(11, 8)), "l9");
+    assert_eq!(
+        crate::view::move_keys(&g, &s, &[Action::Dest(sq(11, 8))]),
+        ["l9"]
+    );
     assert_eq!(
         g.action_label(&s, Action::Attack { c: 2, d: 5 }),
         "GRa attacks GKb"
