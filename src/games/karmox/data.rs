@@ -465,10 +465,9 @@ impl Board {
         let (x, y) = self.xy(sq);
         format!("{}{}", Board::column_name(x), y + 1)
     }
-    /// Human name of a square, `(x,y)`.
+    /// Human name of a square: its key (`l9`), as the board's edges name it.
     pub fn name(&self, sq: u16) -> String {
-        let (x, y) = self.xy(sq);
-        format!("({x},{y})")
+        self.key(sq)
     }
 }
 

@@ -1526,7 +1526,7 @@ fn render_labels_and_heuristic() {
         g.action_label(&s, Action::Attack { c: 2, d: 5 }),
         "GRa attacks GKb"
     );
-    assert_eq!(g.action_label(&s, Action::Dest(sq(11, 8))), "to (11,8)");
+    assert_eq!(g.action_label(&s, Action::Dest(sq(11, 8))), "to l9");
     // More permanent XP is better, and views are in [-1, 1].
     let even = g.heuristic(&s, 0);
     s.xp[0] = 6;
