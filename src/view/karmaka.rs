@@ -307,13 +307,13 @@ impl Picture for Karmaka {
                 "the seat's side, in the wolf and team variants",
             ),
             (
-                "Name (red 3)",
-                "a card: its colour (red, green, blue, or mosaic: all three) and points",
+                "PAN Panic (red 1)",
+                "a card: its code, name, colour (red, green, blue, or mosaic: all three) and points",
             ),
             ("??", "a card you cannot see"),
             (
-                "PAN Panic",
-                "a card's code: `PAN` picks it; from the Hand, `PAN-points`, `PAN-ability`, `PAN-future` (`PAN-ally`: your ally's Future Life) play it",
+                "PAN-points",
+                "keys by a card's code: `PAN` picks it; from the Hand, `PAN-points`, `PAN-ability`, `PAN-future` (`PAN-ally`: your ally's Future Life) play it",
             ),
             (
                 "D1: F1: R1:",
