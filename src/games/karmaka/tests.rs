@@ -192,6 +192,9 @@ fn begin(g: &Karmaka, s: &mut State) {
 }
 
 // ---------------------------------------------------------------- scenarios
+//
+// Each position is built with the public `Scenario` builder, then reached
+// through legal actions (`act`) and forced chance outcomes (`chance`).
 
 #[test]
 fn k01_ring_climb_and_rebirth_with_short_future() {
@@ -220,22 +223,24 @@ fn k01_ring_climb_and_rebirth_with_short_future() {
 #[test]
 fn k02_failure_gains_ring_and_big_future_leaves_deck_empty() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    s.level[0] = 1;
-    deeds(&mut s, 0, &[13, 21, 59]);
-    future(&mut s, 0, &[19, 20, 22, 25, 31, 12, 57]);
-    hand(&mut s, 1, &[1]);
-    let well_before = s.well.len();
-    begin(&g, &mut s);
+    let mut s = Scenario::new(&g)
+        .level(0, 1)
+        .deeds(0, &[13, 21, 59])
+        .future(0, &[19, 20, 22, 25, 31, 12, 57])
+        .hand(1, &[1])
+        .build()
+        .unwrap();
     assert_eq!((s.level[0], s.rings[0]), (1, 1));
     assert_eq!(&s.ruins[..], &[13, 21, 59]);
     assert_eq!(sorted(&s.hands[0]), vec![12, 19, 20, 22, 25, 31, 57]);
     assert!(s.decks[0].is_empty());
-    assert_eq!(s.well.len(), well_before);
+    assert_eq!(s.well.len(), 64 - 3 - 7 - 1, "the Well is untouched");
+    assert_eq!(s.active, 1);
     // P1 plays; on P0's next turn there is no draw and no Pass.
     act(&g, &mut s, Action::Points(ty(&g, "PAN")));
     assert_eq!(s.active, 0);
     assert!(!s.drew);
+    assert_eq!(s.phase, Phase::Main);
     assert!(!g.legal_actions(&s).contains(&Action::Pass));
 }
 
@@ -323,11 +328,17 @@ fn k05_peek_chain_offer_before_next_play() {
 #[test]
 fn k06_refill_leaves_top_three_ruins() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[38, 1]);
-    deck(&mut s, 0, &[2]);
-    ruins(&mut s, &[47, 7, 20, 45, 4, 13]);
-    drain_well_to_deck(&mut s, 1, &[]);
+    // Hand {ANO#38, X} after the draw, the Deck still non-empty, Well [].
+    let mut s = Scenario::new(&g)
+        .hand(0, &[38])
+        .deck(0, &[5, 1])
+        .ruins(&[47, 7, 20, 45, 4, 13])
+        .unplaced_to_deck(1)
+        .build()
+        .unwrap();
+    assert_eq!(&s.hands[0][..], &[1, 38]);
+    assert_eq!(&s.decks[0][..], &[5]);
+    assert!(s.well.is_empty() && s.well_top.is_empty());
     act(&g, &mut s, Action::Ability(ty(&g, "ANO")));
     assert_eq!(&s.ruins[..], &[45, 4, 13]);
     assert_eq!(&s.well[..], &[7, 20, 47]);
@@ -336,7 +347,8 @@ fn k06_refill_leaves_top_three_ruins() {
     assert!(outs.iter().all(|(_, p)| (p - 1.0 / 3.0).abs() < 1e-9));
     chance(&g, &mut s, 20);
     assert!(s.hands[0].contains(&20));
-    assert_eq!(s.well.len(), 2);
+    assert_eq!(&s.well[..], &[7, 47]);
+    assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(&s.ruins[..], &[45, 4, 13, 38]);
     assert_eq!(s.phase, Phase::Bonus);
@@ -346,31 +358,39 @@ fn k06_refill_leaves_top_three_ruins() {
 fn k07_multi_card_moves_reverse_order() {
     let g = game("karmaka");
     // (a) Hell's Heart.
-    let mut s = table(&g, 0);
-    future(&mut s, 1, &[28, 34, 17]);
-    ruins(&mut s, &[0]);
-    hand(&mut s, 0, &[9]);
+    let mut s = Scenario::new(&g)
+        .future(1, &[28, 34, 17])
+        .ruins(&[0])
+        .hand(0, &[9])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "HEL")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(&s.ruins[..], &[0, 17, 34]);
     assert_eq!(&s.futures[1][..], &[28]);
     assert_eq!(s.phase, Phase::Offer(1, true));
     // (b) Longevity.
-    let mut s = table(&g, 0);
-    well_top(&mut s, &[56, 52]);
-    deck(&mut s, 1, &[39]);
-    hand(&mut s, 0, &[44]);
+    let mut s = Scenario::new(&g)
+        .well_top(&[56, 52])
+        .deck(1, &[39])
+        .hand(0, &[44])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "LON")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(&s.decks[1][..], &[39, 52, 56]);
     assert_eq!(s.phase, Phase::Offer(1, true));
+    // P1's next draw is JUB#56.
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.active, 1);
+    assert!(s.hands[1].contains(&56));
+    assert_eq!(&s.decks[1][..], &[39, 52]);
 }
 
 #[test]
 fn k08_transmigrate_with_empty_future() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[23, 1]);
+    let mut s = Scenario::new(&g).hand(0, &[23, 1]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "TRA")));
     assert_eq!(s.phase, Phase::Offer(1, false));
     assert_eq!(&s.hands[0][..], &[1]);
@@ -381,19 +401,21 @@ fn k08_transmigrate_with_empty_future() {
 #[test]
 fn k09_dwindle_against_empty_hand() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[4]);
+    let mut s = Scenario::new(&g).hand(0, &[4]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DWI")));
     act(&g, &mut s, Action::Target(2));
+    assert!(s.ruins.is_empty(), "no effect");
     assert_eq!(s.phase, Phase::Offer(2, true));
 }
 
 #[test]
 fn k10_crisis_rival_chooses_any_deed() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 1, &[15, 50, 0]);
-    hand(&mut s, 0, &[6]);
+    let mut s = Scenario::new(&g)
+        .deeds(1, &[15, 50, 0])
+        .hand(0, &[6])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "CRI")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(g.turn(&s), Turn::Player(1));
@@ -410,9 +432,11 @@ fn k10_crisis_rival_chooses_any_deed() {
 #[test]
 fn k11_denial_plays_thievery_victim_gets_denial() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[25, 34, 38]);
-    deeds(&mut s, 2, &[53, 56]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[25, 34, 38])
+        .deeds(2, &[53, 56])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     act(&g, &mut s, Action::Pick(ty(&g, "THI")));
     assert_eq!(s.ruins.last(), Some(&34));
@@ -427,9 +451,11 @@ fn k11_denial_plays_thievery_victim_gets_denial() {
 #[test]
 fn k12_salvage_through_denial_recovers_itself() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    ruins(&mut s, &[0, 6]);
-    hand(&mut s, 0, &[26, 48]);
+    let mut s = Scenario::new(&g)
+        .ruins(&[0, 6])
+        .hand(0, &[26, 48])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     act(&g, &mut s, Action::Pick(ty(&g, "SAL")));
     assert_eq!(&s.ruins[..], &[0, 6, 48]);
@@ -447,11 +473,13 @@ fn k12_salvage_through_denial_recovers_itself() {
 #[test]
 fn k13_chained_denials() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[25, 26, 15, 19]);
-    hand(&mut s, 1, &[1]);
-    deeds(&mut s, 1, &[50, 54]);
-    ruins(&mut s, &[0]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[25, 26, 15, 19])
+        .hand(1, &[1])
+        .deeds(1, &[50, 54])
+        .ruins(&[0])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     assert_eq!(s.center, 25);
     act(&g, &mut s, Action::Pick(ty(&g, "DEN")));
@@ -467,38 +495,46 @@ fn k13_chained_denials() {
 #[test]
 fn k14_dwindle_on_yourself() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[5, 14, 21]);
+    let mut s = Scenario::new(&g).hand(0, &[5, 14, 21]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DWI")));
     assert_eq!(s.center, 5);
     act(&g, &mut s, Action::Target(0));
     assert_eq!(g.turn(&s), Turn::Player(0));
     act(&g, &mut s, Action::Pick(ty(&g, "ROU")));
     assert_eq!(&s.hands[0][..], &[21]);
+    assert_eq!(s.ruins.last(), Some(&14));
     assert_eq!(s.phase, Phase::Offer(1, false));
     // Had P1 been the target, P1 would choose.
-    let mut t = table(&g, 0);
-    hand(&mut t, 0, &[5]);
-    hand(&mut t, 1, &[14, 21]);
+    let mut t = Scenario::new(&g)
+        .hand(0, &[5])
+        .hand(1, &[14, 21])
+        .build()
+        .unwrap();
     act(&g, &mut t, Action::Ability(ty(&g, "DWI")));
     act(&g, &mut t, Action::Target(1));
     assert_eq!(g.turn(&t), Turn::Player(1));
+    assert_eq!(t.phase, Phase::DwindlePick(1));
 }
 
 #[test]
 fn k15_embody_with_no_usable_deed() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[57, 1]);
+    // (a) No Deeds.
+    let mut s = Scenario::new(&g).hand(0, &[57, 1]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
     assert_eq!(s.phase, Phase::Offer(1, false));
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[57]);
-    deeds(&mut s, 0, &[58]);
+    assert_eq!(&s.hands[0][..], &[1]);
+    // (b) The only Deed is an Embody: the second Embody does nothing.
+    let mut s = Scenario::new(&g)
+        .hand(0, &[57])
+        .deeds(0, &[58])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
     act(&g, &mut s, Action::Pick(ty(&g, "EMB")));
     assert_eq!(s.phase, Phase::Offer(1, false));
     assert_eq!(&s.deeds[0][..], &[58]);
+    assert!(s.ruins.is_empty());
 }
 
 #[test]
