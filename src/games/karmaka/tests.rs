@@ -540,11 +540,13 @@ fn k15_embody_with_no_usable_deed() {
 #[test]
 fn k16_embody_own_mimic_then_rival_voyage() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 0, &[62, 50]);
-    deeds(&mut s, 1, &[55, 53]);
-    hand(&mut s, 0, &[57, 19]);
-    well_top(&mut s, &[8, 10, 29]);
+    let mut s = Scenario::new(&g)
+        .deeds(0, &[62, 50])
+        .deeds(1, &[55, 53])
+        .hand(0, &[57, 19])
+        .well_top(&[8, 10, 29])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
     act(&g, &mut s, Action::Pick(ty(&g, "MIM")));
     assert_eq!(&*g.legal_actions(&s), &[Action::Target(1)]);
@@ -555,16 +557,19 @@ fn k16_embody_own_mimic_then_rival_voyage() {
     assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.phase, Phase::Bonus);
+    assert!(g.legal_actions(&s).contains(&Action::Stop));
 }
 
 #[test]
 fn k17_mimic_rival_embody_then_own_hells_heart() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 1, &[7, 58]);
-    future(&mut s, 1, &[32, 27, 46]);
-    deeds(&mut s, 0, &[11, 40]);
-    hand(&mut s, 0, &[62]);
+    let mut s = Scenario::new(&g)
+        .deeds(1, &[7, 58])
+        .future(1, &[32, 27, 46])
+        .deeds(0, &[11, 40])
+        .hand(0, &[62])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(s.phase, Phase::EmbodyPick);
@@ -572,16 +577,19 @@ fn k17_mimic_rival_embody_then_own_hells_heart() {
     act(&g, &mut s, Action::Target(1));
     assert_eq!(&s.ruins[..], &[46, 27]);
     assert_eq!(&s.futures[1][..], &[32]);
+    assert_eq!(s.center, 62);
     assert_eq!(s.phase, Phase::Offer(1, true));
 }
 
 #[test]
 fn k18_mimic_spite_aimed_at_third_player() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 1, &[17]);
-    hand(&mut s, 2, &[19, 22, 44]);
-    hand(&mut s, 0, &[63]);
+    let mut s = Scenario::new(&g)
+        .deeds(1, &[17])
+        .hand(2, &[19, 22, 44])
+        .hand(0, &[63])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     assert_eq!(&*g.legal_actions(&s), &[Action::Target(1)]);
     act(&g, &mut s, Action::Target(1));
@@ -598,16 +606,27 @@ fn k18_mimic_spite_aimed_at_third_player() {
 #[test]
 fn k19_four_players_opposite_seat() {
     let g = game("karmaka(players=4)");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 2, &[16]);
-    deeds(&mut s, 3, &[50, 55]);
-    hand(&mut s, 0, &[62, 15]);
-    let mut direct = s.clone();
-    act(&g, &mut direct, Action::Ability(ty(&g, "VEN")));
-    assert_eq!(
-        &*g.legal_actions(&direct),
-        &[Action::Target(1), Action::Target(3)]
-    );
+    let s = Scenario::new(&g)
+        .deeds(2, &[16])
+        .deeds(3, &[50, 55])
+        .hand(0, &[62, 15, 0, 44])
+        .build()
+        .unwrap();
+    // No ability from P0's Hand may target P2, whatever its wording.
+    for (code, want) in [
+        ("VEN", bit(1) | bit(3)),
+        ("PAN", bit(0) | bit(1) | bit(3)),
+        ("LON", bit(0) | bit(1) | bit(3)),
+    ] {
+        let mut direct = s.clone();
+        act(&g, &mut direct, Action::Ability(ty(&g, code)));
+        let targets: Vec<Action> = (0..4u8)
+            .filter(|&p| want & bit(p) != 0)
+            .map(Action::Target)
+            .collect();
+        assert_eq!(&*g.legal_actions(&direct), &targets[..], "{code}");
+    }
+    let mut s = s;
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     assert_eq!(
         &*g.legal_actions(&s),
@@ -620,6 +639,7 @@ fn k19_four_players_opposite_seat() {
     );
     act(&g, &mut s, Action::Target(3));
     assert_eq!(&s.deeds[3][..], &[50]);
+    assert_eq!(&s.deeds[2][..], &[16]);
     assert_eq!(s.ruins.last(), Some(&55));
     assert_eq!(s.phase, Phase::Offer(3, true));
     // Any-player wording cannot reach the opposite seat either.
@@ -629,9 +649,11 @@ fn k19_four_players_opposite_seat() {
 #[test]
 fn k20_mimic_of_exposed_mimic_does_nothing() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 1, &[63]);
-    hand(&mut s, 0, &[62]);
+    let mut s = Scenario::new(&g)
+        .deeds(1, &[63])
+        .hand(0, &[62])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(s.phase, Phase::Offer(1, false));
@@ -642,20 +664,24 @@ fn k20_mimic_of_exposed_mimic_does_nothing() {
 #[test]
 fn k21_roulette_ruin_two_draw_up_to_three() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[12, 3, 1, 50]);
-    well_top(&mut s, &[45, 54, 20]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[12, 3, 1, 50])
+        .well_top(&[45, 54, 20])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
     act(&g, &mut s, Action::Pick(ty(&g, "DWI")));
     act(&g, &mut s, Action::Pick(ty(&g, "PAN")));
     assert_eq!(s.phase, Phase::RouletteDraw(3));
     act(&g, &mut s, Action::Draw);
     assert!(s.hands[0].contains(&20));
+    assert_eq!(s.phase, Phase::RouletteDraw(2));
     act(&g, &mut s, Action::Draw);
+    assert!(s.hands[0].contains(&54));
     act(&g, &mut s, Action::Stop);
     assert_eq!(sorted(&s.hands[0]), vec![20, 50, 54]);
     assert_eq!(&s.well_top[..], &[45]);
-    assert_eq!(&s.ruins[s.ruins.len() - 2..], &[3, 1]);
+    assert_eq!(&s.ruins[..], &[3, 1]);
     assert_eq!(s.phase, Phase::Offer(1, false));
 }
 
@@ -663,8 +689,7 @@ fn k21_roulette_ruin_two_draw_up_to_three() {
 fn k22_roulette_limits() {
     let g = game("karmaka");
     // (a) k = 0: one draw at most.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[12, 50]);
+    let mut s = Scenario::new(&g).hand(0, &[12, 50]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
     act(&g, &mut s, Action::Stop);
     assert_eq!(s.phase, Phase::RouletteDraw(1));
@@ -672,19 +697,21 @@ fn k22_roulette_limits() {
     chance(&g, &mut s, 0);
     assert_eq!(s.phase, Phase::Offer(1, false));
     // (b) Hand {ROU, DWI}: k = 1 at most, then up to 2 draws.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[12, 3]);
+    let mut s = Scenario::new(&g).hand(0, &[12, 3]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
     act(&g, &mut s, Action::Pick(ty(&g, "DWI")));
     assert_eq!(s.phase, Phase::RouletteDraw(2));
     // (c) Well empty, only 3 Ruins: nothing can be drawn.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[12, 3]);
-    ruins(&mut s, &[13, 4]);
-    drain_well_to_deck(&mut s, 1, &[]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[12, 3])
+        .ruins(&[13, 4])
+        .unplaced_to_deck(1)
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
     act(&g, &mut s, Action::Pick(ty(&g, "DWI")));
     assert_eq!(&s.ruins[..], &[13, 4, 3]);
+    assert_eq!(s.center, 12);
     // The first Draw finds nothing, so the remaining draw of this effect gets
     // nothing too (§4.11): the ability ends without asking again.
     act(&g, &mut s, Action::Draw);
@@ -696,8 +723,10 @@ fn k22_roulette_limits() {
 #[test]
 fn k23_teams_two_vs_two() {
     let g = game("karmaka(players=4,teams=true)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[44, 34, 15, 19]);
+    let s = Scenario::new(&g)
+        .hand(0, &[44, 34, 15, 19])
+        .build()
+        .unwrap();
     // (a) Longevity on the ally.
     let mut a = s.clone();
     act(&g, &mut a, Action::Ability(ty(&g, "LON")));
@@ -735,49 +764,68 @@ fn k23_teams_two_vs_two() {
     assert_eq!(c.known[19], bit(0) | bit(2));
     assert_eq!(c.active, 1, "no offer after mode D");
     // (d) The ally transcends: the team wins.
-    let mut d = table(&g, 2);
-    d.level[2] = 3;
-    deeds(&mut d, 2, &[53, 55, 57]);
-    begin(&g, &mut d);
+    let d = Scenario::new(&g)
+        .active(2)
+        .level(2, 3)
+        .deeds(2, &[53, 55, 57])
+        .build()
+        .unwrap();
     assert_eq!(g.turn(&d), Turn::Terminal);
+    assert_eq!(d.winner, 2);
     assert_eq!(&*g.returns(&d), &[1.0, -1.0, 1.0, -1.0]);
 }
 
 #[test]
 fn k24_big_bad_wolf() {
     let g = game("karmaka(variant=big-bad-wolf)");
-    let s0 = g.empty_state(0);
+    let s0 = g.initial_state(&mut rng_from_seed(1));
     assert_eq!(&s0.level[..3], &[2, 0, 0]);
     assert_eq!(g.role(&s0, 0), "wolf");
     assert_eq!(g.role(&s0, 1), "pig");
     assert_eq!(g.target_mask(1, cards::Who::Rival), bit(0));
     assert_eq!(g.target_mask(1, cards::Who::Any), bit(0) | bit(1) | bit(2));
+    // A Beetle may not aim rival wording at its partner.
+    for code in ["VEN", "THI", "CRI", "HEL", "SPI", "PEE", "STO", "SWI"] {
+        let c = g.card(code, 0).unwrap();
+        let mut s = Scenario::new(&g).active(1).hand(1, &[c]).build().unwrap();
+        act(&g, &mut s, Action::Ability(ty(&g, code)));
+        assert_eq!(&*g.legal_actions(&s), &[Action::Target(0)], "{code}");
+    }
     // A Beetle's self-only card goes to the Wolf only.
-    let mut s = table(&g, 1);
-    hand(&mut s, 1, &[38, 1]);
+    let mut s = Scenario::new(&g)
+        .active(1)
+        .hand(1, &[38, 1])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ANO")));
     chance(&g, &mut s, 2);
     assert_eq!(s.phase, Phase::Offer(0, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.ruins.last(), Some(&38));
+    assert_eq!(s.phase, Phase::Bonus, "nobody else is asked");
     // The Wolf's goes to P1, then P2.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[39, 1]);
+    let mut s = Scenario::new(&g).hand(0, &[39, 1]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ANO")));
     chance(&g, &mut s, 2);
     assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.phase, Phase::Offer(2, false));
     // Longevity on the partner is legal.
-    let mut s = table(&g, 1);
-    hand(&mut s, 1, &[45]);
+    let mut s = Scenario::new(&g).active(1).hand(1, &[45]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "LON")));
     assert!(g.legal_actions(&s).contains(&Action::Target(2)));
+    act(&g, &mut s, Action::Target(2));
+    chance(&g, &mut s, 0);
+    chance(&g, &mut s, 1);
+    assert_eq!(s.decks[2].len(), 2);
     // A Beetle transcends: both Beetles win.
-    let mut s = table(&g, 2);
-    s.level[2] = 3;
-    deeds(&mut s, 2, &[53, 55, 57]);
-    begin(&g, &mut s);
+    let s = Scenario::new(&g)
+        .active(2)
+        .level(2, 3)
+        .deeds(2, &[53, 55, 57])
+        .build()
+        .unwrap();
+    assert_eq!(g.turn(&s), Turn::Terminal);
     assert_eq!(&*g.returns(&s), &[-1.0, 1.0, 1.0]);
 }
 
@@ -785,15 +833,16 @@ fn k24_big_bad_wolf() {
 fn k25_limbo_vulnerability_and_cover_deed() {
     let g = game("karmaka");
     for (cover, climbs) in [(false, false), (true, true)] {
-        let mut s = table(&g, 0);
-        s.level[1] = 1;
-        deeds(&mut s, 1, &[15, 6]);
-        if cover {
-            deeds(&mut s, 1, &[19]);
-        }
-        hand(&mut s, 0, &[16, 1]);
+        let d: &[u8] = if cover { &[15, 6, 19] } else { &[15, 6] };
+        let mut s = Scenario::new(&g)
+            .level(1, 1)
+            .deeds(1, d)
+            .hand(0, &[16, 1])
+            .build()
+            .unwrap();
         act(&g, &mut s, Action::Ability(ty(&g, "VEN")));
         act(&g, &mut s, Action::Target(1));
+        assert_eq!(s.ruins.last(), Some(d.last().unwrap()));
         act(&g, &mut s, Action::Decline);
         assert_eq!(s.active, 1);
         assert_eq!(s.phase, Phase::Drawing(Dest::Deck(1), 6, Then::EndTurn));
@@ -809,10 +858,12 @@ fn k25_limbo_vulnerability_and_cover_deed() {
 fn k26_spite() {
     let g = game("karmaka");
     for n in [3usize, 1, 0] {
-        let mut s = table(&g, 0);
         let cards = [0u8, 22, 44];
-        hand(&mut s, 1, &cards[..n]);
-        hand(&mut s, 0, &[18]);
+        let mut s = Scenario::new(&g)
+            .hand(1, &cards[..n])
+            .hand(0, &[18])
+            .build()
+            .unwrap();
         act(&g, &mut s, Action::Ability(ty(&g, "SPI")));
         act(&g, &mut s, Action::Target(1));
         match n {
@@ -820,11 +871,12 @@ fn k26_spite() {
                 assert_eq!(g.chance_outcomes(&s).len(), 3);
                 chance(&g, &mut s, 22);
                 chance(&g, &mut s, 0);
-                assert_eq!(s.ruins.last(), Some(&0));
+                assert_eq!(&s.ruins[..], &[22, 0]);
                 assert_eq!(&s.hands[1][..], &[44]);
             }
             1 => {
                 chance(&g, &mut s, 0);
+                assert_eq!(&s.ruins[..], &[0]);
                 assert!(s.hands[1].is_empty());
             }
             _ => assert!(s.ruins.is_empty()),
@@ -836,10 +888,12 @@ fn k26_spite() {
 #[test]
 fn k27_swindle_and_knowledge() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 1, &[2, 8, 56, 30, 41]);
-    s.known[30] |= bit(2); // P2 knew one of P1's cards.
-    hand(&mut s, 0, &[36]);
+    let mut s = Scenario::new(&g)
+        .hand(1, &[2, 8, 56, 30, 41])
+        .reveal(30, 2) // P2 knew one of P1's cards.
+        .hand(0, &[36])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "SWI")));
     act(&g, &mut s, Action::Target(1));
     chance(&g, &mut s, 8);
@@ -870,13 +924,17 @@ fn k27_swindle_and_knowledge() {
 #[test]
 fn k28_denial_copies_peek_offer_before_bonus() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[27, 21, 46, 49]);
-    hand(&mut s, 1, &[5, 6]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[27, 21, 46, 49])
+        .hand(1, &[5, 6])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     act(&g, &mut s, Action::Pick(ty(&g, "PEE")));
+    assert_eq!(s.ruins.last(), Some(&21));
     act(&g, &mut s, Action::Target(1));
     assert!(s.known[5] & bit(0) != 0 && s.known[6] & bit(0) != 0);
+    assert_eq!(s.center, 27);
     assert_eq!(s.phase, Phase::Offer(1, true));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.phase, Phase::Bonus);
@@ -890,20 +948,25 @@ fn k28_denial_copies_peek_offer_before_bonus() {
 fn k29_the_loop_is_cut() {
     let g = game("karmaka");
     // (a) Embody -> own Mimic -> rival's Embody: no effect.
-    let mut s = table(&g, 0);
-    deeds(&mut s, 0, &[62]);
-    deeds(&mut s, 1, &[59]);
-    hand(&mut s, 0, &[57]);
+    let mut s = Scenario::new(&g)
+        .deeds(0, &[62])
+        .deeds(1, &[59])
+        .hand(0, &[57])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
     act(&g, &mut s, Action::Pick(ty(&g, "MIM")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(s.phase, Phase::Offer(1, false));
+    assert_eq!(s.center, 57);
     // (b) Mimic -> rival's Embody -> own Mimic: no effect; own Hell's Heart works.
-    let mut s = table(&g, 0);
-    deeds(&mut s, 0, &[62, 9]);
-    deeds(&mut s, 1, &[59]);
-    future(&mut s, 1, &[0]);
-    hand(&mut s, 0, &[63]);
+    let mut s = Scenario::new(&g)
+        .deeds(0, &[62, 9])
+        .deeds(1, &[59])
+        .future(1, &[0])
+        .hand(0, &[63])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     act(&g, &mut s, Action::Target(1));
     let mut hel = s.clone();
@@ -920,18 +983,24 @@ fn k29_the_loop_is_cut() {
 fn k30_pass_or_must_play() {
     for (spec, pass_on_turn2) in [("karmaka", false), ("karmaka(pass_after_draw=false)", true)] {
         let g = game(spec);
-        let mut s = table(&g, 0);
-        hand(&mut s, 0, &[50]);
-        deck(&mut s, 0, &[38, 0]);
-        hand(&mut s, 1, &[1, 2, 3]);
-        begin(&g, &mut s);
-        assert!(s.hands[0].contains(&0));
+        let mut s = Scenario::new(&g)
+            .hand(0, &[50])
+            .deck(0, &[38, 0])
+            .hand(1, &[1, 2, 3])
+            .build()
+            .unwrap();
+        // Turn 1: PAN#0 drawn, ANO#38 still in the Deck: Pass is legal.
+        assert!(s.drew);
+        assert_eq!(&s.hands[0][..], &[0, 50]);
+        assert!(g.legal_actions(&s).contains(&Action::Pass));
         act(&g, &mut s, Action::Pass);
         act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+        // Turn 2: ANO#38 drawn, the Deck is empty: P0 must play.
         assert!(s.hands[0].contains(&38) && s.decks[0].is_empty());
         assert_eq!(g.legal_actions(&s).contains(&Action::Pass), pass_on_turn2);
         act(&g, &mut s, Action::Future(ty(&g, "PAN")));
         act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+        // Turn 3: no draw, P0 must play again.
         assert_eq!(s.active, 0);
         assert!(!s.drew);
         assert!(!g.legal_actions(&s).contains(&Action::Pass));
