@@ -1012,27 +1012,38 @@ fn k30_pass_or_must_play() {
 fn k31_longevity_saves_panic_hastens() {
     let g = game("karmaka");
     // (a) Longevity on an empty player cancels the death.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[45]);
-    deck(&mut s, 0, &[2]);
-    well_top(&mut s, &[5, 6]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[45])
+        .deck(0, &[2])
+        .well_top(&[5, 6])
+        .build()
+        .unwrap();
+    assert!(s.hands[1].is_empty() && s.decks[1].is_empty());
     act(&g, &mut s, Action::Ability(ty(&g, "LON")));
     act(&g, &mut s, Action::Target(1));
+    assert_eq!(&s.decks[1][..], &[6, 5]);
     assert_eq!(s.phase, Phase::Offer(1, true));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.active, 1);
     assert_eq!(s.phase, Phase::Main);
+    assert_eq!(s.rings[1], 0, "no Limbo turn");
     assert_eq!(&s.hands[1][..], &[5]);
     assert!(g.legal_actions(&s).contains(&Action::Pass));
     // (b) Panic ruins the last Deck card: Limbo next turn.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[0]);
-    deck(&mut s, 0, &[2]);
-    deck(&mut s, 1, &[30]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[0])
+        .deck(0, &[2])
+        .deck(1, &[30])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "PAN")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(s.ruins.last(), Some(&30));
     act(&g, &mut s, Action::Decline);
+    // Panic's bonus play: P0 stops, and P1's turn starts with nothing.
+    assert_eq!(s.phase, Phase::Bonus);
+    act(&g, &mut s, Action::Stop);
+    assert_eq!(s.active, 1);
     assert_eq!(s.phase, Phase::Drawing(Dest::Deck(1), 6, Then::EndTurn));
     assert_eq!(s.rings[1], 1);
 }
@@ -1051,13 +1062,15 @@ fn k32_ring_arithmetic() {
         (0, 0, &[15, 16, 17], (1, 0)),
     ];
     for (level, rings, d, want) in cases {
-        let mut s = table(&g, 0);
-        s.level[0] = level;
-        s.rings[0] = rings;
-        deeds(&mut s, 0, d);
-        hand(&mut s, 1, &[1]);
-        begin(&g, &mut s);
+        let s = Scenario::new(&g)
+            .level(0, level)
+            .rings(0, rings)
+            .deeds(0, d)
+            .hand(1, &[1])
+            .build()
+            .unwrap();
         assert_eq!((s.level[0], s.rings[0]), want, "deeds {d:?}");
+        assert!(s.deeds[0].is_empty(), "reborn");
     }
 }
 
@@ -1065,14 +1078,18 @@ fn k32_ring_arithmetic() {
 fn k33_transcendence_ends_game_at_once() {
     for spec in ["karmaka", "karmaka(players=4,teams=true)"] {
         let g = game(spec);
-        let mut s = table(&g, 0);
-        s.level[0] = 3;
-        deeds(&mut s, 0, &[53, 55, 57]);
-        future(&mut s, 0, &[1]);
-        begin(&g, &mut s);
+        let s = Scenario::new(&g)
+            .level(0, 3)
+            .deeds(0, &[53, 55, 57])
+            .future(0, &[1])
+            .hand(1, &[2])
+            .build()
+            .unwrap();
         assert_eq!(g.turn(&s), Turn::Terminal);
         assert_eq!(s.winner, 0);
+        assert_eq!(s.level[0], 4);
         assert_eq!(&s.deeds[0][..], &[53, 55, 57], "no rebirth");
+        assert_eq!(&s.futures[0][..], &[1], "no rebirth");
         assert!(g.legal_actions(&s).is_empty());
         let r = g.returns(&s);
         assert_eq!(r[0], 1.0);
@@ -1086,11 +1103,14 @@ fn k33_transcendence_ends_game_at_once() {
 #[test]
 fn k34_destiny_with_short_well() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[28]);
-    ruins(&mut s, &[0, 6, 44, 3, 14]);
-    well_top(&mut s, &[47, 20]);
-    drain_well_to_deck(&mut s, 1, &[]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[28])
+        .ruins(&[0, 6, 44, 3, 14])
+        .well_top(&[47, 20])
+        .unplaced_to_deck(1)
+        .build()
+        .unwrap();
+    assert!(s.well.is_empty());
     act(&g, &mut s, Action::Ability(ty(&g, "DES")));
     assert_eq!(&s.ruins[..], &[44, 3, 14]);
     assert_eq!(&s.well[..], &[0, 6]);
@@ -1110,13 +1130,18 @@ fn k34_destiny_with_short_well() {
 #[test]
 fn k35_voyage_when_well_runs_dry() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[54]);
-    ruins(&mut s, &[47, 6, 0]);
-    drain_well_to_deck(&mut s, 1, &[39]);
+    // Well [ANO#39]: one card, nothing under it.
+    let mut s = Scenario::new(&g)
+        .hand(0, &[54])
+        .ruins(&[47, 6, 0])
+        .well_top(&[39])
+        .unplaced_to_deck(1)
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "VOY")));
-    chance(&g, &mut s, 39);
     assert_eq!(&s.hands[0][..], &[39]);
+    assert!(s.well.is_empty() && s.well_top.is_empty());
+    assert_eq!(&s.ruins[..], &[47, 6, 0], "no refill from 3 Ruins");
     assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.phase, Phase::Bonus);
@@ -1125,11 +1150,13 @@ fn k35_voyage_when_well_runs_dry() {
 #[test]
 fn k36_sowing_can_empty_the_hand() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deck(&mut s, 0, &[51]);
-    well_top(&mut s, &[3, 0]);
-    hand(&mut s, 1, &[1, 2]);
-    begin(&g, &mut s);
+    let mut s = Scenario::new(&g)
+        .deck(0, &[51])
+        .well_top(&[3, 0])
+        .hand(1, &[1, 2])
+        .build()
+        .unwrap();
+    assert_eq!(&s.hands[0][..], &[51]);
     assert!(!g.legal_actions(&s).contains(&Action::Pass));
     act(&g, &mut s, Action::Ability(ty(&g, "SOW")));
     assert_eq!(&s.hands[0][..], &[0, 3]);
@@ -1149,51 +1176,63 @@ fn k36_sowing_can_empty_the_hand() {
 #[test]
 fn k37_jubilee_and_exposed_deed() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[55, 15, 19, 47]);
-    deeds(&mut s, 0, &[6]);
-    hand(&mut s, 1, &[35]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[55, 15, 19, 47])
+        .deeds(0, &[6])
+        .hand(1, &[35])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "JUB")));
     act(&g, &mut s, Action::Pick(ty(&g, "VEN")));
     act(&g, &mut s, Action::Pick(ty(&g, "PEE")));
     assert_eq!(&s.deeds[0][..], &[6, 15, 19]);
+    assert_eq!(&s.hands[0][..], &[47]);
     assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
     act(&g, &mut s, Action::Ability(ty(&g, "THI")));
     act(&g, &mut s, Action::Target(0));
     assert_eq!(&s.hands[1][..], &[19]);
+    assert_eq!(&s.deeds[0][..], &[6, 15]);
     assert_eq!(g.score_deeds(&s.deeds[0]), 5);
 }
 
 #[test]
 fn k38_panic_own_deck_then_bonus_to_future() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[1, 29]);
-    deck(&mut s, 0, &[40, 17]);
-    begin(&g, &mut s);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[1, 29])
+        .deck(0, &[40, 17])
+        .build()
+        .unwrap();
+    assert_eq!(&s.hands[0][..], &[1, 17, 29]);
     act(&g, &mut s, Action::Ability(ty(&g, "PAN")));
     act(&g, &mut s, Action::Target(0));
     assert_eq!(s.ruins.last(), Some(&40));
     assert_eq!(s.known[40], ALL);
+    assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Offer(2, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.ruins.last(), Some(&1));
     assert_eq!(s.phase, Phase::Bonus);
     act(&g, &mut s, Action::Future(ty(&g, "SPI")));
     assert_eq!(&s.hands[0][..], &[29]);
     assert!(s.decks[0].is_empty());
+    assert_eq!(&s.futures[0][..], &[17]);
     assert_eq!(s.known[17], bit(0));
-    let v = g.view(&s, 1);
-    assert_eq!(&v.futures[0][..], &[NONE]);
+    for o in [1, 2] {
+        assert_eq!(&g.view(&s, o).futures[0][..], &[NONE]);
+    }
 }
 
 #[test]
 fn k39_four_player_round_robin_includes_opposite() {
     let g = game("karmaka(players=4)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[42]);
-    ruins(&mut s, &[5]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[42])
+        .ruins(&[5])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "REC")));
     act(&g, &mut s, Action::Ruin(0));
     assert_eq!(s.phase, Phase::Offer(1, false));
@@ -1204,14 +1243,17 @@ fn k39_four_player_round_robin_includes_opposite() {
     act(&g, &mut s, Action::Accept);
     assert_eq!(s.futures[3].last(), Some(&42));
     assert_eq!(&s.futures[0][..], &[5]);
+    assert_eq!(s.known[5], ALL, "a Recycled card stays public");
 }
 
 #[test]
 fn k40_mimic_vengeance_against_its_owner() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 1, &[50, 16]);
-    hand(&mut s, 0, &[62]);
+    let mut s = Scenario::new(&g)
+        .deeds(1, &[50, 16])
+        .hand(0, &[62])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     act(&g, &mut s, Action::Target(1));
     act(&g, &mut s, Action::Target(1));
@@ -1223,10 +1265,13 @@ fn k40_mimic_vengeance_against_its_owner() {
 #[test]
 fn k41_salvage_cannot_take_itself() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    ruins(&mut s, &[0, 6, 44, 3]);
-    hand(&mut s, 0, &[47]);
+    let mut s = Scenario::new(&g)
+        .ruins(&[0, 6, 44, 3])
+        .hand(0, &[47])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "SAL")));
+    assert_eq!(s.center, 47);
     assert_eq!(
         &*g.legal_actions(&s),
         &[Action::Ruin(0), Action::Ruin(1), Action::Ruin(2)]
@@ -1240,33 +1285,45 @@ fn k41_salvage_cannot_take_itself() {
 #[test]
 fn k42_stolen_dreams_and_public_knowledge() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    future(&mut s, 1, &[23, 15]);
-    s.known[15] = ALL;
-    hand(&mut s, 0, &[31, 32]);
-    hand(&mut s, 1, &[1]);
-    hand(&mut s, 2, &[2]);
+    // VEN#15 is publicly known: P1 accepted it as a karmic card earlier.
+    let mut s = Scenario::new(&g)
+        .future(1, &[23, 15])
+        .public(15)
+        .hand(0, &[31, 32])
+        .hand(1, &[1])
+        .hand(2, &[2])
+        .build()
+        .unwrap();
+    assert_eq!((s.known[15], s.known[23]), (ALL, bit(1)));
     act(&g, &mut s, Action::Ability(ty(&g, "STO")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(s.futures[0].last(), Some(&15));
+    assert_eq!(&s.futures[1][..], &[23]);
     assert_eq!(s.known[15], ALL);
     assert_eq!(s.phase, Phase::Offer(1, true));
+    // P1 and P2 each play a card; P0's next turn plays the second one.
+    let next_turn = |s: &mut State| {
+        act(&g, s, Action::Points(ty(&g, "PAN")));
+        act(&g, s, Action::Points(ty(&g, "PAN")));
+        assert_eq!((s.active, s.phase), (0, Phase::Main));
+        act(&g, s, Action::Ability(ty(&g, "STO")));
+        act(&g, s, Action::Target(1));
+    };
     let mut accepted = s.clone();
+    // P1 declined STO#31: the second Stolen Dreams takes TRA#23, which P0
+    // and P1 know, P2 not.
     act(&g, &mut s, Action::Decline);
-    // Second Stolen Dreams next turn takes TRA#23: P0 and P1 know it, P2 not.
-    s.active = 0;
-    s.phase = Phase::Bonus;
-    act(&g, &mut s, Action::Ability(ty(&g, "STO")));
-    act(&g, &mut s, Action::Target(1));
+    assert_eq!(s.ruins.last(), Some(&31));
+    next_turn(&mut s);
     assert_eq!(s.futures[0].last(), Some(&23));
+    assert!(s.futures[1].is_empty());
     assert_eq!(s.known[23], bit(0) | bit(1));
     // Had P1 accepted STO#31, the second one would take it instead.
     act(&g, &mut accepted, Action::Accept);
-    accepted.active = 0;
-    accepted.phase = Phase::Bonus;
-    act(&g, &mut accepted, Action::Ability(ty(&g, "STO")));
-    act(&g, &mut accepted, Action::Target(1));
+    assert_eq!(&accepted.futures[1][..], &[23, 31]);
+    next_turn(&mut accepted);
     assert_eq!(accepted.futures[0].last(), Some(&31));
+    assert_eq!(&accepted.futures[1][..], &[23]);
     assert_eq!(accepted.known[31], ALL);
 }
 
@@ -1274,8 +1331,8 @@ fn k42_stolen_dreams_and_public_knowledge() {
 fn k43_crisis_or_vengeance_without_deeds() {
     let g = game("karmaka");
     for code in ["CRI", "VEN"] {
-        let mut s = table(&g, 0);
-        hand(&mut s, 0, &[7, 15]);
+        let mut s = Scenario::new(&g).hand(0, &[7, 15]).build().unwrap();
+        assert!(s.deeds[1].is_empty());
         act(&g, &mut s, Action::Ability(ty(&g, code)));
         act(&g, &mut s, Action::Target(1));
         assert_eq!(s.phase, Phase::Offer(1, true));
@@ -1286,24 +1343,33 @@ fn k43_crisis_or_vengeance_without_deeds() {
 #[test]
 fn k44_denial_with_nothing_left() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[25]);
-    hand(&mut s, 1, &[1]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[25])
+        .hand(1, &[1])
+        .build()
+        .unwrap();
+    assert!(!g.legal_actions(&s).contains(&Action::Pass));
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     assert_eq!(s.phase, Phase::Offer(1, false));
+    assert!(s.ruins.is_empty());
     act(&g, &mut s, Action::Decline);
+    assert_eq!(&s.ruins[..], &[25]);
     act(&g, &mut s, Action::Points(ty(&g, "PAN")));
     // P0's Limbo turn happened: a ring for a score of 0.
     assert_eq!(s.rings[0], 1);
+    assert_eq!(s.phase, Phase::Drawing(Dest::Deck(0), 6, Then::EndTurn));
 }
 
 #[test]
 fn k45_denial_another_day_with_empty_well() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    ruins(&mut s, &[0, 6, 44, 3]);
-    hand(&mut s, 0, &[25, 38, 1]);
-    drain_well_to_deck(&mut s, 1, &[]);
+    let mut s = Scenario::new(&g)
+        .ruins(&[0, 6, 44, 3])
+        .hand(0, &[25, 38, 1])
+        .unplaced_to_deck(1)
+        .build()
+        .unwrap();
+    assert!(s.well.is_empty());
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     act(&g, &mut s, Action::Pick(ty(&g, "ANO")));
     assert_eq!(&s.ruins[..], &[44, 3, 38]);
@@ -1313,26 +1379,29 @@ fn k45_denial_another_day_with_empty_well() {
     assert_eq!(s.center, 25);
     assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
+    assert_eq!(s.ruins.last(), Some(&25));
     assert_eq!(s.phase, Phase::Bonus);
 }
 
 #[test]
 fn k46_determinization_view() {
     let g = game("karmaka");
-    let mut s = table(&g, 1);
-    hand(&mut s, 0, &[2, 3]);
-    future(&mut s, 0, &[4]);
-    deck(&mut s, 0, &[5, 7]);
-    hand(&mut s, 1, &[15, 34, 40]);
-    future(&mut s, 1, &[50]);
-    future(&mut s, 1, &[53]);
-    s.known[53] = ALL; // an accepted karmic card
-    deeds(&mut s, 1, &[60]);
-    ruins(&mut s, &[61]);
-    // P0 had peeked P1's Hand.
-    for c in [15, 34, 40] {
-        s.known[c] |= bit(0);
-    }
+    // P0 had peeked P1's Hand; P1 had accepted VOY#53 as a karmic card.
+    let mut s = Scenario::new(&g)
+        .active(1)
+        .hand(0, &[2, 3])
+        .future(0, &[4])
+        .deck(0, &[5, 7])
+        .hand(1, &[15, 34, 40])
+        .future(1, &[50, 53])
+        .public(53)
+        .deeds(1, &[60])
+        .ruins(&[61])
+        .reveal(15, 0)
+        .reveal(34, 0)
+        .reveal(40, 0)
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Future(ty(&g, "VEN")));
     assert!(
         s.hands[1]
@@ -1363,6 +1432,8 @@ fn k46_determinization_view() {
         );
         assert_eq!(d.known[d.futures[1][1] as usize], ALL);
         assert_eq!(d.hands[1].len(), 2);
+        assert_eq!(d.futures[1].len(), 3);
+        assert_eq!((d.level, d.rings), (s.level, s.rings));
         hand_changed |= kinds(&g, &d.hands[1]) != kinds(&g, &s.hands[1]);
         deck_changed |= kinds(&g, &d.decks[0]) != kinds(&g, &s.decks[0]);
     }
