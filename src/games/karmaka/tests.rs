@@ -73,81 +73,6 @@ fn k(g: &Karmaka, id: u8) -> u8 {
     g.cards.kind[id as usize]
 }
 
-/// A table with every card in the Well pool and `active` at its main play.
-fn table(g: &Karmaka, active: u8) -> State {
-    let mut s = g.empty_state(active);
-    s.well = (0..64).collect();
-    s
-}
-
-fn take(s: &mut State, id: u8) {
-    let i = s
-        .well
-        .iter()
-        .position(|&c| c == id)
-        .unwrap_or_else(|| panic!("card {id} is not in the Well"));
-    s.well.remove(i);
-}
-
-fn hand(s: &mut State, p: u8, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.known[c as usize] = bit(p);
-        state::insert_sorted(&mut s.hands[p as usize], c);
-    }
-}
-
-fn deck(s: &mut State, p: u8, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.known[c as usize] = 0;
-        s.decks[p as usize].push(c);
-    }
-}
-
-fn future(s: &mut State, p: u8, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.known[c as usize] = bit(p);
-        s.futures[p as usize].push(c);
-    }
-}
-
-fn deeds(s: &mut State, p: u8, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.known[c as usize] = ALL;
-        s.deeds[p as usize].push(c);
-    }
-}
-
-fn ruins(s: &mut State, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.known[c as usize] = ALL;
-        s.ruins.push(c);
-    }
-}
-
-/// Puts cards on top of the Well in this order (the last is drawn first).
-fn well_top(s: &mut State, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.well_top.push(c);
-    }
-}
-
-/// Moves every card left in the Well pool to `p`'s Deck (for "Well []").
-fn drain_well_to_deck(s: &mut State, p: u8, keep: &[u8]) {
-    let rest: Vec<u8> = s
-        .well
-        .iter()
-        .copied()
-        .filter(|c| !keep.contains(c))
-        .collect();
-    deck(s, p, &rest);
-}
-
 /// Applies a legal decision, checking it is legal and the cards are conserved.
 fn act(g: &Karmaka, s: &mut State, a: Action) {
     let legal = g.legal_actions(s);
@@ -183,12 +108,6 @@ fn sorted(v: &[u8]) -> Vec<u8> {
     let mut v = v.to_vec();
     v.sort_unstable();
     v
-}
-
-/// Starts the active player's turn (death check and Deck draw).
-fn begin(g: &Karmaka, s: &mut State) {
-    g.start_turn(s);
-    g.advance(s);
 }
 
 // ---------------------------------------------------------------- scenarios
@@ -1522,8 +1441,7 @@ fn switches_change_the_rules() {
     // Ambiguity 6: no bonus when Peek saw nothing.
     for (spec, bonus) in [("karmaka", true), ("karmaka(bonus_when_void=false)", false)] {
         let g = game(spec);
-        let mut s = table(&g, 0);
-        hand(&mut s, 0, &[19, 1]);
+        let mut s = Scenario::new(&g).hand(0, &[19, 1]).build().unwrap();
         act(&g, &mut s, Action::Ability(ty(&g, "PEE")));
         act(&g, &mut s, Action::Target(1));
         act(&g, &mut s, Action::Decline);
@@ -1541,26 +1459,34 @@ fn switches_change_the_rules() {
     assert!(g.ally_play(1) && !g.ally_play(0));
     // Ambiguity 11: Mimic of the ally's Deed.
     let g = game("karmaka(players=4,teams=true,mimic_ally=true)");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 2, &[16]);
+    let s = Scenario::new(&g)
+        .hand(0, &[1])
+        .deeds(2, &[16])
+        .build()
+        .unwrap();
     assert_eq!(g.mimic_mask(&s, 0), bit(2));
     assert_eq!(game("karmaka(players=4,teams=true)").mimic_mask(&s, 0), 0);
     // Ambiguity 7: Embody chain offered round-robin.
     let g = game("karmaka(players=3,embody_victim=false)");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 0, &[15]);
-    deeds(&mut s, 2, &[1]);
-    hand(&mut s, 0, &[57]);
+    let mut s = Scenario::new(&g)
+        .deeds(0, &[15])
+        .deeds(2, &[1])
+        .hand(0, &[57])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
     act(&g, &mut s, Action::Pick(ty(&g, "VEN")));
     act(&g, &mut s, Action::Target(2));
     assert_eq!(s.phase, Phase::Offer(1, false));
     // refill_on_deal=false: Longevity from an empty Well deals nothing.
     let g = game("karmaka(refill_on_deal=false)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[44]);
-    ruins(&mut s, &[0, 1, 2, 3, 4]);
-    drain_well_to_deck(&mut s, 0, &[]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[44])
+        .ruins(&[0, 1, 2, 3, 4])
+        .unplaced_to_deck(0)
+        .build()
+        .unwrap();
+    assert!(s.well.is_empty());
     let before = s.decks[1].len();
     act(&g, &mut s, Action::Ability(ty(&g, "LON")));
     act(&g, &mut s, Action::Target(1));
@@ -1571,10 +1497,12 @@ fn switches_change_the_rules() {
 #[test]
 fn render_shows_only_what_the_viewer_sees() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[15]);
-    hand(&mut s, 1, &[34]);
-    future(&mut s, 1, &[53]);
+    let s = Scenario::new(&g)
+        .hand(0, &[15])
+        .hand(1, &[34])
+        .future(1, &[53])
+        .build()
+        .unwrap();
     let text = g.render(&s, Some(0));
     assert!(text.contains("Vengeance"), "{text}");
     assert!(!text.contains("Thievery"), "{text}");
@@ -1613,15 +1541,15 @@ fn zz_heavy_conformance() {
 #[test]
 fn heuristic_prefers_progress() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
+    let base = || Scenario::new(&g).hand(0, &[0]);
+    let s = base().build().unwrap();
     assert_eq!(g.heuristic(&s, 0), 0.0);
-    s.level[0] = 2;
+    let s = base().level(0, 2).build().unwrap();
     assert!(g.heuristic(&s, 0) > 0.3 && g.heuristic(&s, 1) < -0.3);
     let before = g.heuristic(&s, 0);
-    deeds(&mut s, 0, &[15, 16]);
+    let s = base().level(0, 2).deeds(0, &[15, 16]).build().unwrap();
     assert!(g.heuristic(&s, 0) > before, "secured points count");
-    let mut t = table(&g, 0);
-    deeds(&mut t, 1, &[15, 16]);
+    let t = base().deeds(1, &[15, 16]).build().unwrap();
     assert!(g.heuristic(&t, 0) < 0.0);
 }
 
@@ -1631,11 +1559,12 @@ fn heuristic_prefers_progress() {
 fn heuristic_counts_the_karmic_cost_of_an_offer() {
     let g = game("karmaka");
     let offered = |card: u8| {
-        let mut s = table(&g, 0);
-        hand(&mut s, 0, &[card]);
-        future(&mut s, 1, &[9, 12]);
-        hand(&mut s, 1, &[1]);
-        begin(&g, &mut s);
+        let mut s = Scenario::new(&g)
+            .hand(0, &[card])
+            .future(1, &[9, 12])
+            .hand(1, &[1])
+            .build()
+            .unwrap();
         act(&g, &mut s, Action::Ability(k(&g, card)));
         act(&g, &mut s, Action::Target(1));
         assert_eq!(s.phase, Phase::Offer(1, true));
@@ -1678,11 +1607,13 @@ fn setup_deals_four_and_two() {
 #[test]
 fn destiny_knowledge_follows_cards_onto_a_deck() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[28, 44]);
-    hand(&mut s, 1, &[1]);
-    hand(&mut s, 2, &[2]);
-    well_top(&mut s, &[10, 20, 30]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[28, 44])
+        .hand(1, &[1])
+        .hand(2, &[2])
+        .well_top(&[10, 20, 30])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DES")));
     act(&g, &mut s, Action::Stop);
     assert_eq!(s.phase, Phase::DestinyReturn);
@@ -1691,9 +1622,12 @@ fn destiny_knowledge_follows_cards_onto_a_deck() {
     assert_eq!(&s.well_top[..], &[20, 10, 30]);
     act(&g, &mut s, Action::Decline);
     act(&g, &mut s, Action::Decline);
-    // Next turn: Longevity on P1 deals 30 then 10 onto its Deck.
-    s.active = 0;
-    s.phase = Phase::Main;
+    // P1 and P2 play; on P0's next turn Longevity on P1 deals 30 then 10
+    // onto its Deck.
+    act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+    act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+    assert_eq!((s.active, s.phase), (0, Phase::Main));
+    assert_eq!(&s.well_top[..], &[20, 10, 30]);
     act(&g, &mut s, Action::Ability(ty(&g, "LON")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(&s.decks[1][..], &[30, 10]);
@@ -1721,10 +1655,13 @@ fn destiny_knowledge_follows_cards_onto_a_deck() {
 #[test]
 fn third_party_peek_survives_determinization() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 2);
-    hand(&mut s, 1, &[5, 6, 7]);
-    hand(&mut s, 2, &[19, 1]);
-    hand(&mut s, 0, &[2]);
+    let mut s = Scenario::new(&g)
+        .active(2)
+        .hand(1, &[5, 6, 7])
+        .hand(2, &[19, 1])
+        .hand(0, &[2])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "PEE")));
     act(&g, &mut s, Action::Target(1));
     assert!(
