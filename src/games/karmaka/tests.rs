@@ -2062,6 +2062,8 @@ fn scenario_builder_rejects_bad_positions() {
         (Scenario::new(&g).level(1, 4), "rung 4"),
         (Scenario::new(&g).well_top(&[1, 2, 3, 4]), "Well top"),
         (Scenario::new(&g).reveal(9, 1), "not placed"),
+        (Scenario::new(&g).public(9), "not placed"),
+        (Scenario::new(&g).unplaced_to_deck(3), "seat 3"),
     ] {
         let e = b.build().unwrap_err();
         assert!(e.contains(want), "{e}");
@@ -2075,6 +2077,20 @@ fn scenario_builder_rejects_bad_positions() {
     assert!(g.check_invariants(&s).is_ok());
     assert_eq!(s.well.len(), 62);
     assert_eq!(s.known[40], bit(1) | bit(2));
+    // The unplaced cards go under the Deck's own cards; the Well is empty.
+    let s = Scenario::new(&g)
+        .hand(0, &[1])
+        .deck(2, &[9, 5])
+        .well_top(&[7])
+        .unplaced_to_deck(2)
+        .build()
+        .unwrap();
+    assert!(s.well.is_empty());
+    assert_eq!(&s.well_top[..], &[7]);
+    assert_eq!(s.decks[2].len(), 64 - 2);
+    assert_eq!(&s.decks[2][..2], &[0, 2]);
+    assert_eq!(&s.decks[2][s.decks[2].len() - 2..], &[9, 5]);
+    assert!(s.decks[2].iter().all(|&c| s.known[c as usize] == 0));
     assert_eq!(g.card("VEN", 1), Some(16));
     assert_eq!(g.card("VEN", 2), None);
     assert_eq!(g.card("XYZ", 0), None);
