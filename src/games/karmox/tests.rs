@@ -2257,6 +2257,74 @@ fn scenario_builder_runs_the_turn_start_and_refuses_broken_positions() {
     }
 }
 
+/// Each Skeletor's crossing test passes on the faces its tile prints
+/// (`test_faces` in the items data), not on a fixed 1 or 6.
+#[test]
+fn skeletor_test_faces_come_from_the_items_data() {
+    let dir = std::env::temp_dir().join(format!("karmox-faces-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, faces: serde_json::Value| {
+        let mut v: serde_json::Value = serde_json::from_str(data::ITEMS_JSON).unwrap();
+        v[33]["test_faces"] = faces; // T34, red
+        let path = dir.join(name);
+        std::fs::write(&path, v.to_string()).unwrap();
+        format!("items={}", path.display())
+    };
+    let test_at = |g: &Karmox| {
+        // Blue GKa steps west into the red Skeletor's square (13,8).
+        let mut s = Scenario::new(g)
+            .skeletor("T34", 12, 8)
+            .at("GKa", 14, 8)
+            .build_in_action_phase()
+            .unwrap();
+        play(g, &mut s, Action::Move(4));
+        play(g, &mut s, Action::Dest(sq(12, 8)));
+        assert_eq!(s.phase, Phase::SkelTest);
+        s
+    };
+    let six = game(&write("six.json", serde_json::json!([6])));
+    let s = test_at(&six);
+    let pass = |g: &Karmox, s: &State| {
+        g.chance_outcomes(s)
+            .iter()
+            .find(|o| o.0 == Action::Test(true))
+            .unwrap()
+            .1
+    };
+    assert!((pass(&six, &s) - 11.0 / 36.0).abs() < 1e-12);
+    assert!((pass(&game(""), &test_at(&game(""))) - 5.0 / 9.0).abs() < 1e-12);
+    // Sampling agrees: 3600 tests, 4 standard deviations (about 0.031).
+    let mut rng = rng_from_seed(3);
+    let n = 3600;
+    let passes = (0..n)
+        .filter(|_| six.sample_chance(&s, &mut rng) == Action::Test(true))
+        .count();
+    let sd = (11.0 / 36.0 * 25.0 / 36.0 / f64::from(n)).sqrt();
+    assert!((passes as f64 / f64::from(n) - 11.0 / 36.0).abs() < 4.0 * sd);
+    // Faces outside 1..6, or a test that cannot fail, are refused.
+    for (name, faces) in [
+        ("seven.json", serde_json::json!([7])),
+        ("all.json", serde_json::json!([1, 2, 3, 4, 5, 6])),
+    ] {
+        let err = Karmox::parse(&write(name, faces)).unwrap_err().to_string();
+        assert!(err.contains("face"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The observation's XP block gives each seat its side's permanent XP, so
+/// teammates show the same value.
+#[test]
+fn observation_gives_each_seat_its_sides_xp() {
+    use crate::game::encoding::Encode;
+    let g = game("players=4,mode=teams");
+    let s = Scenario::new(&g).xp(0, 7).xp(1, 4).build().unwrap();
+    let mut out = Vec::new();
+    g.observation_tensor(&s, 1, &mut out);
+    // After 6 characters × 20 values; seats 1, 2, 3, 0 are sides 1, 0, 1, 0.
+    assert_eq!(out[120..126], [4.0, 7.0, 4.0, 7.0, 0.0, 0.0]);
+}
+
 // ----- narration as one seat sees it -----
 
 #[test]
