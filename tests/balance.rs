@@ -70,7 +70,18 @@ fn balance_recovers_the_planted_seat_advantage_at_every_budget_and_stops_when_bu
     );
     let csv = r.to_csv();
     assert!(csv.starts_with("budget,kind,group,games,rate,low,high,tost_p,elo"));
-    assert_eq!(csv.lines().count(), 1 + 2 * 4, "{csv}");
+    // Per budget: 2 seats and 2 roles, then the one ending (planted games all end so).
+    assert_eq!(csv.lines().count(), 1 + 2 * (4 + 1), "{csv}");
+    assert_eq!(
+        csv.lines().filter(|l| l.contains(",ending,end,")).count(),
+        2,
+        "{csv}"
+    );
+    assert!(
+        r.budgets
+            .iter()
+            .all(|b| b.endings.len() == 1 && b.endings[0].1.rate == 1.0)
+    );
     assert!(r.to_markdown().contains("seat 0"));
 }
 
@@ -322,6 +333,7 @@ fn the_dashboard_skill_curve_of_planted_falls_on_the_closed_form_values() {
         .skip_while(|l| !l.starts_with("| kind | group | budget | Elo [95 %] |"))
         .skip(2)
         .take_while(|l| l.starts_with('|'))
+        .filter(|l| !l.starts_with("| ending "))
         .map(|l| {
             let c: Vec<&str> = l.split('|').map(str::trim).collect();
             CurveRow {

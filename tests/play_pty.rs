@@ -180,10 +180,11 @@ fn connect_four_keys_columns_by_the_numbers_under_the_board() {
     quit(p);
 }
 
-/// Karmaka: keys are the actions' encoding numbers, the same for the same
-/// action at every decision; help shows the legend of the text board.
+/// Karmaka: a card is keyed by the code the board prints before its name,
+/// with where it goes; the Deed it becomes is printed under its position
+/// key; help shows the legend of the text board.
 #[test]
-fn karmaka_keys_actions_by_their_encoding_number() {
+fn karmaka_plays_a_card_by_the_code_on_the_board() {
     let mut p = play(&[
         "--game",
         "karmaka",
@@ -192,10 +193,131 @@ fn karmaka_keys_actions_by_their_encoding_number() {
         "--seed",
         "1",
     ]);
-    p.exp_string("  97) pass").unwrap();
-    p.exp_string(PROMPT).unwrap();
+    let before = p.exp_string(PROMPT).unwrap();
+    // The first card of the human's Hand, as the board prints it.
+    let hand = before
+        .lines()
+        .find(|l| l.trim_start().starts_with("Hand") && !l.contains("??"))
+        .expect("the human's Hand is printed");
+    let code: String = hand
+        .split(": ")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(char::is_ascii_uppercase)
+        .collect();
+    assert_eq!(code.len(), 3, "{hand}");
+    assert!(before.contains(&format!("{code}-points) play")), "{before}");
     p.send_line("help").unwrap();
     p.exp_string("a card you cannot see").unwrap();
     p.exp_string(PROMPT).unwrap();
+    p.send_line(&format!("{}-points", code.to_lowercase()))
+        .unwrap();
+    p.exp_string(&format!("Deeds (exposed last): D1:{code} "))
+        .unwrap();
+    p.exp_string(PROMPT).unwrap();
+    quit(p);
+}
+
+/// The label of the first row of `board` (a text board's lines) holding
+/// `mark` after a `label`-byte row label, and the byte offset of the mark.
+fn find(board: &str, mark: char, label: usize) -> (String, usize) {
+    for line in board.lines() {
+        if let Some(col) = line.get(label..).and_then(|rest| rest.find(mark)) {
+            return (line[..label].trim().to_string(), col);
+        }
+    }
+    panic!("{mark} not on the board:\n{board}")
+}
+
+/// Karmox: a square is keyed by the column letter above it and the row
+/// number beside it; the human moves MGa one square east by that key.
+#[test]
+fn karmox_moves_to_a_square_named_by_the_board_edges() {
+    let mut p = play(&[
+        "--game",
+        "karmox",
+        "--agents",
+        "human,random",
+        "--seed",
+        "1",
+    ]);
+    for key in ["ATT", "ATT", "ATT", "pass", "MGa-move"] {
+        p.exp_string(PROMPT).unwrap();
+        p.send_line(key).unwrap();
+    }
+    let before = p.exp_string(PROMPT).unwrap();
+    let map: String = before
+        .lines()
+        .skip_while(|l| !l.starts_with("   abc"))
+        .take(19)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let letters = map.lines().next().unwrap().to_string();
+    let (row, col) = find(&map[letters.len() + 1..], 'm', 3);
+    // The square east of MGa, by the letter above it and the row beside it.
+    let east = format!("{}{row}", &letters[3 + col + 1..3 + col + 2]);
+    assert!(before.contains(&format!("  {east}) to {east}")), "{before}");
+    p.send_line(&east).unwrap();
+    p.exp_string(&format!("MGa (seat 0) at {east}:")).unwrap();
+    p.exp_string(PROMPT).unwrap();
+    quit(p);
+}
+
+/// Hamunaptra: a cell is keyed by the x above its column and the y beside
+/// its row; the human takes an entrance read off the map.
+#[test]
+fn hamunaptra_takes_an_entrance_named_by_the_map_edges() {
+    let mut p = play(&[
+        "--game",
+        "hamunaptra",
+        "--agents",
+        "human,random",
+        "--seed",
+        "1",
+    ]);
+    // Draft the first listed character until the entrances are offered.
+    let mut before = p.exp_string(PROMPT).unwrap();
+    for _ in 0..8 {
+        if before.contains("take entrance") {
+            break;
+        }
+        let first = before
+            .lines()
+            .find_map(|l| l.trim().split_once(") draft").map(|(k, _)| k.to_string()))
+            .expect("a draft move");
+        p.send_line(&first).unwrap();
+        before = p.exp_string(PROMPT).unwrap();
+    }
+    let header = before
+        .lines()
+        .find(|l| l.starts_with("  x "))
+        .expect("the map's x coordinates")
+        .to_string();
+    let map: String = before
+        .lines()
+        .skip_while(|l| !l.starts_with("  x "))
+        .skip(1)
+        .take_while(|l| l.len() > 4 && l[..4].trim().parse::<i32>().is_ok())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    // The first entrance on the map: its column's x (each cell is four
+    // characters wide), its row's y.
+    let (y, _) = find(&map, 'E', 4);
+    let chars: Vec<char> = map
+        .lines()
+        .find(|l| l[..4].trim() == y)
+        .unwrap()
+        .chars()
+        .collect();
+    let cell = (chars[4..].iter().position(|&c| c == 'E').unwrap()) / 4;
+    let xs: Vec<&str> = header[4..].split_whitespace().collect();
+    let key = format!("{},{y}", xs[cell]);
+    assert!(
+        before.contains(&format!("{key}) take entrance")),
+        "{before}"
+    );
+    p.send_line(&key).unwrap();
+    p.exp_string(&format!("Seat 0: entrance ({key})")).unwrap();
     quit(p);
 }

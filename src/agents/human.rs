@@ -51,7 +51,7 @@ pub enum Reply {
 }
 
 /// A key as typed or listed, compared without case or spaces.
-fn normal(key: &str) -> String {
+pub fn normal(key: &str) -> String {
     key.chars()
         .filter(|c| !c.is_whitespace())
         .flat_map(char::to_lowercase)

@@ -11,6 +11,19 @@ use super::play::GameResult;
 use crate::game::Outcome;
 use crate::stats::{Z95, wilson};
 
+/// The roles a seat's role text names: a seat holding several (`a+b`, or
+/// `faction:a+b`) counts for each (`a`, `b`; `faction:a`, `faction:b`), so that
+/// drafted or dealt sets are compared role by role, not as rare combinations.
+pub fn role_parts(role: &str) -> Vec<String> {
+    let (prefix, rest) = match role.split_once(':') {
+        Some((p, r)) => (format!("{p}:"), r),
+        None => (String::new(), role),
+    };
+    rest.split('+')
+        .map(|part| format!("{prefix}{part}"))
+        .collect()
+}
+
 /// One row of `games.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRow {

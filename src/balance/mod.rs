@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::agents::registry::AgentSpec;
+use crate::arena::record::role_parts;
 use crate::arena::{PlayedGame, RunOptions, play_indexed_with};
 use crate::game::{Game, Outcome};
 use crate::stats::{Z95, normal_cdf};
@@ -125,7 +126,7 @@ pub fn group_rate(games: &[PlayedGame], group: &Group, seats: usize, duplicate: 
         .flat_map(|g| &g.rows)
         .filter(|r| match group {
             Group::Seat(s) => r.seat == *s,
-            Group::Role(role) => &r.role == role,
+            Group::Role(role) => !r.role.is_empty() && role_parts(&r.role).contains(role),
         })
         .map(|r| {
             let cluster = if duplicate {
@@ -139,13 +140,14 @@ pub fn group_rate(games: &[PlayedGame], group: &Group, seats: usize, duplicate: 
     clustered_rate(&units)
 }
 
-/// Every seat, then every role seen in `games` in name order.
+/// Every seat, then every role seen in `games` in name order; a seat holding
+/// a drafted set (`a+b`) counts for each member, never as the combination.
 pub fn groups(games: &[PlayedGame], seats: usize) -> Vec<Group> {
     let mut roles: Vec<String> = games
         .iter()
         .flat_map(|g| &g.rows)
-        .map(|r| r.role.clone())
-        .filter(|r| !r.is_empty())
+        .filter(|r| !r.role.is_empty())
+        .flat_map(|r| role_parts(&r.role))
         .collect();
     roles.sort();
     roles.dedup();
@@ -283,6 +285,34 @@ mod tests {
             q.se,
             r.se
         );
+    }
+
+    #[test]
+    fn drafted_sets_are_rated_member_by_member() {
+        // Hamunaptra seats hold a drafted set of characters (`a+b+c+d`).
+        let game = crate::games::hamunaptra::Hamunaptra::from_spec_text("hamunaptra").unwrap();
+        let agent = AgentSpec::parse("random").unwrap();
+        let games = play_identical(&game, &agent, 0..6, 1, false, &pool(1).unwrap());
+        let groups = groups(&games, 2);
+        let roles: Vec<&String> = groups
+            .iter()
+            .filter_map(|g| match g {
+                Group::Role(r) => Some(r),
+                Group::Seat(_) => None,
+            })
+            .collect();
+        assert!(roles.len() > 2, "{roles:?}");
+        assert!(roles.iter().all(|r| !r.contains('+')), "{roles:?}");
+        // Each member counts every seat that held it, once per game.
+        for role in roles {
+            let held = games
+                .iter()
+                .flat_map(|g| &g.rows)
+                .filter(|r| r.role.split('+').any(|m| m == role.as_str()))
+                .count();
+            let rate = group_rate(&games, &Group::Role(role.clone()), 2, false);
+            assert_eq!(rate.n, held as u64, "{role}");
+        }
     }
 
     #[test]

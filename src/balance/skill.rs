@@ -50,6 +50,9 @@ pub struct BudgetResult {
     pub games: u64,
     /// Seat then role rates.
     pub rates: Vec<(Group, Rate)>,
+    /// Share of the games that ended each way (the game's `ending` names, a
+    /// simulation cap included), in name order.
+    pub endings: Vec<(String, Rate)>,
     /// TOST p-value of agreement with the previous budget (largest over groups).
     pub tost_p: Option<f64>,
     /// Elo (random = 0) of the agent at this budget, two-player games only.
@@ -116,6 +119,31 @@ fn play_budget<G: Game>(
     games
 }
 
+/// The share of `games` that ended each way, clustered like the win rates
+/// (by deal with duplicate deals).
+fn ending_shares(games: &[PlayedGame], seats: usize, duplicate: bool) -> Vec<(String, Rate)> {
+    fn ending(g: &PlayedGame) -> &str {
+        g.rows.first().map_or("", |r| r.ending.as_str())
+    }
+    let mut names: Vec<&str> = games.iter().map(ending).filter(|e| !e.is_empty()).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|name| {
+            let units: Vec<(u64, f64)> = games
+                .iter()
+                .filter_map(|g| {
+                    let i = g.rows.first()?.game_index;
+                    let cluster = if duplicate { i / seats as u64 } else { i };
+                    Some((cluster, f64::from(u8::from(ending(g) == name))))
+                })
+                .collect();
+            (name.to_string(), super::clustered_rate(&units))
+        })
+        .collect()
+}
+
 /// Measures balance at each budget in turn; see the module doc.
 pub fn measure<G: Game>(game: &G, o: &SkillOptions) -> Result<SkillResult> {
     let base = AgentSpec::parse(&o.agent)?;
@@ -171,6 +199,7 @@ pub fn measure<G: Game>(game: &G, o: &SkillOptions) -> Result<SkillResult> {
             budget: b,
             games: games.len() as u64,
             rates,
+            endings: ending_shares(&games, n, o.duplicate),
             tost_p,
             elo: None,
         });
@@ -232,16 +261,18 @@ pub fn trend(first: &Rate, last: &Rate, fair: (f64, f64)) -> &'static str {
 }
 
 impl SkillResult {
-    /// `balance.csv`: one row per budget and seat or role.
+    /// `balance.csv`: one row per budget and seat or role (its win rate), then
+    /// per budget and ending (kind `ending`: the share of games ending so).
     pub fn to_csv(&self) -> String {
         let mut s =
             String::from("budget,kind,group,games,rate,low,high,tost_p,elo,elo_low,elo_high\n");
         for b in &self.budgets {
-            for (g, r) in &b.rates {
-                let (kind, name) = match g {
-                    Group::Seat(x) => ("seat", x.to_string()),
-                    Group::Role(x) => ("role", x.clone()),
-                };
+            let groups = b.rates.iter().map(|(g, r)| match g {
+                Group::Seat(x) => ("seat", x.to_string(), r),
+                Group::Role(x) => ("role", x.clone(), r),
+            });
+            let endings = b.endings.iter().map(|(e, r)| ("ending", e.clone(), r));
+            for (kind, name, r) in groups.chain(endings) {
                 let opt = |v: Option<f64>| v.map_or(String::new(), |v| format!("{v:.4}"));
                 let _ = writeln!(
                     s,
@@ -302,6 +333,13 @@ impl SkillResult {
                     r.high
                 );
             }
+            for (e, r) in &b.endings {
+                let _ = writeln!(
+                    s,
+                    "| {} | {elo} | {} | ending {e} (share of games) | {:.3} [{:.3}, {:.3}] |",
+                    b.budget, b.games, r.rate, r.low, r.high
+                );
+            }
         }
         if let (Some(first), Some(last)) = (self.budgets.first(), self.budgets.last())
             && self.budgets.len() > 1
@@ -344,6 +382,44 @@ mod tests {
             low: rate - 2.0 * se,
             high: rate + 2.0 * se,
         }
+    }
+
+    #[test]
+    fn endings_are_shares_of_the_games_with_the_cap_counted() {
+        // A ply cap of 150 stops some random Karmaka games before transcendence.
+        let game = crate::games::karmaka::Karmaka::parse("karmaka(max_plies=150)").unwrap();
+        let agent = AgentSpec::parse("random").unwrap();
+        let pool = super::super::pool(1).unwrap();
+        let games = play_identical(&game, &agent, 0..40, 1, false, &pool);
+        let shares = ending_shares(&games, 2, false);
+        let capped = games.iter().filter(|g| g.rows[0].truncated).count();
+        assert!(capped > 0 && capped < 40, "{capped}");
+        let cap = shares
+            .iter()
+            .find(|(e, _)| e == "cap")
+            .expect("a cap ending");
+        assert!((cap.1.rate - capped as f64 / 40.0).abs() < 1e-12);
+        assert_eq!(cap.1.n, 40);
+        let total: f64 = shares.iter().map(|(_, r)| r.rate).sum();
+        assert!((total - 1.0).abs() < 1e-12, "{shares:?}");
+        // Written as rows of kind `ending` after the seats.
+        let result = SkillResult {
+            game: "karmaka".into(),
+            agent: "random".into(),
+            budgets: vec![BudgetResult {
+                budget: 1,
+                games: 40,
+                rates: vec![(Group::Seat(0), rate(0.5, 0.1))],
+                endings: shares,
+                tost_p: None,
+                elo: None,
+            }],
+            stop: String::new(),
+            tolerance: 0.05,
+        };
+        let csv = result.to_csv();
+        assert!(csv.contains("\n1,ending,cap,40,"), "{csv}");
+        assert!(result.to_markdown().contains("ending cap (share of games)"));
     }
 
     #[test]

@@ -228,7 +228,7 @@ fn play_interactive(a: PlayArgs, registry: &Registry) -> Result<()> {
     let game = registry.command_game(&a.game)?;
     let agents = split_list(&a.agents)?;
     game.check_agents(&agents)?;
-    game.play(&agents, a.seed)
+    game.play(&agents, a.seed, a.html.then_some(a.port))
 }
 
 fn replay(a: ReplayArgs, registry: &Registry) -> Result<()> {

@@ -25,8 +25,9 @@ use crate::view::Picture;
 /// subcommand, each the subcommand's generic code on the concrete game.
 /// Methods that take agents by text also seat the game's own agent kinds.
 pub(super) trait GameCommands: DynGame {
-    /// `play`: one game, agents by text (`human` at the terminal).
-    fn play(&self, agents: &[String], seed: u64) -> Result<()>;
+    /// `play`: one game, agents by text (`human` at the terminal, or in a
+    /// browser served on this port with `html`).
+    fn play(&self, agents: &[String], seed: u64, html: Option<u16>) -> Result<()>;
     /// `replay`: the lines of a trace after its header, printed turn by turn.
     fn replay(&self, header: &Header, lines: &[String]) -> Result<()>;
     /// `view`: a trace's page and its number of steps.
@@ -60,9 +61,12 @@ pub(super) trait GameCommands: DynGame {
 }
 
 impl<G: Picture> GameCommands for Typed<G> {
-    fn play(&self, agents: &[String], seed: u64) -> Result<()> {
+    fn play(&self, agents: &[String], seed: u64, html: Option<u16>) -> Result<()> {
         let (specs, factories) = self.agents(agents)?;
-        super::play::play_one(self.game(), &specs, &factories, seed)
+        match html {
+            Some(port) => super::play_html::play_one(self.game(), &specs, &factories, seed, port),
+            None => super::play::play_one(self.game(), &specs, &factories, seed),
+        }
     }
     fn replay(&self, header: &Header, lines: &[String]) -> Result<()> {
         super::commands::replay_lines(self.game(), header, lines)

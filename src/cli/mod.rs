@@ -14,6 +14,7 @@ mod json;
 mod ladder;
 mod listing;
 mod play;
+mod play_html;
 mod quality;
 mod registry;
 mod report;
@@ -697,6 +698,12 @@ pub struct PlayArgs {
     /// Seed of the game.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Play in a browser: the board drawn as in `boardlab view`, moves clicked.
+    #[arg(long)]
+    pub html: bool,
+    /// The localhost port of `--html` (0: a free port, printed at the start).
+    #[arg(long, default_value_t = 0, requires = "html")]
+    pub port: u16,
 }
 
 /// Arguments of `replay`.

@@ -43,6 +43,72 @@ struct Snapshot<S> {
     actions: u32,
 }
 
+/// Where the human seats play: the terminal ([`Terminal`]) or a browser
+/// page (`play_html`). The game loop is the same for both.
+pub(super) trait Table<G: Picture> {
+    /// A line for the humans: narration, forced moves, notices.
+    fn say(&mut self, line: &str);
+    /// Asks seat `p`, who sees `view`, for one of `moves` (key, label);
+    /// `again` after a refused command, with the question already shown.
+    fn ask(
+        &mut self,
+        game: &G,
+        view: &G::State,
+        p: PlayerId,
+        moves: &[(String, String)],
+        again: bool,
+    ) -> Reply;
+    /// The game is over: `state` as `viewer` may see it, and the result.
+    fn finish(&mut self, game: &G, state: &G::State, viewer: Option<PlayerId>, result: &[String]);
+}
+
+/// The terminal: standard input and output.
+pub(super) struct Terminal {
+    legend: Vec<(String, String)>,
+}
+
+impl<G: Picture> Table<G> for Terminal {
+    fn say(&mut self, line: &str) {
+        println!("{line}");
+    }
+
+    fn ask(
+        &mut self,
+        game: &G,
+        view: &G::State,
+        p: PlayerId,
+        moves: &[(String, String)],
+        again: bool,
+    ) -> Reply {
+        let board = game.render(view, Some(p));
+        let seat_text = human::seat_line(&game.seat_name(view, p), p);
+        let q = Question {
+            board: &board,
+            seat: &seat_text,
+            moves,
+            legend: &self.legend,
+            undo: true,
+        };
+        let mut out = std::io::stdout();
+        if !again {
+            human::show(&q, &mut out);
+        }
+        human::ask(&q, &mut std::io::stdin().lock(), &mut out)
+    }
+
+    fn finish(&mut self, game: &G, state: &G::State, viewer: Option<PlayerId>, result: &[String]) {
+        println!(
+            "\nfinal position:\n{}",
+            game.render(state, viewer).trim_end()
+        );
+        println!();
+        for line in result {
+            println!("{line}");
+        }
+        let _ = std::io::stdout().flush();
+    }
+}
+
 /// Plays one game with `specs[seat]` in each seat on `seed`; a seat with a
 /// factory (an agent kind registered from outside) is built by it.
 pub fn play_one<G: Picture>(
@@ -50,6 +116,24 @@ pub fn play_one<G: Picture>(
     specs: &[AgentSpec],
     factories: &[Option<AgentFactory<G>>],
     seed: u64,
+) -> Result<()> {
+    let legend = game.text_legend();
+    if specs.iter().any(|s| s.spec.name == "human") && !legend.is_empty() {
+        println!("legend (also under `help`):");
+        for (symbol, meaning) in &legend {
+            println!("  {symbol:<12} {meaning}");
+        }
+    }
+    play_at(game, specs, factories, seed, &mut Terminal { legend })
+}
+
+/// [`play_one`] with the human seats at `table`.
+pub(super) fn play_at<G: Picture>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    seed: u64,
+    table: &mut dyn Table<G>,
 ) -> Result<()> {
     if specs.len() != game.num_players() {
         bail!(
@@ -84,14 +168,6 @@ pub fn play_one<G: Picture>(
     let mut last_chance: Option<u32> = None;
     let mut actions = 0u32;
     let mut truncated = false;
-    let mut out = std::io::stdout();
-    let legend = game.text_legend();
-    if !humans.is_empty() && !legend.is_empty() {
-        println!("legend (also under `help`):");
-        for (symbol, meaning) in &legend {
-            println!("  {symbol:<12} {meaning}");
-        }
-    }
     loop {
         let turn = game.turn(&state);
         if turn == Turn::Terminal {
@@ -128,32 +204,23 @@ pub fn play_one<G: Picture>(
                     )?;
                     (Some(p), a)
                 } else if let [only] = legal[..] {
-                    println!(
+                    table.say(&format!(
                         "Player {p}: forced move, played for you: {}",
                         game.action_label(&view, only)
-                    );
+                    ));
                     (Some(p), only)
                 } else {
-                    let board = game.render(&view, Some(p));
-                    let seat_text = human::seat_line(&game.seat_name(&view, p), p);
                     let keys = crate::view::move_keys(game, &view, &legal);
                     let moves: Vec<(String, String)> = keys
                         .into_iter()
                         .zip(legal.iter().map(|&a| game.action_label(&view, a)))
                         .collect();
-                    let q = Question {
-                        board: &board,
-                        seat: &seat_text,
-                        moves: &moves,
-                        legend: &legend,
-                        undo: true,
-                    };
-                    human::show(&q, &mut out);
+                    let mut again = false;
                     let choice = loop {
-                        match human::ask(&q, &mut std::io::stdin().lock(), &mut out) {
+                        match table.ask(game, &view, p, &moves, again) {
                             Reply::Move(i) => break Ok(legal[i]),
                             Reply::Quit => {
-                                println!("game ended: you quit");
+                                table.say("game ended: you quit");
                                 return Ok(());
                             }
                             Reply::EndOfInput => {
@@ -161,9 +228,10 @@ pub fn play_one<G: Picture>(
                             }
                             Reply::Undo => match undo_target(&history, p, last_chance) {
                                 Ok(i) => break Err(i),
-                                Err(why) => println!("cannot undo: {why}"),
+                                Err(why) => table.say(&format!("cannot undo: {why}")),
                             },
                         }
+                        again = true;
                     };
                     match choice {
                         Ok(a) => {
@@ -179,10 +247,10 @@ pub fn play_one<G: Picture>(
                         }
                         Err(i) => {
                             let back = history.drain(i..).next().expect("the target exists");
-                            println!(
+                            table.say(&format!(
                                 "undone: {} moves taken back, to your previous decision",
                                 actions - back.actions
-                            );
+                            ));
                             state = back.state;
                             rng = back.streams;
                             kept_views = back.kept_views;
@@ -193,16 +261,13 @@ pub fn play_one<G: Picture>(
                 }
             }
         };
-        narrate(game, specs, &humans, &state, player, action);
+        for line in narrate(game, specs, &humans, &state, player, action) {
+            table.say(&line);
+        }
         game.apply(&mut state, action);
         actions += 1;
     }
     let viewer = humans.first().copied();
-    println!(
-        "\nfinal position:\n{}",
-        game.render(&state, viewer).trim_end()
-    );
-    println!();
     let terminal = game.turn(&state) == Turn::Terminal;
     let returns: Vec<f64> = if terminal {
         game.returns(&state).to_vec()
@@ -210,25 +275,29 @@ pub fn play_one<G: Picture>(
         vec![0.0; specs.len()]
     };
     let results = outcomes(game, &returns, truncated);
-    for (seat, o) in results.iter().enumerate() {
-        let score = if terminal {
-            game.score(&state, seat as PlayerId)
-        } else {
-            0.0
-        };
-        println!(
-            "seat {seat} ({}): {} (score {score})",
-            specs[seat].label,
-            o.as_str()
-        );
-    }
+    let mut lines: Vec<String> = results
+        .iter()
+        .enumerate()
+        .map(|(seat, o)| {
+            let score = if terminal {
+                game.score(&state, seat as PlayerId)
+            } else {
+                0.0
+            };
+            format!(
+                "seat {seat} ({}): {} (score {score})",
+                specs[seat].label,
+                o.as_str()
+            )
+        })
+        .collect();
     if truncated {
-        println!(
+        lines.push(format!(
             "the game stopped at its length cap ({} actions)",
             game.max_game_length()
-        );
+        ));
     }
-    let _ = out.flush();
+    table.finish(game, &state, viewer, &lines);
     Ok(())
 }
 
@@ -296,14 +365,13 @@ fn narrate<G: Game>(
     state: &G::State,
     player: Option<PlayerId>,
     action: G::Action,
-) {
+) -> Vec<String> {
     let who = match player {
         Some(p) => format!("seat {p} ({})", specs[p as usize].label),
         None => "chance".to_string(),
     };
     if humans.is_empty() {
-        println!("{who}: {}", game.action_label(state, action));
-        return;
+        return vec![format!("{who}: {}", game.action_label(state, action))];
     }
     let seen: Vec<(PlayerId, String)> = humans
         .iter()
@@ -311,12 +379,11 @@ fn narrate<G: Game>(
         .map(|&h| (h, game.action_label_for(state, action, h)))
         .collect();
     match seen.first() {
-        None => {}
-        Some((_, first)) if seen.iter().all(|(_, l)| l == first) => println!("{who}: {first}"),
-        Some(_) => {
-            for (h, label) in &seen {
-                println!("{who} (as seat {h} sees it): {label}");
-            }
-        }
+        None => Vec::new(),
+        Some((_, first)) if seen.iter().all(|(_, l)| l == first) => vec![format!("{who}: {first}")],
+        Some(_) => seen
+            .iter()
+            .map(|(h, label)| format!("{who} (as seat {h} sees it): {label}"))
+            .collect(),
     }
 }

@@ -352,18 +352,7 @@ pub(crate) fn group_of(label: String, tally: Tally, fair: f64) -> Group {
     }
 }
 
-/// The roles a seat's role text names: a seat holding several (`a+b`, or
-/// `faction:a+b`) counts for each (`a`, `b`; `faction:a`, `faction:b`), so that
-/// drafted or dealt sets are compared role by role, not as rare combinations.
-pub fn role_parts(role: &str) -> Vec<String> {
-    let (prefix, rest) = match role.split_once(':') {
-        Some((p, r)) => (format!("{p}:"), r),
-        None => (String::new(), role),
-    };
-    rest.split('+')
-        .map(|part| format!("{prefix}{part}"))
-        .collect()
-}
+pub use crate::arena::record::role_parts;
 
 /// Computes the report's numbers from `rows` (any order).
 pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {

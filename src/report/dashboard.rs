@@ -895,10 +895,14 @@ fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
         .to_vec(),
         rows: Vec::new(),
     };
-    let mut kinds: Vec<&str> = rows.iter().map(|r| r.kind).collect();
-    kinds.dedup();
+    // Each kind once, in order of appearance, seats first.
+    let mut kinds: Vec<&str> = Vec::new();
+    for r in &rows {
+        if !kinds.contains(&r.kind) {
+            kinds.push(r.kind);
+        }
+    }
     kinds.sort_by_key(|k| *k != "seat");
-    kinds.dedup();
     for kind in kinds {
         let of_kind: Vec<&Row> = rows.iter().filter(|r| r.kind == kind).collect();
         let mut budgets: Vec<f64> = of_kind.iter().map(|r| r.budget).collect();
@@ -924,12 +928,12 @@ fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
                 names.push(r.group);
             }
         }
-        let label = |g: &str| {
-            if kind == "seat" {
-                format!("seat {g}")
-            } else {
-                g.to_string()
-            }
+        // Endings are shares of the games, which sum to one: no fair share.
+        let ending = kind == "ending";
+        let label = |g: &str| match kind {
+            "seat" => format!("seat {g}"),
+            "ending" => format!("ending {g}"),
+            _ => g.to_string(),
         };
         let curves: Vec<plots::Curve> = names
             .iter()
@@ -957,39 +961,57 @@ fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
                     .collect(),
             })
             .collect();
-        let what = if kind == "seat" {
-            "Seat"
-        } else {
-            "Faction and role"
+        let what = match kind {
+            "seat" => "Seat",
+            "ending" => "Ending",
+            _ => "Faction and role",
         };
-        blocks.push(Block::Chart {
-            caption: format!(
-                "{what} win rates against skill: one line per group through its budgets, \
-                 vertical whiskers the rate's 95 % interval{}, the dashed line the fair share \
-                 {fair:.3}{}.",
-                if by_elo {
-                    ", horizontal whiskers the Elo's"
-                } else {
-                    ""
-                },
-                if curves.len() > plots::MAX_CURVES {
-                    format!(
-                        "; the first {} of {} groups drawn",
-                        plots::MAX_CURVES,
-                        curves.len()
-                    )
-                } else {
-                    String::new()
-                }
-            ),
-            svg: plots::skill_curve_svg(
-                &format!("{what} balance against skill"),
-                x_desc,
-                &curves,
-                Some(fair),
-                !by_elo,
-            ),
-        });
+        let measured = if ending {
+            "How games end against skill: the share of games ending each way (a simulation \
+             cap included)"
+                .to_string()
+        } else {
+            format!("{what} win rates against skill")
+        };
+        let fair_line = if ending {
+            String::new()
+        } else {
+            format!(", the dashed line the fair share {fair:.3}")
+        };
+        // A single ending is a share of one at every budget: the table says it.
+        if !(ending && names.len() < 2) {
+            blocks.push(Block::Chart {
+                caption: format!(
+                    "{measured}: one line per group through its budgets, \
+                 vertical whiskers the rate's 95 % interval{}{fair_line}{}.",
+                    if by_elo {
+                        ", horizontal whiskers the Elo's"
+                    } else {
+                        ""
+                    },
+                    if curves.len() > plots::MAX_CURVES {
+                        format!(
+                            "; the first {} of {} groups drawn",
+                            plots::MAX_CURVES,
+                            curves.len()
+                        )
+                    } else {
+                        String::new()
+                    }
+                ),
+                svg: plots::skill_curve_svg(
+                    &if ending {
+                        "Endings against skill".to_string()
+                    } else {
+                        format!("{what} balance against skill")
+                    },
+                    x_desc,
+                    &curves,
+                    (!ending).then_some(fair),
+                    !by_elo,
+                ),
+            });
+        }
         for g in &names {
             for r in of_kind.iter().filter(|r| r.group == *g) {
                 table.rows.push(vec![
@@ -1001,7 +1023,11 @@ fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
                     }),
                     r.games.to_string(),
                     format!("{:.3} {}", r.rate[0], ci(r.rate[1], r.rate[2])),
-                    format!("{:+.3}", r.rate[0] - fair),
+                    if ending {
+                        "–".to_string()
+                    } else {
+                        format!("{:+.3}", r.rate[0] - fair)
+                    },
                 ]);
             }
         }

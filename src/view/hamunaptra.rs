@@ -8,9 +8,11 @@ use super::{Canvas, Picture};
 use crate::game::PlayerId;
 use crate::games::hamunaptra::Hamunaptra;
 use crate::games::hamunaptra::data::KindClass;
-use crate::games::hamunaptra::state::{NO_CELL, NONE, Phase, State, xy};
+use crate::games::hamunaptra::state::{Action, NO_CELL, NONE, Phase, State, xy};
 
 const SQ: f64 = 56.0;
+/// The margin of the map's coordinates.
+const EDGE: f64 = 22.0;
 const SEAT_H: f64 = 132.0;
 const CARD_W: f64 = 64.0;
 const CARD_H: f64 = 40.0;
@@ -82,7 +84,12 @@ impl Hamunaptra {
                 "#555",
             );
             let short: String = name.chars().take(10).collect();
-            svg::text(&mut out, CARD_W / 2.0, 24.0, 10.0, "middle", "#222", &short);
+            // The id on top is the key of a move that picks the card.
+            let id = self.comps.kind_id(k);
+            svg::bold(&mut out, CARD_W / 2.0, 15.0, 10.0, "middle", "#222", id);
+            if short != id {
+                svg::text(&mut out, CARD_W / 2.0, 31.0, 9.0, "middle", "#222", &short);
+            }
             out.push_str("</symbol>");
         }
         out.push_str("</defs>");
@@ -92,6 +99,55 @@ impl Hamunaptra {
 
 impl Picture for Hamunaptra {
     super::move_number_from_encoding!();
+
+    /// A cell by the coordinates on the map's edges (`2,-1`), a character,
+    /// card, foe or equipment by the id the board prints (`C03`, `C-STR`,
+    /// `M1`, `E05`), joined with `>` to where it goes (`C03>2,-1`).
+    fn move_key(&self, _s: &State, action: Action) -> Option<String> {
+        let c = &self.comps;
+        let at = |cell: u16| self.cell_key(cell);
+        let ch = |i: u8| c.chars.get(i as usize).map_or("?", |d| d.id.as_str());
+        let eq = |e: u8| c.equipment.get(e as usize).map_or("?", |d| d.id.as_str());
+        let stat = |x: u8| if x == 0 { "F" } else { "I" };
+        Some(match action {
+            Action::Draft(i) => ch(i).to_string(),
+            Action::Entrance(i) => at(self.entrances[i as usize]),
+            Action::Propose { to, card } => format!("{}>seat{to}", c.kind_id(card)),
+            Action::Accept(k) => format!("give-{}", c.kind_id(k)),
+            Action::Reject => "reject".into(),
+            Action::EndTrade | Action::EndMove | Action::EndPlace => "end".into(),
+            Action::OpenTrade(q) => format!("trade-seat{q}"),
+            Action::Give(k) | Action::Discard(k) | Action::Select(k) => c.kind_id(k).to_string(),
+            Action::Ask(n) => format!("ask{n}"),
+            Action::Agree => "agree".into(),
+            Action::AssignMove { equip, ch: i } | Action::AssignCombat { equip, ch: i } => {
+                format!("{}>{}", eq(equip), ch(i))
+            }
+            Action::Step { ch: i, to } => format!("{}>{}", ch(i), at(to)),
+            Action::Overtake { from, via, to } => format!("{}>{}>{}", at(from), at(via), at(to)),
+            Action::Join(true) => "join".into(),
+            Action::Join(false) => "stay".into(),
+            Action::At(cell) | Action::Site(cell) | Action::Retreat(cell) => at(cell),
+            Action::Rotate(r) => format!("+{}", u16::from(r) * 90),
+            Action::Scroll { equip, at: cell } => format!("{}>{}", eq(equip), at(cell)),
+            Action::DoneAssign => "done".into(),
+            Action::Attack(x) => stat(x).to_string(),
+            Action::Counter { stat: x, ch: NONE } => stat(x).to_string(),
+            Action::Counter { stat: x, ch: i } => format!("{}>{}", stat(x), ch(i)),
+            Action::Target(i) => ch(i).to_string(),
+            Action::Continue => "continue".into(),
+            Action::PlayEquip(e) => eq(e).to_string(),
+            Action::SkipEquip => "none".into(),
+            Action::MonsterStep { foe, to } => format!(
+                "{}>{}",
+                c.foes.get(foe as usize).map_or("?", |d| d.id.as_str()),
+                at(to)
+            ),
+            Action::MonsterStop => "stop".into(),
+            Action::Pass => "pass".into(),
+            Action::Roll(_) | Action::Die(_) | Action::Draw(_) | Action::Lose(_) => return None,
+        })
+    }
     fn text_legend(&self) -> Vec<(String, String)> {
         super::grids::pairs(&[
             (
@@ -107,8 +163,16 @@ impl Picture for Hamunaptra {
             ("M, T", "a monster, a trap"),
             ("0-3", "a character of that seat"),
             (
-                "left column",
-                "the row's y coordinate; cells are named (x,y)",
+                "x row, left column",
+                "each column's x and each row's y coordinate: a cell's move key is `x,y` (`2,-1`)",
+            ),
+            (
+                "C03 E05 M1",
+                "a character, equipment or foe by id, a tile card by its id (`C-STR`): the key of a move that picks it; `C03>2,-1` moves it to a cell, `E05>C03` gives it to a character",
+            ),
+            (
+                "+90",
+                "the rotation of a tile being laid (quarter turns clockwise); `end` ends the step",
             ),
             (
                 "F I R",
@@ -121,11 +185,12 @@ impl Picture for Hamunaptra {
         // The map's north-west corner sits at (x0·SQ, −y1·SQ), north up.
         let b = self.pic_bounds(states);
         let (w, h) = Self::map_size(b);
+        // Room left of and above the map for its coordinates.
         Some(Canvas {
-            x: f64::from(b.0) * SQ - 10.0,
-            y: -f64::from(b.3) * SQ - 40.0,
-            w: w.max(960.0) + 20.0,
-            h: h + 60.0 + SEAT_H * f64::from(self.players),
+            x: f64::from(b.0) * SQ - 10.0 - EDGE,
+            y: -f64::from(b.3) * SQ - 40.0 - EDGE,
+            w: w.max(960.0) + 20.0 + EDGE,
+            h: h + 60.0 + EDGE + SEAT_H * f64::from(self.players),
         })
     }
 
@@ -312,9 +377,38 @@ impl Picture for Hamunaptra {
                 &name.chars().take(1).collect::<String>(),
             );
         }
+        // Coordinates along the canvas' map edges, for the cells this state has.
+        let mut coords = String::new();
+        let (edge_x, edge_y) = (c.x + 10.0 + EDGE, c.y + 40.0 + EDGE);
+        let (x0, x1, y0, y1) = self.pic_bounds(std::slice::from_ref(&v));
+        for x in x0..=x1 {
+            let cx = (f64::from(x) + 0.5) * SQ;
+            svg::text(
+                &mut coords,
+                cx,
+                edge_y - 4.0,
+                11.0,
+                "middle",
+                "#555",
+                &x.to_string(),
+            );
+        }
+        for y in y0..=y1 {
+            let cy = (0.55 - f64::from(y)) * SQ;
+            svg::text(
+                &mut coords,
+                edge_x - 4.0,
+                cy,
+                11.0,
+                "end",
+                "#555",
+                &y.to_string(),
+            );
+        }
         let mut out = vec![
             layer("defs", &defs),
             layer("head", &head),
+            layer("coords", &coords),
             layer("map", &map),
             layer("pieces", &pieces),
         ];
@@ -435,6 +529,10 @@ impl Picture for Hamunaptra {
                 "open sides of a tile; a wide centre is a room".to_string(),
             ),
             ("E (green)".into(), "an entrance".into()),
+            (
+                "numbers on the edges".into(),
+                "x above each column, y beside each row: a cell's move key is `x,y`".into(),
+            ),
             ("S".into(), "a stair".into()),
             ("X".into(), "an exit stair".into()),
             (

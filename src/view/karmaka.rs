@@ -8,7 +8,7 @@ use super::{Canvas, Picture};
 use crate::game::PlayerId;
 use crate::games::karmaka::Karmaka;
 use crate::games::karmaka::cards::Colour;
-use crate::games::karmaka::state::{NONE, Phase, State, THRESHOLD};
+use crate::games::karmaka::state::{Action, NONE, Phase, State, THRESHOLD};
 
 const W: f64 = 1120.0;
 const CARD_W: f64 = 46.0;
@@ -107,6 +107,30 @@ impl Karmaka {
 
 impl Picture for Karmaka {
     super::move_number_from_encoding!();
+
+    /// A card by the code the board prints for it, with where it goes when
+    /// played from the Hand (`PAN-points`); a Deed, Future Life card or Ruin
+    /// by the position the board prints (`D2`, `F1`, `R1`); a seat as `P1`.
+    fn move_key(&self, _s: &State, action: Action) -> Option<String> {
+        let code = |t: u8| &self.cards.types[t as usize].code;
+        Some(match action {
+            Action::Points(t) => format!("{}-points", code(t)),
+            Action::Ability(t) => format!("{}-ability", code(t)),
+            Action::Future(t) => format!("{}-future", code(t)),
+            Action::AllyFuture(t) => format!("{}-ally", code(t)),
+            Action::Pick(t) => code(t).clone(),
+            Action::Target(p) => format!("P{p}"),
+            Action::Deed(i) => format!("D{}", u32::from(i) + 1),
+            Action::Position(i) => format!("F{}", u32::from(i) + 1),
+            Action::Ruin(d) => format!("R{}", u32::from(d) + 1),
+            Action::Pass => "pass".into(),
+            Action::Stop => "stop".into(),
+            Action::Draw => "draw".into(),
+            Action::Accept => "accept".into(),
+            Action::Decline => "decline".into(),
+            Action::Chance(_) => return None,
+        })
+    }
     fn canvas(&self, _states: &[State]) -> Option<Canvas> {
         Some(Canvas::sized(
             W,
@@ -283,10 +307,19 @@ impl Picture for Karmaka {
                 "the seat's side, in the wolf and team variants",
             ),
             (
-                "Name (red 3)",
-                "a card: its colour (red, green, blue, or mosaic: all three) and points",
+                "PAN Panic (red 1)",
+                "a card: its code, name, colour (red, green, blue, or mosaic: all three) and points",
             ),
             ("??", "a card you cannot see"),
+            (
+                "PAN-points",
+                "keys by a card's code: `PAN` picks it; from the Hand, `PAN-points`, `PAN-ability`, `PAN-future` (`PAN-ally`: your ally's Future Life) play it",
+            ),
+            (
+                "D1: F1: R1:",
+                "a Deed (oldest first), a Future Life card (bottom first) and a Ruin (top first) by position: the key of a move that picks it",
+            ),
+            ("P1", "a seat: the key of a move that targets it"),
             ("-", "an empty pile"),
             (
                 "rung, needs N",

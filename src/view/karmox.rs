@@ -7,12 +7,14 @@ use super::svg::{self, layer};
 use super::{Canvas, Picture};
 use crate::game::PlayerId;
 use crate::games::karmox::Karmox;
-use crate::games::karmox::data::{CHAR_IDS, Kind, STATS, colour_of};
+use crate::games::karmox::data::{Board, CHAR_IDS, Kind, STATS, colour_of};
 use crate::games::karmox::determinize::HIDDEN;
-use crate::games::karmox::state::{Phase, State};
+use crate::games::karmox::state::{Action, Phase, State};
 
 const SQ: f64 = 28.0;
 const PANEL_W: f64 = 470.0;
+/// The margin of the board's coordinates.
+const EDGE: f64 = 22.0;
 const SIDE: [&str; 2] = ["#2a6fdb", "#d0352b"];
 
 fn board_colour(c: u8) -> (&'static str, &'static str) {
@@ -52,6 +54,40 @@ impl Karmox {
 
 impl Picture for Karmox {
     super::move_number_from_encoding!();
+
+    /// A square by the coordinates on the board's edges (`l9`), a character
+    /// by its id with what it does (`MGa-move`, `MGa-to-b3`), an item by its
+    /// tile id (`T07`), a stat by its name.
+    fn move_key(&self, _s: &State, action: Action) -> Option<String> {
+        let b = &self.c.board;
+        let id = |c: u8| CHAR_IDS[c as usize % 6];
+        let tile = |t: u8| &self.c.tiles[t as usize].id;
+        Some(match action {
+            Action::Stat(k) => STATS[k as usize % 3].to_string(),
+            Action::Cell(c) => format!("cell-{}", id(c)),
+            Action::Char(c) => id(c).to_string(),
+            Action::Pass => "pass".into(),
+            Action::Dest(d) | Action::Anchor(d) => b.key(d),
+            Action::Activate { tile: t, cell } => format!("{}-{}", tile(t), id(cell)),
+            Action::Move(c) => format!("{}-move", id(c)),
+            Action::Equip(c) => format!("{}-equip", id(c)),
+            Action::Give { c, p } => format!("{}-give-{}", id(c), id(p)),
+            Action::Attack { c, d } => format!("{}-attack-{}", id(c), id(d)),
+            Action::Teleport { c, to } => format!("{}-to-{}", id(c), b.key(to)),
+            Action::Portal(c) => format!("{}-portal", id(c)),
+            Action::Potions(c) => format!("{}-potions", id(c)),
+            Action::Tomes { c, stat } => format!("{}-tomes-{}", id(c), STATS[stat as usize % 3]),
+            Action::Liberate(c) => format!("free-{}", id(c)),
+            Action::EndTurn => "end".into(),
+            Action::Tile(t) => tile(t).clone(),
+            Action::Push(n) => format!("push{n}"),
+            Action::Die(_)
+            | Action::Roll { .. }
+            | Action::Test(_)
+            | Action::Draw(_)
+            | Action::First(_) => return None,
+        })
+    }
     fn text_legend(&self) -> Vec<(String, String)> {
         super::grids::pairs(&[
             (
@@ -74,6 +110,18 @@ impl Picture for Karmox {
             ("T", "a teleport square"),
             ("P, >", "the magic portal and its access squares"),
             ("E07", "an event square of the track"),
+            (
+                "a b c…, 1 2 3…",
+                "column letters and row numbers on the edges: a square's key is its column then row (`l9`)",
+            ),
+            (
+                "MGa-move",
+                "a character's action: -move, -equip, -give-GRa, -attack-GKb, -to-b3 (teleport), -portal, -potions, -tomes-ATT; `free-MGa` liberates from MGa's cell",
+            ),
+            (
+                "T07",
+                "an item tile by its id (as on the sheets); `T07-MGa` activates it into MGa's cell",
+            ),
         ])
     }
 
@@ -88,10 +136,13 @@ impl Picture for Karmox {
 
     fn canvas(&self, _states: &[State]) -> Option<Canvas> {
         let board_h = self.c.board.h as f64 * SQ + 40.0;
-        Some(Canvas::sized(
-            self.pic_board_w() + PANEL_W,
-            board_h.max(560.0),
-        ))
+        // Room left of and above the board for its coordinates.
+        Some(Canvas {
+            x: -EDGE,
+            y: -EDGE,
+            w: self.pic_board_w() + PANEL_W + EDGE,
+            h: board_h.max(560.0) + EDGE,
+        })
     }
 
     fn draw(&self, s: &State, pov: Option<PlayerId>, _c: &Canvas) -> Vec<String> {
@@ -101,6 +152,23 @@ impl Picture for Karmox {
             None => s.clone(),
         };
         let mut board = svg::defs();
+        for x in 0..b.w {
+            let name = Board::column_name(x);
+            let cx = (x as f64 + 0.5) * SQ;
+            svg::text(&mut board, cx, -6.0, 11.0, "middle", "#555", &name);
+        }
+        for y in 0..b.h {
+            let cy = (y as f64 + 0.65) * SQ;
+            svg::text(
+                &mut board,
+                -4.0,
+                cy,
+                11.0,
+                "end",
+                "#555",
+                &(y + 1).to_string(),
+            );
+        }
         for (y, row) in b.rows.iter().enumerate() {
             for (x, &ch) in row.iter().enumerate() {
                 let (fill, mark) = board_colour(ch);
@@ -352,6 +420,10 @@ impl Picture for Karmox {
                 "characters (MG, GR, GK; a blue, b red)".to_string(),
             ),
             ("⛓n".into(), "imprisoned in that cell, timer box n".into()),
+            (
+                "a b c…, 1 2 3…".into(),
+                "columns and rows: a square's move key is its column then row (`l9`)".into(),
+            ),
             (
                 "☠ square".into(),
                 "a Skeletor (2×2), coloured as its summoner".into(),

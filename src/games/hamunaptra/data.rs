@@ -452,6 +452,24 @@ impl Components {
         (self.pile_tile_types + self.foes.len() + e as usize) as u8
     }
 
+    /// The id of a card kind as the board prints it (`C-STR`, `M1`, `E03`):
+    /// the key of a move that picks the card.
+    pub fn kind_id(&self, k: u8) -> &str {
+        match self.class(k) {
+            KindClass::Tile(t) => &self.tiles[t as usize].id,
+            KindClass::Foe(f) => &self.foes[f as usize].id,
+            KindClass::Equip(e) => &self.equipment[e as usize].id,
+        }
+    }
+
+    /// A card kind as the board's hands list it: id, then name.
+    pub fn kind_text(&self, k: u8) -> String {
+        match self.class(k) {
+            KindClass::Tile(_) => self.kind_name(k),
+            _ => format!("{} {}", self.kind_id(k), self.kind_name(k)),
+        }
+    }
+
     /// Display name of a card kind.
     pub fn kind_name(&self, k: u8) -> String {
         match self.class(k) {

@@ -23,6 +23,12 @@ impl Hamunaptra {
         format!("({x},{y})")
     }
 
+    /// A cell as the map's edges name it, `x,y`: the key of a move to it.
+    pub fn cell_key(&self, c: u16) -> String {
+        let (x, y) = xy(c);
+        format!("{x},{y}")
+    }
+
     /// The map (bounding box of tiles and encounters), then per-seat tables.
     ///
     /// A seat's rendering is drawn from its view ([`Hamunaptra::mask`]) alone,
@@ -64,6 +70,17 @@ impl Hamunaptra {
             out,
             "Legend: tile glyph; E entrance, S stair, X exit, a-e symbol stair (A-E when an exit); M monster, T trap; seat digit of characters"
         );
+        // x above each column, y beside each row: a cell's key is `x,y`.
+        if x0 <= x1 {
+            let _ = writeln!(
+                out,
+                "  x {}",
+                (x0..=x1)
+                    .map(|x| format!("{x:<4}"))
+                    .collect::<String>()
+                    .trim_end()
+            );
+        }
         for y in (y0..=y1).rev() {
             let _ = write!(out, "{y:>3} ");
             for x in x0..=x1 {
@@ -165,17 +182,21 @@ impl Hamunaptra {
                     if ch.active == NONE {
                         String::new()
                     } else {
-                        format!(" with {}", self.comps.equipment[ch.active as usize].name)
+                        let d = &self.comps.equipment[ch.active as usize];
+                        format!(" with {} {}", d.id, d.name)
                     }
                 );
             }
             let sees = viewer.is_none_or(|v| v == p);
             if sees {
-                let hand: Vec<String> = pl.hand.iter().map(|&k| self.comps.kind_name(k)).collect();
+                let hand: Vec<String> = pl.hand.iter().map(|&k| self.comps.kind_text(k)).collect();
                 let table: Vec<String> = pl
                     .table
                     .iter()
-                    .map(|&e| self.comps.equipment[e as usize].name.clone())
+                    .map(|&e| {
+                        let d = &self.comps.equipment[e as usize];
+                        format!("{} {}", d.id, d.name)
+                    })
                     .collect();
                 let _ = writeln!(out, "  hand: {}", hand.join(", "));
                 let _ = writeln!(out, "  face down: {}", table.join(", "));
@@ -184,7 +205,7 @@ impl Hamunaptra {
                     .hand
                     .iter()
                     .filter(|&&k| k != NONE)
-                    .map(|&k| self.comps.kind_name(k))
+                    .map(|&k| self.comps.kind_text(k))
                     .collect();
                 let _ = writeln!(
                     out,

@@ -236,7 +236,7 @@ impl Karmaka {
     }
 
     /// An empty table: no cards anywhere, everybody on their starting rung,
-    /// `active` to play. Tests fill the piles by hand.
+    /// `active` to play. [`Scenario`] fills the piles.
     pub fn empty_state(&self, active: u8) -> State {
         let mut level = [0; MAXP];
         if self.wolf {

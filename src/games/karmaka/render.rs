@@ -35,6 +35,34 @@ impl Karmaka {
             .join(", ")
     }
 
+    /// A pile as the board prints it: each card's code (the key of a move
+    /// that plays or picks it), name, colour and points, and with `slot`
+    /// each card's position key first (`D1`, `F2`, `R1`).
+    fn board_cards(&self, pile: &[u8], slot: Option<char>) -> String {
+        if pile.is_empty() {
+            return "-".into();
+        }
+        pile.iter()
+            .enumerate()
+            .map(|(i, &c)| {
+                let at = slot.map_or(String::new(), |k| format!("{k}{}:", i + 1));
+                if c == NONE {
+                    format!("{at}??")
+                } else {
+                    let t = self.cards.ty(c);
+                    format!(
+                        "{at}{} {} ({} {})",
+                        t.code,
+                        t.name,
+                        colour_word(t.colour),
+                        t.points
+                    )
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     fn type_name(&self, t: u8) -> String {
         let ty = &self.cards.types[t as usize];
         format!("{} ({} {})", ty.name, colour_word(ty.colour), ty.points)
@@ -49,15 +77,18 @@ impl Karmaka {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "Well: {} cards{} | Ruins: {} cards, top 3 (newest last): {}",
+            "Well: {} cards{} | Ruins: {} cards, top 3 (top first): {}",
             v.well.len() + v.well_top.len(),
             if v.well_top.is_empty() {
                 String::new()
             } else {
-                format!(" (top: {})", self.cards_text(&v.well_top))
+                format!(" (top: {})", self.board_cards(&v.well_top, None))
             },
             v.ruins.len(),
-            self.cards_text(&v.ruins[v.ruins.len().saturating_sub(3)..])
+            self.board_cards(
+                &v.ruins.iter().rev().take(3).copied().collect::<Vec<u8>>(),
+                Some('R')
+            )
         );
         for p in 0..self.players {
             let pu = p as usize;
@@ -85,32 +116,32 @@ impl Karmaka {
             let _ = writeln!(
                 out,
                 "    Deeds (exposed last): {}",
-                self.cards_text(&v.deeds[pu])
+                self.board_cards(&v.deeds[pu], Some('D'))
             );
             let _ = writeln!(
                 out,
                 "    Hand {}: {}",
                 v.hands[pu].len(),
-                self.cards_text(&v.hands[pu])
+                self.board_cards(&v.hands[pu], None)
             );
             let _ = writeln!(
                 out,
                 "    Future Life {} (top last): {}",
                 v.futures[pu].len(),
-                self.cards_text(&v.futures[pu])
+                self.board_cards(&v.futures[pu], Some('F'))
             );
             let _ = writeln!(
                 out,
                 "    Deck {}: {}",
                 v.decks[pu].len(),
-                self.cards_text(&v.decks[pu])
+                self.board_cards(&v.decks[pu], None)
             );
         }
         if v.center != NONE {
-            let _ = writeln!(out, "Center: {}", self.cards_text(&[v.center]));
+            let _ = writeln!(out, "Center: {}", self.board_cards(&[v.center], None));
         }
         if !v.aside.is_empty() {
-            let _ = writeln!(out, "Aside: {}", self.cards_text(&v.aside));
+            let _ = writeln!(out, "Aside: {}", self.board_cards(&v.aside, None));
         }
         let _ = writeln!(out, "Now: {}", self.phase_text(&v));
         if let Some(o) = viewer {
@@ -123,7 +154,8 @@ impl Karmaka {
                     let ty = &self.cards.types[t];
                     let _ = writeln!(
                         out,
-                        "    {} ({} {}): {}",
+                        "    {} {} ({} {}): {}",
+                        ty.code,
                         ty.name,
                         colour_word(ty.colour),
                         ty.points,
@@ -141,7 +173,7 @@ impl Karmaka {
                         .copied()
                         .filter(|&c| s.known[c as usize] & bit(o) != 0)
                         .collect();
-                    (!k.is_empty()).then(|| format!("P{q}: {}", self.cards_text(&k)))
+                    (!k.is_empty()).then(|| format!("P{q}: {}", self.board_cards(&k, None)))
                 })
                 .collect();
             if !known.is_empty() {

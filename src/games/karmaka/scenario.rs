@@ -7,12 +7,15 @@ use super::state::{ALL, State, TRANSCENDED, bit, insert_sorted};
 use crate::game::Game;
 
 /// Builds a [`State`] card by card (instance ids `0..64`, see
-/// [`Karmaka::card`]). Every card not placed goes to the Well pool, so each
-/// card is in exactly one place. Each card starts with the knowledge its
+/// [`Karmaka::card`]). Every card not placed goes to the Well pool (or, with
+/// [`Scenario::unplaced_to_deck`], to a Deck), so each card is in exactly one
+/// place. Each card starts with the knowledge its
 /// place gives (spec §5.1): a Hand or Future Life card is known to its owner,
 /// Deeds and Ruins to everyone, Deck and Well cards to nobody;
 /// [`Scenario::reveal`] adds what a player learned earlier (a Peek, a Destiny
-/// look). [`Scenario::build`] then runs the turn start of the player to
+/// look), [`Scenario::public`] what everyone saw (an accepted karmic card).
+/// Decisions after the turn start (a pending offer, a bonus play) are
+/// reached by applying legal actions to the built state. [`Scenario::build`] then runs the turn start of the player to
 /// move (death check, Deck draw), as the rules do, and checks the game's
 /// invariants.
 ///
@@ -43,7 +46,10 @@ pub struct Scenario<'g> {
     game: &'g Karmaka,
     state: State,
     placed: [bool; NCARDS],
+    /// Knowledge added to a placed card: (card, mask of observers).
     reveals: Vec<(u8, u8)>,
+    /// The seat whose Deck receives the unplaced cards, if not the Well.
+    rest_to: Option<u8>,
     error: Option<String>,
 }
 
@@ -67,6 +73,7 @@ impl<'g> Scenario<'g> {
             state: game.empty_state(0),
             placed: [false; NCARDS],
             reveals: Vec::new(),
+            rest_to: None,
             error: None,
         }
     }
@@ -179,29 +186,86 @@ impl<'g> Scenario<'g> {
     /// the card with Destiny…). The card must be placed by this builder.
     pub fn reveal(mut self, card: u8, observer: u8) -> Self {
         if self.seat_ok(observer) {
-            self.reveals.push((card, observer));
+            self.reveals.push((card, bit(observer)));
         }
         self
     }
 
-    /// The position: unplaced cards go to the Well pool, the active seat's
-    /// turn starts, and the invariants are checked. `Err` names the first
+    /// Every player knows where `card` is: a karmic card accepted into a
+    /// Future Life (its identity stays public, spec §4.7), a card taken with
+    /// Thievery. The card must be placed by this builder.
+    ///
+    /// ```
+    /// use boardlab::games::karmaka::{Karmaka, Scenario, state::ALL};
+    ///
+    /// let g = Karmaka::parse("karmaka").unwrap();
+    /// let ven = g.card("VEN", 0).unwrap();
+    /// let s = Scenario::new(&g)
+    ///     .hand(0, &[g.card("PAN", 0).unwrap()])
+    ///     .future(1, &[ven])
+    ///     .public(ven)
+    ///     .build()
+    ///     .unwrap();
+    /// assert_eq!(s.known[ven as usize], ALL);
+    /// ```
+    pub fn public(mut self, card: u8) -> Self {
+        self.reveals.push((card, ALL));
+        self
+    }
+
+    /// Every card not placed by this builder goes face down into `seat`'s
+    /// Deck, under the cards [`Scenario::deck`] put there (by id, the largest
+    /// uppermost), instead of into the Well pool, so the
+    /// Well holds only the [`Scenario::well_top`] cards: an empty or short
+    /// Well, as for a refill from the Ruins (spec §4.11).
+    ///
+    /// ```
+    /// use boardlab::games::karmaka::{Karmaka, Scenario};
+    ///
+    /// let g = Karmaka::parse("karmaka").unwrap();
+    /// let ano = g.card("ANO", 0).unwrap();
+    /// let s = Scenario::new(&g)
+    ///     .hand(0, &[ano])
+    ///     .well_top(&[g.card("VOY", 0).unwrap()])
+    ///     .unplaced_to_deck(1)
+    ///     .build()
+    ///     .unwrap();
+    /// assert!(s.well.is_empty());
+    /// assert_eq!(s.well_top.len(), 1);
+    /// assert_eq!(s.decks[1].len(), 62);
+    /// ```
+    pub fn unplaced_to_deck(mut self, seat: u8) -> Self {
+        if self.seat_ok(seat) {
+            self.rest_to = Some(seat);
+        }
+        self
+    }
+
+    /// The position: unplaced cards go to the Well pool (or the Deck named
+    /// by [`Scenario::unplaced_to_deck`]), the active seat's turn starts, and
+    /// the invariants are checked. `Err` names the first
     /// problem (a card placed twice, a seat not in the game…).
     pub fn build(mut self) -> Result<State, String> {
-        for &(c, o) in &self.reveals {
+        for &(c, mask) in &self.reveals {
             if usize::from(c) >= NCARDS || !self.placed[c as usize] {
                 return Err(format!("card {c} is revealed but not placed"));
             }
-            self.state.known[c as usize] |= bit(o);
+            self.state.known[c as usize] |= mask;
         }
         if let Some(e) = self.error {
             return Err(e);
         }
         let g = self.game;
         let mut s = self.state;
-        s.well = (0..NCARDS as u8)
-            .filter(|&c| !self.placed[c as usize])
-            .collect();
+        let rest = (0..NCARDS as u8).filter(|&c| !self.placed[c as usize]);
+        match self.rest_to {
+            Some(p) => {
+                let deck = &mut s.decks[p as usize];
+                let top = core::mem::take(deck);
+                deck.extend(rest.chain(top));
+            }
+            None => s.well = rest.collect(),
+        }
         g.start_turn(&mut s);
         g.advance(&mut s);
         s.steps = 0;

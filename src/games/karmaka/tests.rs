@@ -73,81 +73,6 @@ fn k(g: &Karmaka, id: u8) -> u8 {
     g.cards.kind[id as usize]
 }
 
-/// A table with every card in the Well pool and `active` at its main play.
-fn table(g: &Karmaka, active: u8) -> State {
-    let mut s = g.empty_state(active);
-    s.well = (0..64).collect();
-    s
-}
-
-fn take(s: &mut State, id: u8) {
-    let i = s
-        .well
-        .iter()
-        .position(|&c| c == id)
-        .unwrap_or_else(|| panic!("card {id} is not in the Well"));
-    s.well.remove(i);
-}
-
-fn hand(s: &mut State, p: u8, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.known[c as usize] = bit(p);
-        state::insert_sorted(&mut s.hands[p as usize], c);
-    }
-}
-
-fn deck(s: &mut State, p: u8, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.known[c as usize] = 0;
-        s.decks[p as usize].push(c);
-    }
-}
-
-fn future(s: &mut State, p: u8, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.known[c as usize] = bit(p);
-        s.futures[p as usize].push(c);
-    }
-}
-
-fn deeds(s: &mut State, p: u8, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.known[c as usize] = ALL;
-        s.deeds[p as usize].push(c);
-    }
-}
-
-fn ruins(s: &mut State, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.known[c as usize] = ALL;
-        s.ruins.push(c);
-    }
-}
-
-/// Puts cards on top of the Well in this order (the last is drawn first).
-fn well_top(s: &mut State, ids: &[u8]) {
-    for &c in ids {
-        take(s, c);
-        s.well_top.push(c);
-    }
-}
-
-/// Moves every card left in the Well pool to `p`'s Deck (for "Well []").
-fn drain_well_to_deck(s: &mut State, p: u8, keep: &[u8]) {
-    let rest: Vec<u8> = s
-        .well
-        .iter()
-        .copied()
-        .filter(|c| !keep.contains(c))
-        .collect();
-    deck(s, p, &rest);
-}
-
 /// Applies a legal decision, checking it is legal and the cards are conserved.
 fn act(g: &Karmaka, s: &mut State, a: Action) {
     let legal = g.legal_actions(s);
@@ -185,13 +110,10 @@ fn sorted(v: &[u8]) -> Vec<u8> {
     v
 }
 
-/// Starts the active player's turn (death check and Deck draw).
-fn begin(g: &Karmaka, s: &mut State) {
-    g.start_turn(s);
-    g.advance(s);
-}
-
 // ---------------------------------------------------------------- scenarios
+//
+// Each position is built with the public `Scenario` builder, then reached
+// through legal actions (`act`) and forced chance outcomes (`chance`).
 
 #[test]
 fn k01_ring_climb_and_rebirth_with_short_future() {
@@ -220,22 +142,24 @@ fn k01_ring_climb_and_rebirth_with_short_future() {
 #[test]
 fn k02_failure_gains_ring_and_big_future_leaves_deck_empty() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    s.level[0] = 1;
-    deeds(&mut s, 0, &[13, 21, 59]);
-    future(&mut s, 0, &[19, 20, 22, 25, 31, 12, 57]);
-    hand(&mut s, 1, &[1]);
-    let well_before = s.well.len();
-    begin(&g, &mut s);
+    let mut s = Scenario::new(&g)
+        .level(0, 1)
+        .deeds(0, &[13, 21, 59])
+        .future(0, &[19, 20, 22, 25, 31, 12, 57])
+        .hand(1, &[1])
+        .build()
+        .unwrap();
     assert_eq!((s.level[0], s.rings[0]), (1, 1));
     assert_eq!(&s.ruins[..], &[13, 21, 59]);
     assert_eq!(sorted(&s.hands[0]), vec![12, 19, 20, 22, 25, 31, 57]);
     assert!(s.decks[0].is_empty());
-    assert_eq!(s.well.len(), well_before);
+    assert_eq!(s.well.len(), 64 - 3 - 7 - 1, "the Well is untouched");
+    assert_eq!(s.active, 1);
     // P1 plays; on P0's next turn there is no draw and no Pass.
     act(&g, &mut s, Action::Points(ty(&g, "PAN")));
     assert_eq!(s.active, 0);
     assert!(!s.drew);
+    assert_eq!(s.phase, Phase::Main);
     assert!(!g.legal_actions(&s).contains(&Action::Pass));
 }
 
@@ -323,11 +247,17 @@ fn k05_peek_chain_offer_before_next_play() {
 #[test]
 fn k06_refill_leaves_top_three_ruins() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[38, 1]);
-    deck(&mut s, 0, &[2]);
-    ruins(&mut s, &[47, 7, 20, 45, 4, 13]);
-    drain_well_to_deck(&mut s, 1, &[]);
+    // Hand {ANO#38, X} after the draw, the Deck still non-empty, Well [].
+    let mut s = Scenario::new(&g)
+        .hand(0, &[38])
+        .deck(0, &[5, 1])
+        .ruins(&[47, 7, 20, 45, 4, 13])
+        .unplaced_to_deck(1)
+        .build()
+        .unwrap();
+    assert_eq!(&s.hands[0][..], &[1, 38]);
+    assert_eq!(&s.decks[0][..], &[5]);
+    assert!(s.well.is_empty() && s.well_top.is_empty());
     act(&g, &mut s, Action::Ability(ty(&g, "ANO")));
     assert_eq!(&s.ruins[..], &[45, 4, 13]);
     assert_eq!(&s.well[..], &[7, 20, 47]);
@@ -336,7 +266,8 @@ fn k06_refill_leaves_top_three_ruins() {
     assert!(outs.iter().all(|(_, p)| (p - 1.0 / 3.0).abs() < 1e-9));
     chance(&g, &mut s, 20);
     assert!(s.hands[0].contains(&20));
-    assert_eq!(s.well.len(), 2);
+    assert_eq!(&s.well[..], &[7, 47]);
+    assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(&s.ruins[..], &[45, 4, 13, 38]);
     assert_eq!(s.phase, Phase::Bonus);
@@ -346,31 +277,39 @@ fn k06_refill_leaves_top_three_ruins() {
 fn k07_multi_card_moves_reverse_order() {
     let g = game("karmaka");
     // (a) Hell's Heart.
-    let mut s = table(&g, 0);
-    future(&mut s, 1, &[28, 34, 17]);
-    ruins(&mut s, &[0]);
-    hand(&mut s, 0, &[9]);
+    let mut s = Scenario::new(&g)
+        .future(1, &[28, 34, 17])
+        .ruins(&[0])
+        .hand(0, &[9])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "HEL")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(&s.ruins[..], &[0, 17, 34]);
     assert_eq!(&s.futures[1][..], &[28]);
     assert_eq!(s.phase, Phase::Offer(1, true));
     // (b) Longevity.
-    let mut s = table(&g, 0);
-    well_top(&mut s, &[56, 52]);
-    deck(&mut s, 1, &[39]);
-    hand(&mut s, 0, &[44]);
+    let mut s = Scenario::new(&g)
+        .well_top(&[56, 52])
+        .deck(1, &[39])
+        .hand(0, &[44])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "LON")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(&s.decks[1][..], &[39, 52, 56]);
     assert_eq!(s.phase, Phase::Offer(1, true));
+    // P1's next draw is JUB#56.
+    act(&g, &mut s, Action::Decline);
+    assert_eq!(s.active, 1);
+    assert!(s.hands[1].contains(&56));
+    assert_eq!(&s.decks[1][..], &[39, 52]);
 }
 
 #[test]
 fn k08_transmigrate_with_empty_future() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[23, 1]);
+    let mut s = Scenario::new(&g).hand(0, &[23, 1]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "TRA")));
     assert_eq!(s.phase, Phase::Offer(1, false));
     assert_eq!(&s.hands[0][..], &[1]);
@@ -381,19 +320,21 @@ fn k08_transmigrate_with_empty_future() {
 #[test]
 fn k09_dwindle_against_empty_hand() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[4]);
+    let mut s = Scenario::new(&g).hand(0, &[4]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DWI")));
     act(&g, &mut s, Action::Target(2));
+    assert!(s.ruins.is_empty(), "no effect");
     assert_eq!(s.phase, Phase::Offer(2, true));
 }
 
 #[test]
 fn k10_crisis_rival_chooses_any_deed() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 1, &[15, 50, 0]);
-    hand(&mut s, 0, &[6]);
+    let mut s = Scenario::new(&g)
+        .deeds(1, &[15, 50, 0])
+        .hand(0, &[6])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "CRI")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(g.turn(&s), Turn::Player(1));
@@ -410,9 +351,11 @@ fn k10_crisis_rival_chooses_any_deed() {
 #[test]
 fn k11_denial_plays_thievery_victim_gets_denial() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[25, 34, 38]);
-    deeds(&mut s, 2, &[53, 56]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[25, 34, 38])
+        .deeds(2, &[53, 56])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     act(&g, &mut s, Action::Pick(ty(&g, "THI")));
     assert_eq!(s.ruins.last(), Some(&34));
@@ -427,9 +370,11 @@ fn k11_denial_plays_thievery_victim_gets_denial() {
 #[test]
 fn k12_salvage_through_denial_recovers_itself() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    ruins(&mut s, &[0, 6]);
-    hand(&mut s, 0, &[26, 48]);
+    let mut s = Scenario::new(&g)
+        .ruins(&[0, 6])
+        .hand(0, &[26, 48])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     act(&g, &mut s, Action::Pick(ty(&g, "SAL")));
     assert_eq!(&s.ruins[..], &[0, 6, 48]);
@@ -447,11 +392,13 @@ fn k12_salvage_through_denial_recovers_itself() {
 #[test]
 fn k13_chained_denials() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[25, 26, 15, 19]);
-    hand(&mut s, 1, &[1]);
-    deeds(&mut s, 1, &[50, 54]);
-    ruins(&mut s, &[0]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[25, 26, 15, 19])
+        .hand(1, &[1])
+        .deeds(1, &[50, 54])
+        .ruins(&[0])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     assert_eq!(s.center, 25);
     act(&g, &mut s, Action::Pick(ty(&g, "DEN")));
@@ -467,48 +414,58 @@ fn k13_chained_denials() {
 #[test]
 fn k14_dwindle_on_yourself() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[5, 14, 21]);
+    let mut s = Scenario::new(&g).hand(0, &[5, 14, 21]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DWI")));
     assert_eq!(s.center, 5);
     act(&g, &mut s, Action::Target(0));
     assert_eq!(g.turn(&s), Turn::Player(0));
     act(&g, &mut s, Action::Pick(ty(&g, "ROU")));
     assert_eq!(&s.hands[0][..], &[21]);
+    assert_eq!(s.ruins.last(), Some(&14));
     assert_eq!(s.phase, Phase::Offer(1, false));
     // Had P1 been the target, P1 would choose.
-    let mut t = table(&g, 0);
-    hand(&mut t, 0, &[5]);
-    hand(&mut t, 1, &[14, 21]);
+    let mut t = Scenario::new(&g)
+        .hand(0, &[5])
+        .hand(1, &[14, 21])
+        .build()
+        .unwrap();
     act(&g, &mut t, Action::Ability(ty(&g, "DWI")));
     act(&g, &mut t, Action::Target(1));
     assert_eq!(g.turn(&t), Turn::Player(1));
+    assert_eq!(t.phase, Phase::DwindlePick(1));
 }
 
 #[test]
 fn k15_embody_with_no_usable_deed() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[57, 1]);
+    // (a) No Deeds.
+    let mut s = Scenario::new(&g).hand(0, &[57, 1]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
     assert_eq!(s.phase, Phase::Offer(1, false));
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[57]);
-    deeds(&mut s, 0, &[58]);
+    assert_eq!(&s.hands[0][..], &[1]);
+    // (b) The only Deed is an Embody: the second Embody does nothing.
+    let mut s = Scenario::new(&g)
+        .hand(0, &[57])
+        .deeds(0, &[58])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
     act(&g, &mut s, Action::Pick(ty(&g, "EMB")));
     assert_eq!(s.phase, Phase::Offer(1, false));
     assert_eq!(&s.deeds[0][..], &[58]);
+    assert!(s.ruins.is_empty());
 }
 
 #[test]
 fn k16_embody_own_mimic_then_rival_voyage() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 0, &[62, 50]);
-    deeds(&mut s, 1, &[55, 53]);
-    hand(&mut s, 0, &[57, 19]);
-    well_top(&mut s, &[8, 10, 29]);
+    let mut s = Scenario::new(&g)
+        .deeds(0, &[62, 50])
+        .deeds(1, &[55, 53])
+        .hand(0, &[57, 19])
+        .well_top(&[8, 10, 29])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
     act(&g, &mut s, Action::Pick(ty(&g, "MIM")));
     assert_eq!(&*g.legal_actions(&s), &[Action::Target(1)]);
@@ -519,16 +476,19 @@ fn k16_embody_own_mimic_then_rival_voyage() {
     assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.phase, Phase::Bonus);
+    assert!(g.legal_actions(&s).contains(&Action::Stop));
 }
 
 #[test]
 fn k17_mimic_rival_embody_then_own_hells_heart() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 1, &[7, 58]);
-    future(&mut s, 1, &[32, 27, 46]);
-    deeds(&mut s, 0, &[11, 40]);
-    hand(&mut s, 0, &[62]);
+    let mut s = Scenario::new(&g)
+        .deeds(1, &[7, 58])
+        .future(1, &[32, 27, 46])
+        .deeds(0, &[11, 40])
+        .hand(0, &[62])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(s.phase, Phase::EmbodyPick);
@@ -536,16 +496,19 @@ fn k17_mimic_rival_embody_then_own_hells_heart() {
     act(&g, &mut s, Action::Target(1));
     assert_eq!(&s.ruins[..], &[46, 27]);
     assert_eq!(&s.futures[1][..], &[32]);
+    assert_eq!(s.center, 62);
     assert_eq!(s.phase, Phase::Offer(1, true));
 }
 
 #[test]
 fn k18_mimic_spite_aimed_at_third_player() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 1, &[17]);
-    hand(&mut s, 2, &[19, 22, 44]);
-    hand(&mut s, 0, &[63]);
+    let mut s = Scenario::new(&g)
+        .deeds(1, &[17])
+        .hand(2, &[19, 22, 44])
+        .hand(0, &[63])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     assert_eq!(&*g.legal_actions(&s), &[Action::Target(1)]);
     act(&g, &mut s, Action::Target(1));
@@ -562,16 +525,27 @@ fn k18_mimic_spite_aimed_at_third_player() {
 #[test]
 fn k19_four_players_opposite_seat() {
     let g = game("karmaka(players=4)");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 2, &[16]);
-    deeds(&mut s, 3, &[50, 55]);
-    hand(&mut s, 0, &[62, 15]);
-    let mut direct = s.clone();
-    act(&g, &mut direct, Action::Ability(ty(&g, "VEN")));
-    assert_eq!(
-        &*g.legal_actions(&direct),
-        &[Action::Target(1), Action::Target(3)]
-    );
+    let s = Scenario::new(&g)
+        .deeds(2, &[16])
+        .deeds(3, &[50, 55])
+        .hand(0, &[62, 15, 0, 44])
+        .build()
+        .unwrap();
+    // No ability from P0's Hand may target P2, whatever its wording.
+    for (code, want) in [
+        ("VEN", bit(1) | bit(3)),
+        ("PAN", bit(0) | bit(1) | bit(3)),
+        ("LON", bit(0) | bit(1) | bit(3)),
+    ] {
+        let mut direct = s.clone();
+        act(&g, &mut direct, Action::Ability(ty(&g, code)));
+        let targets: Vec<Action> = (0..4u8)
+            .filter(|&p| want & bit(p) != 0)
+            .map(Action::Target)
+            .collect();
+        assert_eq!(&*g.legal_actions(&direct), &targets[..], "{code}");
+    }
+    let mut s = s;
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     assert_eq!(
         &*g.legal_actions(&s),
@@ -584,6 +558,7 @@ fn k19_four_players_opposite_seat() {
     );
     act(&g, &mut s, Action::Target(3));
     assert_eq!(&s.deeds[3][..], &[50]);
+    assert_eq!(&s.deeds[2][..], &[16]);
     assert_eq!(s.ruins.last(), Some(&55));
     assert_eq!(s.phase, Phase::Offer(3, true));
     // Any-player wording cannot reach the opposite seat either.
@@ -593,9 +568,11 @@ fn k19_four_players_opposite_seat() {
 #[test]
 fn k20_mimic_of_exposed_mimic_does_nothing() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 1, &[63]);
-    hand(&mut s, 0, &[62]);
+    let mut s = Scenario::new(&g)
+        .deeds(1, &[63])
+        .hand(0, &[62])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(s.phase, Phase::Offer(1, false));
@@ -606,20 +583,24 @@ fn k20_mimic_of_exposed_mimic_does_nothing() {
 #[test]
 fn k21_roulette_ruin_two_draw_up_to_three() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[12, 3, 1, 50]);
-    well_top(&mut s, &[45, 54, 20]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[12, 3, 1, 50])
+        .well_top(&[45, 54, 20])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
     act(&g, &mut s, Action::Pick(ty(&g, "DWI")));
     act(&g, &mut s, Action::Pick(ty(&g, "PAN")));
     assert_eq!(s.phase, Phase::RouletteDraw(3));
     act(&g, &mut s, Action::Draw);
     assert!(s.hands[0].contains(&20));
+    assert_eq!(s.phase, Phase::RouletteDraw(2));
     act(&g, &mut s, Action::Draw);
+    assert!(s.hands[0].contains(&54));
     act(&g, &mut s, Action::Stop);
     assert_eq!(sorted(&s.hands[0]), vec![20, 50, 54]);
     assert_eq!(&s.well_top[..], &[45]);
-    assert_eq!(&s.ruins[s.ruins.len() - 2..], &[3, 1]);
+    assert_eq!(&s.ruins[..], &[3, 1]);
     assert_eq!(s.phase, Phase::Offer(1, false));
 }
 
@@ -627,8 +608,7 @@ fn k21_roulette_ruin_two_draw_up_to_three() {
 fn k22_roulette_limits() {
     let g = game("karmaka");
     // (a) k = 0: one draw at most.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[12, 50]);
+    let mut s = Scenario::new(&g).hand(0, &[12, 50]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
     act(&g, &mut s, Action::Stop);
     assert_eq!(s.phase, Phase::RouletteDraw(1));
@@ -636,19 +616,21 @@ fn k22_roulette_limits() {
     chance(&g, &mut s, 0);
     assert_eq!(s.phase, Phase::Offer(1, false));
     // (b) Hand {ROU, DWI}: k = 1 at most, then up to 2 draws.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[12, 3]);
+    let mut s = Scenario::new(&g).hand(0, &[12, 3]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
     act(&g, &mut s, Action::Pick(ty(&g, "DWI")));
     assert_eq!(s.phase, Phase::RouletteDraw(2));
     // (c) Well empty, only 3 Ruins: nothing can be drawn.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[12, 3]);
-    ruins(&mut s, &[13, 4]);
-    drain_well_to_deck(&mut s, 1, &[]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[12, 3])
+        .ruins(&[13, 4])
+        .unplaced_to_deck(1)
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ROU")));
     act(&g, &mut s, Action::Pick(ty(&g, "DWI")));
     assert_eq!(&s.ruins[..], &[13, 4, 3]);
+    assert_eq!(s.center, 12);
     // The first Draw finds nothing, so the remaining draw of this effect gets
     // nothing too (§4.11): the ability ends without asking again.
     act(&g, &mut s, Action::Draw);
@@ -660,8 +642,10 @@ fn k22_roulette_limits() {
 #[test]
 fn k23_teams_two_vs_two() {
     let g = game("karmaka(players=4,teams=true)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[44, 34, 15, 19]);
+    let s = Scenario::new(&g)
+        .hand(0, &[44, 34, 15, 19])
+        .build()
+        .unwrap();
     // (a) Longevity on the ally.
     let mut a = s.clone();
     act(&g, &mut a, Action::Ability(ty(&g, "LON")));
@@ -699,49 +683,68 @@ fn k23_teams_two_vs_two() {
     assert_eq!(c.known[19], bit(0) | bit(2));
     assert_eq!(c.active, 1, "no offer after mode D");
     // (d) The ally transcends: the team wins.
-    let mut d = table(&g, 2);
-    d.level[2] = 3;
-    deeds(&mut d, 2, &[53, 55, 57]);
-    begin(&g, &mut d);
+    let d = Scenario::new(&g)
+        .active(2)
+        .level(2, 3)
+        .deeds(2, &[53, 55, 57])
+        .build()
+        .unwrap();
     assert_eq!(g.turn(&d), Turn::Terminal);
+    assert_eq!(d.winner, 2);
     assert_eq!(&*g.returns(&d), &[1.0, -1.0, 1.0, -1.0]);
 }
 
 #[test]
 fn k24_big_bad_wolf() {
     let g = game("karmaka(variant=big-bad-wolf)");
-    let s0 = g.empty_state(0);
+    let s0 = g.initial_state(&mut rng_from_seed(1));
     assert_eq!(&s0.level[..3], &[2, 0, 0]);
     assert_eq!(g.role(&s0, 0), "wolf");
     assert_eq!(g.role(&s0, 1), "pig");
     assert_eq!(g.target_mask(1, cards::Who::Rival), bit(0));
     assert_eq!(g.target_mask(1, cards::Who::Any), bit(0) | bit(1) | bit(2));
+    // A Beetle may not aim rival wording at its partner.
+    for code in ["VEN", "THI", "CRI", "HEL", "SPI", "PEE", "STO", "SWI"] {
+        let c = g.card(code, 0).unwrap();
+        let mut s = Scenario::new(&g).active(1).hand(1, &[c]).build().unwrap();
+        act(&g, &mut s, Action::Ability(ty(&g, code)));
+        assert_eq!(&*g.legal_actions(&s), &[Action::Target(0)], "{code}");
+    }
     // A Beetle's self-only card goes to the Wolf only.
-    let mut s = table(&g, 1);
-    hand(&mut s, 1, &[38, 1]);
+    let mut s = Scenario::new(&g)
+        .active(1)
+        .hand(1, &[38, 1])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ANO")));
     chance(&g, &mut s, 2);
     assert_eq!(s.phase, Phase::Offer(0, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.ruins.last(), Some(&38));
+    assert_eq!(s.phase, Phase::Bonus, "nobody else is asked");
     // The Wolf's goes to P1, then P2.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[39, 1]);
+    let mut s = Scenario::new(&g).hand(0, &[39, 1]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "ANO")));
     chance(&g, &mut s, 2);
     assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.phase, Phase::Offer(2, false));
     // Longevity on the partner is legal.
-    let mut s = table(&g, 1);
-    hand(&mut s, 1, &[45]);
+    let mut s = Scenario::new(&g).active(1).hand(1, &[45]).build().unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "LON")));
     assert!(g.legal_actions(&s).contains(&Action::Target(2)));
+    act(&g, &mut s, Action::Target(2));
+    chance(&g, &mut s, 0);
+    chance(&g, &mut s, 1);
+    assert_eq!(s.decks[2].len(), 2);
     // A Beetle transcends: both Beetles win.
-    let mut s = table(&g, 2);
-    s.level[2] = 3;
-    deeds(&mut s, 2, &[53, 55, 57]);
-    begin(&g, &mut s);
+    let s = Scenario::new(&g)
+        .active(2)
+        .level(2, 3)
+        .deeds(2, &[53, 55, 57])
+        .build()
+        .unwrap();
+    assert_eq!(g.turn(&s), Turn::Terminal);
     assert_eq!(&*g.returns(&s), &[-1.0, 1.0, 1.0]);
 }
 
@@ -749,15 +752,16 @@ fn k24_big_bad_wolf() {
 fn k25_limbo_vulnerability_and_cover_deed() {
     let g = game("karmaka");
     for (cover, climbs) in [(false, false), (true, true)] {
-        let mut s = table(&g, 0);
-        s.level[1] = 1;
-        deeds(&mut s, 1, &[15, 6]);
-        if cover {
-            deeds(&mut s, 1, &[19]);
-        }
-        hand(&mut s, 0, &[16, 1]);
+        let d: &[u8] = if cover { &[15, 6, 19] } else { &[15, 6] };
+        let mut s = Scenario::new(&g)
+            .level(1, 1)
+            .deeds(1, d)
+            .hand(0, &[16, 1])
+            .build()
+            .unwrap();
         act(&g, &mut s, Action::Ability(ty(&g, "VEN")));
         act(&g, &mut s, Action::Target(1));
+        assert_eq!(s.ruins.last(), Some(d.last().unwrap()));
         act(&g, &mut s, Action::Decline);
         assert_eq!(s.active, 1);
         assert_eq!(s.phase, Phase::Drawing(Dest::Deck(1), 6, Then::EndTurn));
@@ -773,10 +777,12 @@ fn k25_limbo_vulnerability_and_cover_deed() {
 fn k26_spite() {
     let g = game("karmaka");
     for n in [3usize, 1, 0] {
-        let mut s = table(&g, 0);
         let cards = [0u8, 22, 44];
-        hand(&mut s, 1, &cards[..n]);
-        hand(&mut s, 0, &[18]);
+        let mut s = Scenario::new(&g)
+            .hand(1, &cards[..n])
+            .hand(0, &[18])
+            .build()
+            .unwrap();
         act(&g, &mut s, Action::Ability(ty(&g, "SPI")));
         act(&g, &mut s, Action::Target(1));
         match n {
@@ -784,11 +790,12 @@ fn k26_spite() {
                 assert_eq!(g.chance_outcomes(&s).len(), 3);
                 chance(&g, &mut s, 22);
                 chance(&g, &mut s, 0);
-                assert_eq!(s.ruins.last(), Some(&0));
+                assert_eq!(&s.ruins[..], &[22, 0]);
                 assert_eq!(&s.hands[1][..], &[44]);
             }
             1 => {
                 chance(&g, &mut s, 0);
+                assert_eq!(&s.ruins[..], &[0]);
                 assert!(s.hands[1].is_empty());
             }
             _ => assert!(s.ruins.is_empty()),
@@ -800,10 +807,12 @@ fn k26_spite() {
 #[test]
 fn k27_swindle_and_knowledge() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 1, &[2, 8, 56, 30, 41]);
-    s.known[30] |= bit(2); // P2 knew one of P1's cards.
-    hand(&mut s, 0, &[36]);
+    let mut s = Scenario::new(&g)
+        .hand(1, &[2, 8, 56, 30, 41])
+        .reveal(30, 2) // P2 knew one of P1's cards.
+        .hand(0, &[36])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "SWI")));
     act(&g, &mut s, Action::Target(1));
     chance(&g, &mut s, 8);
@@ -834,13 +843,17 @@ fn k27_swindle_and_knowledge() {
 #[test]
 fn k28_denial_copies_peek_offer_before_bonus() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[27, 21, 46, 49]);
-    hand(&mut s, 1, &[5, 6]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[27, 21, 46, 49])
+        .hand(1, &[5, 6])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     act(&g, &mut s, Action::Pick(ty(&g, "PEE")));
+    assert_eq!(s.ruins.last(), Some(&21));
     act(&g, &mut s, Action::Target(1));
     assert!(s.known[5] & bit(0) != 0 && s.known[6] & bit(0) != 0);
+    assert_eq!(s.center, 27);
     assert_eq!(s.phase, Phase::Offer(1, true));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.phase, Phase::Bonus);
@@ -854,20 +867,25 @@ fn k28_denial_copies_peek_offer_before_bonus() {
 fn k29_the_loop_is_cut() {
     let g = game("karmaka");
     // (a) Embody -> own Mimic -> rival's Embody: no effect.
-    let mut s = table(&g, 0);
-    deeds(&mut s, 0, &[62]);
-    deeds(&mut s, 1, &[59]);
-    hand(&mut s, 0, &[57]);
+    let mut s = Scenario::new(&g)
+        .deeds(0, &[62])
+        .deeds(1, &[59])
+        .hand(0, &[57])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
     act(&g, &mut s, Action::Pick(ty(&g, "MIM")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(s.phase, Phase::Offer(1, false));
+    assert_eq!(s.center, 57);
     // (b) Mimic -> rival's Embody -> own Mimic: no effect; own Hell's Heart works.
-    let mut s = table(&g, 0);
-    deeds(&mut s, 0, &[62, 9]);
-    deeds(&mut s, 1, &[59]);
-    future(&mut s, 1, &[0]);
-    hand(&mut s, 0, &[63]);
+    let mut s = Scenario::new(&g)
+        .deeds(0, &[62, 9])
+        .deeds(1, &[59])
+        .future(1, &[0])
+        .hand(0, &[63])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     act(&g, &mut s, Action::Target(1));
     let mut hel = s.clone();
@@ -884,18 +902,24 @@ fn k29_the_loop_is_cut() {
 fn k30_pass_or_must_play() {
     for (spec, pass_on_turn2) in [("karmaka", false), ("karmaka(pass_after_draw=false)", true)] {
         let g = game(spec);
-        let mut s = table(&g, 0);
-        hand(&mut s, 0, &[50]);
-        deck(&mut s, 0, &[38, 0]);
-        hand(&mut s, 1, &[1, 2, 3]);
-        begin(&g, &mut s);
-        assert!(s.hands[0].contains(&0));
+        let mut s = Scenario::new(&g)
+            .hand(0, &[50])
+            .deck(0, &[38, 0])
+            .hand(1, &[1, 2, 3])
+            .build()
+            .unwrap();
+        // Turn 1: PAN#0 drawn, ANO#38 still in the Deck: Pass is legal.
+        assert!(s.drew);
+        assert_eq!(&s.hands[0][..], &[0, 50]);
+        assert!(g.legal_actions(&s).contains(&Action::Pass));
         act(&g, &mut s, Action::Pass);
         act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+        // Turn 2: ANO#38 drawn, the Deck is empty: P0 must play.
         assert!(s.hands[0].contains(&38) && s.decks[0].is_empty());
         assert_eq!(g.legal_actions(&s).contains(&Action::Pass), pass_on_turn2);
         act(&g, &mut s, Action::Future(ty(&g, "PAN")));
         act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+        // Turn 3: no draw, P0 must play again.
         assert_eq!(s.active, 0);
         assert!(!s.drew);
         assert!(!g.legal_actions(&s).contains(&Action::Pass));
@@ -907,27 +931,38 @@ fn k30_pass_or_must_play() {
 fn k31_longevity_saves_panic_hastens() {
     let g = game("karmaka");
     // (a) Longevity on an empty player cancels the death.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[45]);
-    deck(&mut s, 0, &[2]);
-    well_top(&mut s, &[5, 6]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[45])
+        .deck(0, &[2])
+        .well_top(&[5, 6])
+        .build()
+        .unwrap();
+    assert!(s.hands[1].is_empty() && s.decks[1].is_empty());
     act(&g, &mut s, Action::Ability(ty(&g, "LON")));
     act(&g, &mut s, Action::Target(1));
+    assert_eq!(&s.decks[1][..], &[6, 5]);
     assert_eq!(s.phase, Phase::Offer(1, true));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.active, 1);
     assert_eq!(s.phase, Phase::Main);
+    assert_eq!(s.rings[1], 0, "no Limbo turn");
     assert_eq!(&s.hands[1][..], &[5]);
     assert!(g.legal_actions(&s).contains(&Action::Pass));
     // (b) Panic ruins the last Deck card: Limbo next turn.
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[0]);
-    deck(&mut s, 0, &[2]);
-    deck(&mut s, 1, &[30]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[0])
+        .deck(0, &[2])
+        .deck(1, &[30])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "PAN")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(s.ruins.last(), Some(&30));
     act(&g, &mut s, Action::Decline);
+    // Panic's bonus play: P0 stops, and P1's turn starts with nothing.
+    assert_eq!(s.phase, Phase::Bonus);
+    act(&g, &mut s, Action::Stop);
+    assert_eq!(s.active, 1);
     assert_eq!(s.phase, Phase::Drawing(Dest::Deck(1), 6, Then::EndTurn));
     assert_eq!(s.rings[1], 1);
 }
@@ -946,13 +981,15 @@ fn k32_ring_arithmetic() {
         (0, 0, &[15, 16, 17], (1, 0)),
     ];
     for (level, rings, d, want) in cases {
-        let mut s = table(&g, 0);
-        s.level[0] = level;
-        s.rings[0] = rings;
-        deeds(&mut s, 0, d);
-        hand(&mut s, 1, &[1]);
-        begin(&g, &mut s);
+        let s = Scenario::new(&g)
+            .level(0, level)
+            .rings(0, rings)
+            .deeds(0, d)
+            .hand(1, &[1])
+            .build()
+            .unwrap();
         assert_eq!((s.level[0], s.rings[0]), want, "deeds {d:?}");
+        assert!(s.deeds[0].is_empty(), "reborn");
     }
 }
 
@@ -960,14 +997,18 @@ fn k32_ring_arithmetic() {
 fn k33_transcendence_ends_game_at_once() {
     for spec in ["karmaka", "karmaka(players=4,teams=true)"] {
         let g = game(spec);
-        let mut s = table(&g, 0);
-        s.level[0] = 3;
-        deeds(&mut s, 0, &[53, 55, 57]);
-        future(&mut s, 0, &[1]);
-        begin(&g, &mut s);
+        let s = Scenario::new(&g)
+            .level(0, 3)
+            .deeds(0, &[53, 55, 57])
+            .future(0, &[1])
+            .hand(1, &[2])
+            .build()
+            .unwrap();
         assert_eq!(g.turn(&s), Turn::Terminal);
         assert_eq!(s.winner, 0);
+        assert_eq!(s.level[0], 4);
         assert_eq!(&s.deeds[0][..], &[53, 55, 57], "no rebirth");
+        assert_eq!(&s.futures[0][..], &[1], "no rebirth");
         assert!(g.legal_actions(&s).is_empty());
         let r = g.returns(&s);
         assert_eq!(r[0], 1.0);
@@ -981,11 +1022,14 @@ fn k33_transcendence_ends_game_at_once() {
 #[test]
 fn k34_destiny_with_short_well() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[28]);
-    ruins(&mut s, &[0, 6, 44, 3, 14]);
-    well_top(&mut s, &[47, 20]);
-    drain_well_to_deck(&mut s, 1, &[]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[28])
+        .ruins(&[0, 6, 44, 3, 14])
+        .well_top(&[47, 20])
+        .unplaced_to_deck(1)
+        .build()
+        .unwrap();
+    assert!(s.well.is_empty());
     act(&g, &mut s, Action::Ability(ty(&g, "DES")));
     assert_eq!(&s.ruins[..], &[44, 3, 14]);
     assert_eq!(&s.well[..], &[0, 6]);
@@ -1005,13 +1049,18 @@ fn k34_destiny_with_short_well() {
 #[test]
 fn k35_voyage_when_well_runs_dry() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[54]);
-    ruins(&mut s, &[47, 6, 0]);
-    drain_well_to_deck(&mut s, 1, &[39]);
+    // Well [ANO#39]: one card, nothing under it.
+    let mut s = Scenario::new(&g)
+        .hand(0, &[54])
+        .ruins(&[47, 6, 0])
+        .well_top(&[39])
+        .unplaced_to_deck(1)
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "VOY")));
-    chance(&g, &mut s, 39);
     assert_eq!(&s.hands[0][..], &[39]);
+    assert!(s.well.is_empty() && s.well_top.is_empty());
+    assert_eq!(&s.ruins[..], &[47, 6, 0], "no refill from 3 Ruins");
     assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.phase, Phase::Bonus);
@@ -1020,11 +1069,13 @@ fn k35_voyage_when_well_runs_dry() {
 #[test]
 fn k36_sowing_can_empty_the_hand() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deck(&mut s, 0, &[51]);
-    well_top(&mut s, &[3, 0]);
-    hand(&mut s, 1, &[1, 2]);
-    begin(&g, &mut s);
+    let mut s = Scenario::new(&g)
+        .deck(0, &[51])
+        .well_top(&[3, 0])
+        .hand(1, &[1, 2])
+        .build()
+        .unwrap();
+    assert_eq!(&s.hands[0][..], &[51]);
     assert!(!g.legal_actions(&s).contains(&Action::Pass));
     act(&g, &mut s, Action::Ability(ty(&g, "SOW")));
     assert_eq!(&s.hands[0][..], &[0, 3]);
@@ -1044,51 +1095,63 @@ fn k36_sowing_can_empty_the_hand() {
 #[test]
 fn k37_jubilee_and_exposed_deed() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[55, 15, 19, 47]);
-    deeds(&mut s, 0, &[6]);
-    hand(&mut s, 1, &[35]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[55, 15, 19, 47])
+        .deeds(0, &[6])
+        .hand(1, &[35])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "JUB")));
     act(&g, &mut s, Action::Pick(ty(&g, "VEN")));
     act(&g, &mut s, Action::Pick(ty(&g, "PEE")));
     assert_eq!(&s.deeds[0][..], &[6, 15, 19]);
+    assert_eq!(&s.hands[0][..], &[47]);
     assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
     act(&g, &mut s, Action::Ability(ty(&g, "THI")));
     act(&g, &mut s, Action::Target(0));
     assert_eq!(&s.hands[1][..], &[19]);
+    assert_eq!(&s.deeds[0][..], &[6, 15]);
     assert_eq!(g.score_deeds(&s.deeds[0]), 5);
 }
 
 #[test]
 fn k38_panic_own_deck_then_bonus_to_future() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[1, 29]);
-    deck(&mut s, 0, &[40, 17]);
-    begin(&g, &mut s);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[1, 29])
+        .deck(0, &[40, 17])
+        .build()
+        .unwrap();
+    assert_eq!(&s.hands[0][..], &[1, 17, 29]);
     act(&g, &mut s, Action::Ability(ty(&g, "PAN")));
     act(&g, &mut s, Action::Target(0));
     assert_eq!(s.ruins.last(), Some(&40));
     assert_eq!(s.known[40], ALL);
+    assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
+    assert_eq!(s.phase, Phase::Offer(2, false));
     act(&g, &mut s, Action::Decline);
     assert_eq!(s.ruins.last(), Some(&1));
     assert_eq!(s.phase, Phase::Bonus);
     act(&g, &mut s, Action::Future(ty(&g, "SPI")));
     assert_eq!(&s.hands[0][..], &[29]);
     assert!(s.decks[0].is_empty());
+    assert_eq!(&s.futures[0][..], &[17]);
     assert_eq!(s.known[17], bit(0));
-    let v = g.view(&s, 1);
-    assert_eq!(&v.futures[0][..], &[NONE]);
+    for o in [1, 2] {
+        assert_eq!(&g.view(&s, o).futures[0][..], &[NONE]);
+    }
 }
 
 #[test]
 fn k39_four_player_round_robin_includes_opposite() {
     let g = game("karmaka(players=4)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[42]);
-    ruins(&mut s, &[5]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[42])
+        .ruins(&[5])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "REC")));
     act(&g, &mut s, Action::Ruin(0));
     assert_eq!(s.phase, Phase::Offer(1, false));
@@ -1099,14 +1162,17 @@ fn k39_four_player_round_robin_includes_opposite() {
     act(&g, &mut s, Action::Accept);
     assert_eq!(s.futures[3].last(), Some(&42));
     assert_eq!(&s.futures[0][..], &[5]);
+    assert_eq!(s.known[5], ALL, "a Recycled card stays public");
 }
 
 #[test]
 fn k40_mimic_vengeance_against_its_owner() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 1, &[50, 16]);
-    hand(&mut s, 0, &[62]);
+    let mut s = Scenario::new(&g)
+        .deeds(1, &[50, 16])
+        .hand(0, &[62])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "MIM")));
     act(&g, &mut s, Action::Target(1));
     act(&g, &mut s, Action::Target(1));
@@ -1118,10 +1184,13 @@ fn k40_mimic_vengeance_against_its_owner() {
 #[test]
 fn k41_salvage_cannot_take_itself() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    ruins(&mut s, &[0, 6, 44, 3]);
-    hand(&mut s, 0, &[47]);
+    let mut s = Scenario::new(&g)
+        .ruins(&[0, 6, 44, 3])
+        .hand(0, &[47])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "SAL")));
+    assert_eq!(s.center, 47);
     assert_eq!(
         &*g.legal_actions(&s),
         &[Action::Ruin(0), Action::Ruin(1), Action::Ruin(2)]
@@ -1135,33 +1204,45 @@ fn k41_salvage_cannot_take_itself() {
 #[test]
 fn k42_stolen_dreams_and_public_knowledge() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    future(&mut s, 1, &[23, 15]);
-    s.known[15] = ALL;
-    hand(&mut s, 0, &[31, 32]);
-    hand(&mut s, 1, &[1]);
-    hand(&mut s, 2, &[2]);
+    // VEN#15 is publicly known: P1 accepted it as a karmic card earlier.
+    let mut s = Scenario::new(&g)
+        .future(1, &[23, 15])
+        .public(15)
+        .hand(0, &[31, 32])
+        .hand(1, &[1])
+        .hand(2, &[2])
+        .build()
+        .unwrap();
+    assert_eq!((s.known[15], s.known[23]), (ALL, bit(1)));
     act(&g, &mut s, Action::Ability(ty(&g, "STO")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(s.futures[0].last(), Some(&15));
+    assert_eq!(&s.futures[1][..], &[23]);
     assert_eq!(s.known[15], ALL);
     assert_eq!(s.phase, Phase::Offer(1, true));
+    // P1 and P2 each play a card; P0's next turn plays the second one.
+    let next_turn = |s: &mut State| {
+        act(&g, s, Action::Points(ty(&g, "PAN")));
+        act(&g, s, Action::Points(ty(&g, "PAN")));
+        assert_eq!((s.active, s.phase), (0, Phase::Main));
+        act(&g, s, Action::Ability(ty(&g, "STO")));
+        act(&g, s, Action::Target(1));
+    };
     let mut accepted = s.clone();
+    // P1 declined STO#31: the second Stolen Dreams takes TRA#23, which P0
+    // and P1 know, P2 not.
     act(&g, &mut s, Action::Decline);
-    // Second Stolen Dreams next turn takes TRA#23: P0 and P1 know it, P2 not.
-    s.active = 0;
-    s.phase = Phase::Bonus;
-    act(&g, &mut s, Action::Ability(ty(&g, "STO")));
-    act(&g, &mut s, Action::Target(1));
+    assert_eq!(s.ruins.last(), Some(&31));
+    next_turn(&mut s);
     assert_eq!(s.futures[0].last(), Some(&23));
+    assert!(s.futures[1].is_empty());
     assert_eq!(s.known[23], bit(0) | bit(1));
     // Had P1 accepted STO#31, the second one would take it instead.
     act(&g, &mut accepted, Action::Accept);
-    accepted.active = 0;
-    accepted.phase = Phase::Bonus;
-    act(&g, &mut accepted, Action::Ability(ty(&g, "STO")));
-    act(&g, &mut accepted, Action::Target(1));
+    assert_eq!(&accepted.futures[1][..], &[23, 31]);
+    next_turn(&mut accepted);
     assert_eq!(accepted.futures[0].last(), Some(&31));
+    assert_eq!(&accepted.futures[1][..], &[23]);
     assert_eq!(accepted.known[31], ALL);
 }
 
@@ -1169,8 +1250,8 @@ fn k42_stolen_dreams_and_public_knowledge() {
 fn k43_crisis_or_vengeance_without_deeds() {
     let g = game("karmaka");
     for code in ["CRI", "VEN"] {
-        let mut s = table(&g, 0);
-        hand(&mut s, 0, &[7, 15]);
+        let mut s = Scenario::new(&g).hand(0, &[7, 15]).build().unwrap();
+        assert!(s.deeds[1].is_empty());
         act(&g, &mut s, Action::Ability(ty(&g, code)));
         act(&g, &mut s, Action::Target(1));
         assert_eq!(s.phase, Phase::Offer(1, true));
@@ -1181,24 +1262,33 @@ fn k43_crisis_or_vengeance_without_deeds() {
 #[test]
 fn k44_denial_with_nothing_left() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[25]);
-    hand(&mut s, 1, &[1]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[25])
+        .hand(1, &[1])
+        .build()
+        .unwrap();
+    assert!(!g.legal_actions(&s).contains(&Action::Pass));
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     assert_eq!(s.phase, Phase::Offer(1, false));
+    assert!(s.ruins.is_empty());
     act(&g, &mut s, Action::Decline);
+    assert_eq!(&s.ruins[..], &[25]);
     act(&g, &mut s, Action::Points(ty(&g, "PAN")));
     // P0's Limbo turn happened: a ring for a score of 0.
     assert_eq!(s.rings[0], 1);
+    assert_eq!(s.phase, Phase::Drawing(Dest::Deck(0), 6, Then::EndTurn));
 }
 
 #[test]
 fn k45_denial_another_day_with_empty_well() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    ruins(&mut s, &[0, 6, 44, 3]);
-    hand(&mut s, 0, &[25, 38, 1]);
-    drain_well_to_deck(&mut s, 1, &[]);
+    let mut s = Scenario::new(&g)
+        .ruins(&[0, 6, 44, 3])
+        .hand(0, &[25, 38, 1])
+        .unplaced_to_deck(1)
+        .build()
+        .unwrap();
+    assert!(s.well.is_empty());
     act(&g, &mut s, Action::Ability(ty(&g, "DEN")));
     act(&g, &mut s, Action::Pick(ty(&g, "ANO")));
     assert_eq!(&s.ruins[..], &[44, 3, 38]);
@@ -1208,26 +1298,29 @@ fn k45_denial_another_day_with_empty_well() {
     assert_eq!(s.center, 25);
     assert_eq!(s.phase, Phase::Offer(1, false));
     act(&g, &mut s, Action::Decline);
+    assert_eq!(s.ruins.last(), Some(&25));
     assert_eq!(s.phase, Phase::Bonus);
 }
 
 #[test]
 fn k46_determinization_view() {
     let g = game("karmaka");
-    let mut s = table(&g, 1);
-    hand(&mut s, 0, &[2, 3]);
-    future(&mut s, 0, &[4]);
-    deck(&mut s, 0, &[5, 7]);
-    hand(&mut s, 1, &[15, 34, 40]);
-    future(&mut s, 1, &[50]);
-    future(&mut s, 1, &[53]);
-    s.known[53] = ALL; // an accepted karmic card
-    deeds(&mut s, 1, &[60]);
-    ruins(&mut s, &[61]);
-    // P0 had peeked P1's Hand.
-    for c in [15, 34, 40] {
-        s.known[c] |= bit(0);
-    }
+    // P0 had peeked P1's Hand; P1 had accepted VOY#53 as a karmic card.
+    let mut s = Scenario::new(&g)
+        .active(1)
+        .hand(0, &[2, 3])
+        .future(0, &[4])
+        .deck(0, &[5, 7])
+        .hand(1, &[15, 34, 40])
+        .future(1, &[50, 53])
+        .public(53)
+        .deeds(1, &[60])
+        .ruins(&[61])
+        .reveal(15, 0)
+        .reveal(34, 0)
+        .reveal(40, 0)
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Future(ty(&g, "VEN")));
     assert!(
         s.hands[1]
@@ -1258,6 +1351,8 @@ fn k46_determinization_view() {
         );
         assert_eq!(d.known[d.futures[1][1] as usize], ALL);
         assert_eq!(d.hands[1].len(), 2);
+        assert_eq!(d.futures[1].len(), 3);
+        assert_eq!((d.level, d.rings), (s.level, s.rings));
         hand_changed |= kinds(&g, &d.hands[1]) != kinds(&g, &s.hands[1]);
         deck_changed |= kinds(&g, &d.decks[0]) != kinds(&g, &s.decks[0]);
     }
@@ -1346,8 +1441,7 @@ fn switches_change_the_rules() {
     // Ambiguity 6: no bonus when Peek saw nothing.
     for (spec, bonus) in [("karmaka", true), ("karmaka(bonus_when_void=false)", false)] {
         let g = game(spec);
-        let mut s = table(&g, 0);
-        hand(&mut s, 0, &[19, 1]);
+        let mut s = Scenario::new(&g).hand(0, &[19, 1]).build().unwrap();
         act(&g, &mut s, Action::Ability(ty(&g, "PEE")));
         act(&g, &mut s, Action::Target(1));
         act(&g, &mut s, Action::Decline);
@@ -1365,26 +1459,34 @@ fn switches_change_the_rules() {
     assert!(g.ally_play(1) && !g.ally_play(0));
     // Ambiguity 11: Mimic of the ally's Deed.
     let g = game("karmaka(players=4,teams=true,mimic_ally=true)");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 2, &[16]);
+    let s = Scenario::new(&g)
+        .hand(0, &[1])
+        .deeds(2, &[16])
+        .build()
+        .unwrap();
     assert_eq!(g.mimic_mask(&s, 0), bit(2));
     assert_eq!(game("karmaka(players=4,teams=true)").mimic_mask(&s, 0), 0);
     // Ambiguity 7: Embody chain offered round-robin.
     let g = game("karmaka(players=3,embody_victim=false)");
-    let mut s = table(&g, 0);
-    deeds(&mut s, 0, &[15]);
-    deeds(&mut s, 2, &[1]);
-    hand(&mut s, 0, &[57]);
+    let mut s = Scenario::new(&g)
+        .deeds(0, &[15])
+        .deeds(2, &[1])
+        .hand(0, &[57])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "EMB")));
     act(&g, &mut s, Action::Pick(ty(&g, "VEN")));
     act(&g, &mut s, Action::Target(2));
     assert_eq!(s.phase, Phase::Offer(1, false));
     // refill_on_deal=false: Longevity from an empty Well deals nothing.
     let g = game("karmaka(refill_on_deal=false)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[44]);
-    ruins(&mut s, &[0, 1, 2, 3, 4]);
-    drain_well_to_deck(&mut s, 0, &[]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[44])
+        .ruins(&[0, 1, 2, 3, 4])
+        .unplaced_to_deck(0)
+        .build()
+        .unwrap();
+    assert!(s.well.is_empty());
     let before = s.decks[1].len();
     act(&g, &mut s, Action::Ability(ty(&g, "LON")));
     act(&g, &mut s, Action::Target(1));
@@ -1395,10 +1497,12 @@ fn switches_change_the_rules() {
 #[test]
 fn render_shows_only_what_the_viewer_sees() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[15]);
-    hand(&mut s, 1, &[34]);
-    future(&mut s, 1, &[53]);
+    let s = Scenario::new(&g)
+        .hand(0, &[15])
+        .hand(1, &[34])
+        .future(1, &[53])
+        .build()
+        .unwrap();
     let text = g.render(&s, Some(0));
     assert!(text.contains("Vengeance"), "{text}");
     assert!(!text.contains("Thievery"), "{text}");
@@ -1437,15 +1541,15 @@ fn zz_heavy_conformance() {
 #[test]
 fn heuristic_prefers_progress() {
     let g = game("karmaka");
-    let mut s = table(&g, 0);
+    let base = || Scenario::new(&g).hand(0, &[0]);
+    let s = base().build().unwrap();
     assert_eq!(g.heuristic(&s, 0), 0.0);
-    s.level[0] = 2;
+    let s = base().level(0, 2).build().unwrap();
     assert!(g.heuristic(&s, 0) > 0.3 && g.heuristic(&s, 1) < -0.3);
     let before = g.heuristic(&s, 0);
-    deeds(&mut s, 0, &[15, 16]);
+    let s = base().level(0, 2).deeds(0, &[15, 16]).build().unwrap();
     assert!(g.heuristic(&s, 0) > before, "secured points count");
-    let mut t = table(&g, 0);
-    deeds(&mut t, 1, &[15, 16]);
+    let t = base().deeds(1, &[15, 16]).build().unwrap();
     assert!(g.heuristic(&t, 0) < 0.0);
 }
 
@@ -1455,11 +1559,12 @@ fn heuristic_prefers_progress() {
 fn heuristic_counts_the_karmic_cost_of_an_offer() {
     let g = game("karmaka");
     let offered = |card: u8| {
-        let mut s = table(&g, 0);
-        hand(&mut s, 0, &[card]);
-        future(&mut s, 1, &[9, 12]);
-        hand(&mut s, 1, &[1]);
-        begin(&g, &mut s);
+        let mut s = Scenario::new(&g)
+            .hand(0, &[card])
+            .future(1, &[9, 12])
+            .hand(1, &[1])
+            .build()
+            .unwrap();
         act(&g, &mut s, Action::Ability(k(&g, card)));
         act(&g, &mut s, Action::Target(1));
         assert_eq!(s.phase, Phase::Offer(1, true));
@@ -1502,11 +1607,13 @@ fn setup_deals_four_and_two() {
 #[test]
 fn destiny_knowledge_follows_cards_onto_a_deck() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 0);
-    hand(&mut s, 0, &[28, 44]);
-    hand(&mut s, 1, &[1]);
-    hand(&mut s, 2, &[2]);
-    well_top(&mut s, &[10, 20, 30]);
+    let mut s = Scenario::new(&g)
+        .hand(0, &[28, 44])
+        .hand(1, &[1])
+        .hand(2, &[2])
+        .well_top(&[10, 20, 30])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "DES")));
     act(&g, &mut s, Action::Stop);
     assert_eq!(s.phase, Phase::DestinyReturn);
@@ -1515,9 +1622,12 @@ fn destiny_knowledge_follows_cards_onto_a_deck() {
     assert_eq!(&s.well_top[..], &[20, 10, 30]);
     act(&g, &mut s, Action::Decline);
     act(&g, &mut s, Action::Decline);
-    // Next turn: Longevity on P1 deals 30 then 10 onto its Deck.
-    s.active = 0;
-    s.phase = Phase::Main;
+    // P1 and P2 play; on P0's next turn Longevity on P1 deals 30 then 10
+    // onto its Deck.
+    act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+    act(&g, &mut s, Action::Points(ty(&g, "PAN")));
+    assert_eq!((s.active, s.phase), (0, Phase::Main));
+    assert_eq!(&s.well_top[..], &[20, 10, 30]);
     act(&g, &mut s, Action::Ability(ty(&g, "LON")));
     act(&g, &mut s, Action::Target(1));
     assert_eq!(&s.decks[1][..], &[30, 10]);
@@ -1545,10 +1655,13 @@ fn destiny_knowledge_follows_cards_onto_a_deck() {
 #[test]
 fn third_party_peek_survives_determinization() {
     let g = game("karmaka(players=3)");
-    let mut s = table(&g, 2);
-    hand(&mut s, 1, &[5, 6, 7]);
-    hand(&mut s, 2, &[19, 1]);
-    hand(&mut s, 0, &[2]);
+    let mut s = Scenario::new(&g)
+        .active(2)
+        .hand(1, &[5, 6, 7])
+        .hand(2, &[19, 1])
+        .hand(0, &[2])
+        .build()
+        .unwrap();
     act(&g, &mut s, Action::Ability(ty(&g, "PEE")));
     act(&g, &mut s, Action::Target(1));
     assert!(
@@ -1949,6 +2062,8 @@ fn scenario_builder_rejects_bad_positions() {
         (Scenario::new(&g).level(1, 4), "rung 4"),
         (Scenario::new(&g).well_top(&[1, 2, 3, 4]), "Well top"),
         (Scenario::new(&g).reveal(9, 1), "not placed"),
+        (Scenario::new(&g).public(9), "not placed"),
+        (Scenario::new(&g).unplaced_to_deck(3), "seat 3"),
     ] {
         let e = b.build().unwrap_err();
         assert!(e.contains(want), "{e}");
@@ -1962,6 +2077,20 @@ fn scenario_builder_rejects_bad_positions() {
     assert!(g.check_invariants(&s).is_ok());
     assert_eq!(s.well.len(), 62);
     assert_eq!(s.known[40], bit(1) | bit(2));
+    // The unplaced cards go under the Deck's own cards; the Well is empty.
+    let s = Scenario::new(&g)
+        .hand(0, &[1])
+        .deck(2, &[9, 5])
+        .well_top(&[7])
+        .unplaced_to_deck(2)
+        .build()
+        .unwrap();
+    assert!(s.well.is_empty());
+    assert_eq!(&s.well_top[..], &[7]);
+    assert_eq!(s.decks[2].len(), 64 - 2);
+    assert_eq!(&s.decks[2][..2], &[0, 2]);
+    assert_eq!(&s.decks[2][s.decks[2].len() - 2..], &[9, 5]);
+    assert!(s.decks[2].iter().all(|&c| s.known[c as usize] == 0));
     assert_eq!(g.card("VEN", 1), Some(16));
     assert_eq!(g.card("VEN", 2), None);
     assert_eq!(g.card("XYZ", 0), None);

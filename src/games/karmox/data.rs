@@ -173,6 +173,9 @@ pub struct TileFile {
     /// For Skeletors: blue or red.
     #[serde(default)]
     pub skeletor_colour: Option<String>,
+    /// For Skeletors: the die faces that pass the crossing test (default 1 and 6).
+    #[serde(default)]
+    pub test_faces: Option<Vec<u8>>,
 }
 
 /// One Event Table square as written in the events file.
@@ -265,6 +268,20 @@ pub struct Tile {
     pub ring_stat: u8,
     /// Skeletor colour (0 blue, 1 red).
     pub colour: u8,
+    /// Skeletor: bit `f` set when die face `f` passes the crossing test.
+    pub test_faces: u8,
+}
+
+impl Tile {
+    /// Probabilities that a crossing test of this Skeletor passes (at least
+    /// one of two dice shows a test face) and fails, as exact 36ths.
+    pub fn test_odds(&self) -> (f64, f64) {
+        let miss = 6 - self.test_faces.count_ones();
+        (
+            f64::from(36 - miss * miss) / 36.0,
+            f64::from(miss * miss) / 36.0,
+        )
+    }
 }
 
 /// Event Table effect codes (spec 2.5).
@@ -448,10 +465,26 @@ impl Board {
     pub fn dir_to(&self, a: u16, b: u16) -> u8 {
         (0..4).find(|&d| self.step(a, d) == Some(b)).unwrap_or(0)
     }
-    /// Human name of a square, `(x,y)`.
-    pub fn name(&self, sq: u16) -> String {
+    /// The letters of column `x` on the board's edge: `a`…`z`, then `aa`….
+    pub fn column_name(x: usize) -> String {
+        let mut name = String::new();
+        let mut n = x + 1;
+        while n > 0 {
+            n -= 1;
+            name.insert(0, char::from(b'a' + (n % 26) as u8));
+            n /= 26;
+        }
+        name
+    }
+    /// A square as the text board's edges name it, column letters then row
+    /// number from the top (`l9`): the key of a move to it.
+    pub fn key(&self, sq: u16) -> String {
         let (x, y) = self.xy(sq);
-        format!("({x},{y})")
+        format!("{}{}", Board::column_name(x), y + 1)
+    }
+    /// Human name of a square: its key (`l9`), as the board's edges name it.
+    pub fn name(&self, sq: u16) -> String {
+        self.key(sq)
     }
 }
 
@@ -691,6 +724,7 @@ fn compile_tiles(t: &[TileFile], board: Option<&Board>) -> Result<Vec<Tile>, Str
             icon: 255,
             ring_stat: 0,
             colour: 0,
+            test_faces: 0,
         };
         if kind == Kind::Skeletor {
             skeletors += 1;
@@ -704,6 +738,20 @@ fn compile_tiles(t: &[TileFile], board: Option<&Board>) -> Result<Vec<Tile>, Str
                     ));
                 }
             };
+            let faces = f.test_faces.as_deref().unwrap_or(&[1, 6]);
+            for &x in faces {
+                if !(1..=6).contains(&x) {
+                    return Err(format!("tile {}: test face {x} is not a die face", f.id));
+                }
+                tile.test_faces |= 1 << x;
+            }
+            // A test that always passes or always fails is no test.
+            if !(1..=5).contains(&tile.test_faces.count_ones()) {
+                return Err(format!(
+                    "tile {}: test_faces must hold 1 to 5 distinct faces of 1..6",
+                    f.id
+                ));
+            }
         } else {
             tile.cost = f
                 .steal_cost

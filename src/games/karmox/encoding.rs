@@ -14,7 +14,7 @@
 //! * 6 characters × 20: in play, on the board, on the observer's side, seat
 //!   one-hot relative to the observer (6), has a square, x / width, y / height,
 //!   prison, prison cell, life, level, the three ability rows, actions used;
-//! * XP per seat, relative to the observer (6);
+//! * permanent XP of each seat's side, seats relative to the observer (6);
 //! * mission piles per side, the observer's side first (6 × 3 slots × 34):
 //!   slot filled, card public, card identity one-hot (32, all zero if hidden);
 //! * 48 item tiles × 7: location one-hot (supply, slot, sheet, board), slot
@@ -232,7 +232,7 @@ impl Encode for Karmox {
         }
         for r in 0..6 {
             out.push(if r < n {
-                f32::from(v.xp[(usize::from(player) + r) % n])
+                f32::from(v.xp[usize::from(self.seat_side[(usize::from(player) + r) % n])])
             } else {
                 0.0
             });

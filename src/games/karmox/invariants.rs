@@ -2,11 +2,11 @@
 //! targets and the tests: tiles only where their kind may be, one tile per slot
 //! and one ring per character, each character with the seat and side it was
 //! dealt, statistics within their ranges, characters on
-//! free, walkable, unguarded squares or in prison, every mission card in
-//! exactly one place.
+//! free, walkable, unguarded squares or in prison with no life, Skeletors on
+//! anchors and apart, every mission card in exactly one place.
 
 use super::Karmox;
-use super::data::{Kind, colour_of};
+use super::data::{Kind, SqSet, colour_of};
 use super::state::{Loc, Phase, State};
 
 impl Karmox {
@@ -79,8 +79,12 @@ impl Karmox {
                 }
             } else if ch.in_play && !(1..=5).contains(&ch.prison) {
                 return Err(format!("character {c} off the board but in no prison cell"));
+            } else if ch.in_play && ch.life != 0 {
+                // Only a defeat imprisons, and nothing heals a prisoner.
+                return Err(format!("character {c} in prison with {} life", ch.life));
             }
         }
+        self.skeletors_apart(s)?;
         if let Phase::PlayPair { c, stat, first } = s.phase {
             let kind = if stat.is_some() {
                 Kind::Tome
@@ -102,6 +106,26 @@ impl Karmox {
             }
         }
         self.missions_conserved(s)
+    }
+
+    /// Skeletors stand on anchors of the empty board and never overlap (4.9).
+    fn skeletors_apart(&self, s: &State) -> Result<(), String> {
+        let b = &self.c.board;
+        let mut covered = SqSet::EMPTY;
+        for &t in &self.c.skeletors {
+            if let Loc::Board(a) = s.tiles[t] {
+                if !b.anchors.contains(&a) {
+                    return Err(format!("Skeletor tile {t} at {}, not an anchor", b.name(a)));
+                }
+                for sq in b.cover(a) {
+                    if covered.has(sq) {
+                        return Err(format!("Skeletors overlap on {}", b.name(sq)));
+                    }
+                    covered.insert(sq);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Every mission card is in the deck (known or not) or in one pile, once.

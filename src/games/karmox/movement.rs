@@ -299,6 +299,20 @@ impl Karmox {
         self.walk_done(s);
     }
 
+    /// The Skeletor the pending crossing test is against: the guard of the
+    /// next square of the walk (the first Skeletor tile if none, which only a
+    /// malformed state can reach).
+    pub fn tested_skeletor(&self, s: &State) -> usize {
+        let ch = s.walk.ch as usize;
+        s.walk
+            .path
+            .get(s.walk.idx as usize)
+            .and_then(|&dir| self.c.board.step(s.ch[ch].pos, dir))
+            .and_then(|next| self.guard_at(s, next, colour_of(ch)))
+            .or_else(|| self.c.skeletors.first().copied())
+            .unwrap_or(0)
+    }
+
     /// Resolves a Skeletor test of the current walk.
     pub fn skeletor_test(&self, s: &mut State, pass: bool) {
         let ch = s.walk.ch as usize;

@@ -67,9 +67,26 @@ impl Karmox {
                 s.skittle[0], s.skittle[1], s.actions_left
             );
         }
-        for row in grid {
+        // Column letters above and row numbers beside: the squares' keys.
+        // A board wider than 26 columns has two-letter names, on two lines.
+        let names: Vec<Vec<char>> = (0..b.w)
+            .map(|x| super::data::Board::column_name(x).chars().collect())
+            .collect();
+        let tall = names.iter().map(Vec::len).max().unwrap_or(1);
+        for line in 0..tall {
+            let _ = writeln!(
+                out,
+                "   {}",
+                names
+                    .iter()
+                    .map(|n| (line + n.len()).checked_sub(tall).map_or(' ', |i| n[i]))
+                    .collect::<String>()
+            );
+        }
+        for (y, row) in grid.into_iter().enumerate() {
+            let _ = write!(out, "{:>2} ", y + 1);
             out.extend(row);
-            out.push('\n');
+            let _ = writeln!(out, " {}", y + 1);
         }
         for side in 0..self.n_sides as u8 {
             let _ = writeln!(

@@ -711,10 +711,10 @@ impl Karmox {
                 }
                 v
             }
-            Phase::SkelTest => vec![
-                (Action::Test(true), 5.0 / 9.0),
-                (Action::Test(false), 4.0 / 9.0),
-            ],
+            Phase::SkelTest => {
+                let (pass, fail) = self.c.tiles[self.tested_skeletor(s)].test_odds();
+                vec![(Action::Test(true), pass), (Action::Test(false), fail)]
+            }
             _ => Vec::new(),
         }
     }
@@ -744,8 +744,9 @@ impl Karmox {
                 Action::Roll { att, def }
             }
             Phase::SkelTest => {
+                let faces = self.c.tiles[self.tested_skeletor(s)].test_faces;
                 let (a, b) = (die(rng), die(rng));
-                Action::Test(matches!(a, 1 | 6) || matches!(b, 1 | 6))
+                Action::Test(faces & (1 << a | 1 << b) != 0)
             }
             _ => Action::Pass,
         }

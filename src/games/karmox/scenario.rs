@@ -169,7 +169,7 @@ impl<'g> Scenario<'g> {
         self
     }
 
-    /// Life points, 1 to 5 on the board (0 only in prison).
+    /// Life points, 1 to 5 on the board (a prisoner has 0).
     pub fn life(mut self, ch: &str, life: u8) -> Self {
         if let Some(c) = self.ch(ch) {
             self.s.ch[c].life = life;
@@ -193,7 +193,8 @@ impl<'g> Scenario<'g> {
         self
     }
 
-    /// Imprisons a character in the cell of `cell_of`, on timer box 1 to 5.
+    /// Imprisons a character in the cell of `cell_of`, on timer box 1 to 5,
+    /// with no life left, as after its defeat (release sets its life).
     pub fn prison(mut self, ch: &str, cell_of: &str, timer: u8) -> Self {
         if !(1..=5).contains(&timer) {
             self.fail(format!("prison timer box {timer} outside 1..=5"));
@@ -202,6 +203,7 @@ impl<'g> Scenario<'g> {
             p.prison = timer;
             p.prison_cell = cell as u8;
             p.pos = super::data::NO_SQ;
+            p.life = 0;
         } else if char_index(cell_of).is_none() {
             self.fail(format!(
                 "unknown cell {cell_of} (MGa, MGb, GRa, GRb, GKa, GKb)"
@@ -226,7 +228,9 @@ impl<'g> Scenario<'g> {
         self
     }
 
-    /// Places a Skeletor tile with its top-left square at `(x, y)`.
+    /// Places a Skeletor tile with its top-left square at `(x, y)`, an anchor
+    /// of the empty board; `build` refuses two Skeletors that overlap or one
+    /// on a character of the other colour.
     pub fn skeletor(mut self, tile: &str, x: usize, y: usize) -> Self {
         if let (Some(t), Some(sq)) = (self.tile(tile), self.square(x, y)) {
             if self.g.c.tiles[t].kind != Kind::Skeletor {

@@ -433,78 +433,99 @@ fn x2_defender_wins_push_limited_by_wall() {
     assert!(!l.iter().any(|a| matches!(a, Action::Attack { c: 0, .. })));
 }
 
-fn x3_state(g: &Karmox) -> State {
-    let mut s = base(g, 0);
-    place(&mut s, "GKa", 17, 8);
-    s.ch[ch("GKa")].abil = [0, 0, 1];
-    s.att_mod = 2; // landed on E03
-    place(&mut s, "MGb", 17, 9);
-    s.ch[ch("MGb")].abil = [1, 0, 0];
-    for t in ["T03", "T11", "T24"] {
-        equip(g, &mut s, t, "MGb");
+/// Rolls the event die and declines the pictured activation when offered.
+fn event(g: &Karmox, s: &mut State, die: u8) {
+    play(g, s, Action::Die(die));
+    if s.phase == Phase::Activate {
+        play(g, s, Action::Pass);
     }
-    s
+}
+
+/// X3's table: GKa (ability in MOV) north of MGb, which wears T03, T11 and
+/// T24; blue's skittle on E00, so a die of 3 lands on E03 (ATT +2).
+fn x3_scenario(g: &Karmox) -> Scenario<'_> {
+    Scenario::new(g)
+        .at("GKa", 17, 8)
+        .abilities("GKa", [0, 0, 1])
+        .at("MGb", 17, 9)
+        .abilities("MGb", [1, 0, 0])
+        .equip("MGb", "T03")
+        .equip("MGb", "T11")
+        .equip("MGb", "T24")
 }
 
 #[test]
 fn x3_steal_with_exact_adrenaline_and_leftover_rule() {
     let g = game("players=4,chars=GKa-MGb-MGa-GRb");
-    let mut s = x3_state(&g);
+    let mut s = x3_scenario(&g)
+        .missions(0, &["M03", "M01"])
+        .build()
+        .unwrap();
+    event(&g, &mut s, 3); // E03
+    assert_eq!((s.square, s.phase), (3, Phase::Action));
     assert_eq!(g.att_eff(&s, ch("GKa")), 5);
     assert_eq!(g.def_eff(&s, ch("MGb")), 4);
-    hold(&g, &mut s, 0, &["M03"]);
     play(&g, &mut s, Action::Attack { c: 4, d: 1 });
     roll(&g, &mut s, 11, 7); // 16 vs 11, A = 5
+    assert_eq!(s.combat.adr, 5);
     assert_eq!(s.ch[1].life, 4);
     assert_eq!(s.ch[4].level, 1);
-    let l = legal(&g, &s);
-    for t in ["T03", "T11", "T24"] {
-        assert!(l.contains(&Action::Tile(tid(&g, t) as u8)));
-    }
-    assert!(l.contains(&Action::Pass));
+    let mut options = vec![Action::Pass];
+    options.extend(["T03", "T11", "T24"].map(|t| Action::Tile(tid(&g, t) as u8)));
+    assert_eq!(legal(&g, &s), options);
     let mut a = s.clone();
     play(&g, &mut a, Action::Tile(tid(&g, "T03") as u8));
+    assert_eq!(a.combat.adr, 0);
+    assert_eq!(a.tiles[tid(&g, "T03")], Loc::Sheet(4));
     assert_eq!(g.def_eff(&a, ch("GKa")), 6);
     assert_eq!(g.def_eff(&a, ch("MGb")), 2);
-    assert_eq!(a.phase, Phase::Drawing, "M03 completes and a card is drawn");
-    assert_eq!(a.xp[0], 3);
+    assert_eq!(a.phase, Phase::Drawing, "M03 and M01 complete");
+    assert_eq!(a.xp[0], 5);
     // Variant a: stealing T11 leaves 3 points for the thief's own move only.
     let mut v = s.clone();
     play(&g, &mut v, Action::Tile(tid(&g, "T11") as u8));
     assert_eq!(v.phase, Phase::SelfMove);
     assert_eq!(v.combat.adr, 3);
+    let l = legal(&g, &v);
     assert!(
-        legal(&g, &v)
-            .iter()
+        l.iter()
             .all(|a| matches!(a, Action::Pass | Action::Dest(_)))
     );
+    assert!(l.contains(&Action::Dest(sq(14, 8))), "3 steps west");
     // Variant b: wearing T02, the same dice give A = 7; stealing T03 drops T02.
-    let mut w = x3_state(&g);
-    equip(&g, &mut w, "T02", "GKa");
+    let mut w = x3_scenario(&g).equip("GKa", "T02").build().unwrap();
+    event(&g, &mut w, 3);
     assert_eq!(g.att_eff(&w, ch("GKa")), 7);
     play(&g, &mut w, Action::Attack { c: 4, d: 1 });
     roll(&g, &mut w, 11, 7);
     assert_eq!(w.combat.adr, 7);
     play(&g, &mut w, Action::Tile(tid(&g, "T03") as u8));
     assert_eq!(w.tiles[tid(&g, "T02")], Loc::Supply);
-    assert_eq!(g.att_eff(&w, ch("GKa")), 5, "3 + E03");
-    w.att_mod = 0;
-    assert_eq!(g.att_eff(&w, ch("GKa")), 3);
+    assert_eq!(
+        g.att_eff(&w, ch("GKa")),
+        5,
+        "3 + E03 for the rest of the turn"
+    );
+    play(&g, &mut w, Action::Pass);
+    play(&g, &mut w, Action::EndTurn);
+    assert_eq!(w.seat, 1);
+    assert_eq!(g.att_eff(&w, ch("GKa")), 3, "E03 is over");
 }
 
 #[test]
 fn x4_level_up_and_full_rows() {
     let g = game("");
     let setup = |abil: [u8; 3]| {
-        let mut s = base(&g, 0);
-        place(&mut s, "GRa", 12, 7);
-        s.ch[2].abil = abil;
-        s.ch[2].level = 2;
-        place(&mut s, "GKb", 12, 8);
-        s
+        Scenario::new(&g)
+            .at("GRa", 12, 7)
+            .abilities("GRa", abil)
+            .level("GRa", 2)
+            .at("GKb", 12, 8)
+            .missions(0, &["M05"])
     };
-    let mut s = setup([1, 0, 0]);
-    hold(&g, &mut s, 0, &["M05"]);
+    let mut s = setup([1, 0, 0]).build_in_action_phase().unwrap();
+    assert_eq!(g.att_eff(&s, 2), 5);
+    assert_eq!(g.def_eff(&s, 5), 4);
     play(&g, &mut s, Action::Attack { c: 2, d: 5 });
     roll(&g, &mut s, 10, 4); // 15 vs 8
     assert_eq!(s.ch[5].life, 4);
@@ -515,35 +536,49 @@ fn x4_level_up_and_full_rows() {
         vec![Action::Stat(0), Action::Stat(1), Action::Stat(2)]
     );
     play(&g, &mut s, Action::Stat(2));
-    assert_eq!(g.allowance(&s, 2), 4);
+    assert_eq!(s.ch[2].abil, [1, 0, 1]);
+    assert_eq!(g.allowance(&s, 2), 4, "base 3 + 1 marker");
     assert_eq!(s.combat.adr, 7);
     play(&g, &mut s, Action::Push(0));
     play(&g, &mut s, Action::Pass);
     assert_eq!(s.xp[0], 4, "M05");
+    drain(&g, &mut s);
+    // A later MOVE goes 4 steps.
+    play(&g, &mut s, Action::Move(2));
+    assert!(legal(&g, &s).contains(&Action::Dest(sq(8, 7))));
+    assert!(!legal(&g, &s).contains(&Action::Dest(sq(7, 7))));
     // A full ATT row is not offered.
-    let mut s = setup([3, 0, 0]);
+    let mut s = setup([3, 0, 0]).build_in_action_phase().unwrap();
     play(&g, &mut s, Action::Attack { c: 2, d: 5 });
     roll(&g, &mut s, 10, 2);
+    assert_eq!(s.phase, Phase::LevelUp);
     assert_eq!(legal(&g, &s), vec![Action::Stat(1), Action::Stat(2)]);
     // All boxes full: the point is lost, the level still resets.
-    let mut s = setup([3, 3, 3]);
+    let mut s = setup([3, 3, 3]).build_in_action_phase().unwrap();
     play(&g, &mut s, Action::Attack { c: 2, d: 5 });
     roll(&g, &mut s, 12, 2);
     assert_ne!(s.phase, Phase::LevelUp);
     assert_eq!(s.ch[2].level, 0);
     assert_eq!(s.ch[2].abil, [3, 3, 3]);
+    while s.phase != Phase::Action {
+        let a = legal(&g, &s)[0];
+        play(&g, &mut s, a);
+    }
+    assert_eq!(s.xp[0], 0, "a lost point is no Veteran");
 }
 
 fn x5_after_defeat(g: &Karmox) -> State {
-    let mut s = base(g, 0);
-    place(&mut s, "GRa", 12, 4);
-    s.ch[ch("GRa")].abil = [0, 0, 1];
-    place(&mut s, "MGb", 11, 4);
-    s.ch[ch("MGb")].abil = [1, 0, 0];
-    s.ch[ch("MGb")].life = 1;
-    equip(g, &mut s, "T21", "MGb");
-    s.skittle[1] = 3;
-    hold(g, &mut s, 0, &["M02"]);
+    let mut s = Scenario::new(g)
+        .at("GRa", 12, 4)
+        .abilities("GRa", [0, 0, 1])
+        .at("MGb", 11, 4)
+        .abilities("MGb", [1, 0, 0])
+        .life("MGb", 1)
+        .equip("MGb", "T21")
+        .skittle(1, 3)
+        .missions(0, &["M02"])
+        .build_in_action_phase()
+        .unwrap();
     play(g, &mut s, Action::Attack { c: 2, d: 1 });
     roll(g, &mut s, 8, 4); // 12 vs 6, A = 6
     assert_eq!(s.ch[1].prison, 1);
@@ -571,7 +606,6 @@ fn x5_defeat_timer_and_release_on_occupied_front() {
     let g = game("first=0");
     let mut s = x5_after_defeat(&g);
     let mgb = ch("MGb");
-    // MGb cannot be attacked, traded with or stolen from while imprisoned.
     for (i, die) in [2u8, 3, 4, 2].into_iter().enumerate() {
         assert_eq!(s.seat, 1);
         pass_turn(&g, &mut s, die);
@@ -622,54 +656,66 @@ fn x6_early_release_by_unlock() {
 fn x7_team_liberation() {
     let g = game("players=4,mode=teams");
     assert_eq!(g.role(&State::default(), 3), "GRb");
-    let mut s = base(&g, 3);
-    s.phase = Phase::EventDie;
     let (mgb, grb, gka) = (ch("MGb"), ch("GRb"), ch("GKa"));
-    s.ch[mgb].prison = 2;
-    s.ch[mgb].prison_cell = gka as u8;
-    s.ch[mgb].pos = NO_SQ;
-    s.ch[mgb].life = 0;
-    park(&mut s, "GKa", 14, 7);
-    place(&mut s, "GRb", 17, 3);
-    s.ch[grb].abil = [1, 0, 0];
-    s.skittle[1] = 15;
+    // P4 (GRb) to roll; MGb (P2) in GKa's cell on box 2; red skittle on E15.
+    let table = |x: usize, y: usize| {
+        Scenario::new(&g)
+            .turn(3)
+            .prison("MGb", "GKa", 2)
+            .at("GKa", 14, 7)
+            .at("GRb", x, y)
+            .abilities("GRb", [1, 0, 0])
+            .skittle(1, 15)
+            .build()
+            .unwrap()
+    };
+    let liberate = |s: &State| {
+        legal(&g, s)
+            .iter()
+            .any(|a| matches!(a, Action::Liberate(_)))
+    };
+    let mut s = table(17, 3);
     play(&g, &mut s, Action::Die(3));
     assert_eq!(s.skittle[1], 0);
     assert!(s.liberation);
     assert_eq!(s.ch[mgb].prison, 2, "P4 has no prisoner of its own");
     play(&g, &mut s, Action::Pass); // EP4
-    assert_eq!(s.ch[mgb].prison, 2, "EP5 advances only P2's own timers");
-    assert!(
-        !legal(&g, &s)
-            .iter()
-            .any(|a| matches!(a, Action::Liberate(_)))
-    );
+    assert_eq!(s.ch[mgb].prison, 2, "EP5 advances only P4's own timers");
+    assert!(!liberate(&s), "GRb is not on the cell's front square");
     play(&g, &mut s, Action::Move(grb as u8));
     play(&g, &mut s, Action::Dest(sq(19, 2)));
+    assert!(legal(&g, &s).contains(&Action::Liberate(gka as u8)));
     play(&g, &mut s, Action::Liberate(gka as u8));
     assert_eq!(s.ch[mgb].prison, 0);
     assert_eq!(s.ch[mgb].life, 2);
     assert_eq!(s.ch[mgb].pos, sq(18, 2));
     assert_eq!(s.actions_left, 1);
-    // Without the right (another turn), no liberation.
-    let mut t = s.clone();
-    t.ch[mgb].prison = 2;
-    t.liberation = false;
-    assert!(
-        !legal(&g, &t)
-            .iter()
-            .any(|a| matches!(a, Action::Liberate(_)))
-    );
+    // The right ends with the turn.
+    let mut t = table(17, 3);
+    event(&g, &mut t, 3);
+    assert!(t.liberation);
+    play(&g, &mut t, Action::EndTurn);
+    assert!(!t.liberation);
+    // On the front square without landing on UNLOCK: no liberation.
+    let mut u = table(19, 2);
+    event(&g, &mut u, 1); // E16
+    assert!(!liberate(&u));
+    let mut v = table(19, 2);
+    event(&g, &mut v, 3); // E00 UNLOCK
+    assert!(legal(&g, &v).contains(&Action::Liberate(gka as u8)));
 }
 
 #[test]
 fn x8_skeletor_summon_and_crossing() {
     let g = game("first=0");
-    let mut s = base(&g, 1);
-    s.phase = Phase::EventDie;
-    s.skittle[1] = 10;
-    place(&mut s, "GKa", 15, 8);
-    hold(&g, &mut s, 0, &["M12", "M15"]);
+    let mut s = Scenario::new(&g)
+        .turn(1)
+        .skittle(1, 10)
+        .at("GKa", 15, 8)
+        .at("GRb", 14, 9)
+        .missions(0, &["M12", "M15"])
+        .build()
+        .unwrap();
     play(&g, &mut s, Action::Die(3));
     assert_eq!(s.phase, Phase::Summon(1));
     let l = legal(&g, &s);
@@ -692,11 +738,11 @@ fn x8_skeletor_summon_and_crossing() {
     );
     // A red character walks through freely.
     let mut red = s.clone();
-    place(&mut red, "GRb", 14, 9);
     play(&g, &mut red, Action::Move(3));
     play(&g, &mut red, Action::Dest(sq(12, 9)));
     assert_eq!(red.ch[3].pos, sq(12, 9));
     assert_eq!(red.tiles[tid(&g, "T34")], Loc::Board(sq(12, 8)));
+    assert_eq!(red.phase, Phase::Action);
     play(&g, &mut s, Action::EndTurn);
     play(&g, &mut s, Action::Die(6)); // blue E06 HEAL, nobody hurt
     play(&g, &mut s, Action::Pass);
@@ -717,7 +763,7 @@ fn x8_skeletor_summon_and_crossing() {
     assert!(!legal(&g, &s).contains(&Action::Move(gka)));
     assert_eq!(s.xp[0], 0);
     play(&g, &mut s, Action::EndTurn);
-    pass_turn(&g, &mut s, 1); // red E14 → E15
+    pass_turn(&g, &mut s, 1); // red E13 → E14
     play(&g, &mut s, Action::Die(6)); // blue E06 → E12
     play(&g, &mut s, Action::Pass);
     play(&g, &mut s, Action::Move(gka));
@@ -764,57 +810,89 @@ fn x9_teleport_and_state_missions() {
     play(&g, &mut s, Action::Dest(sq(19, 15)));
     assert_eq!(s.xp[0], 8, "M11: front square of GKb's cell");
     assert_eq!(s.tiles[tid(&g, "T21")], Loc::Sheet(0));
-    // Illegal variants.
-    let mut v = base(&g, 0);
-    place(&mut v, "GRa", 21, 2);
-    assert!(
-        !legal(&g, &v)
+    // Illegal variants: no scroll; an occupied destination; a destination
+    // guarded by a red Skeletor.
+    let teleports = |s: &State| -> Vec<u16> {
+        legal(&g, s)
             .iter()
-            .any(|a| matches!(a, Action::Teleport { .. }))
+            .filter_map(|a| match a {
+                Action::Teleport { to, .. } => Some(*to),
+                _ => None,
+            })
+            .collect()
+    };
+    let v = Scenario::new(&g)
+        .at("GRa", 21, 2)
+        .build_in_action_phase()
+        .unwrap();
+    assert!(teleports(&v).is_empty());
+    let scroll = || Scenario::new(&g).at("MGa", 1, 2).equip("MGa", "T21");
+    let v = scroll().at("GKb", 5, 8).build_in_action_phase().unwrap();
+    assert_eq!(
+        teleports(&v),
+        vec![sq(21, 2), sq(5, 9), sq(1, 15), sq(21, 15)]
     );
-    place(&mut v, "MGa", 1, 2);
-    equip(&g, &mut v, "T21", "MGa");
-    place(&mut v, "GKb", 5, 8);
-    assert!(!legal(&g, &v).contains(&Action::Teleport { c: 0, to: sq(5, 8) }));
-    v.ch[ch("GKb")].pos = sq(14, 12);
-    v.tiles[tid(&g, "T34")] = Loc::Board(sq(4, 8));
-    let l = legal(&g, &v);
-    assert!(!l.contains(&Action::Teleport { c: 0, to: sq(5, 8) }));
-    assert!(!l.contains(&Action::Teleport { c: 0, to: sq(5, 9) }));
-    assert!(l.contains(&Action::Teleport {
-        c: 0,
-        to: sq(1, 15)
-    }));
+    let v = scroll()
+        .skeletor("T34", 4, 8)
+        .build_in_action_phase()
+        .unwrap();
+    assert_eq!(teleports(&v), vec![sq(21, 2), sq(1, 15), sq(21, 15)]);
 }
 
 #[test]
 fn x10_forziere_movement_penalty() {
     let g = game("");
-    let mut s = base(&g, 0);
     let gka = ch("GKa");
-    equip(&g, &mut s, "T29", "GKa");
-    equip(&g, &mut s, "T30", "GKa");
+    let forzieri = || Scenario::new(&g).equip("GKa", "T29").equip("GKa", "T30");
+    let s = forzieri().build_in_action_phase().unwrap();
     assert_eq!(g.allowance(&s, gka), 2);
-    s.mov_mod = 2;
+    assert_eq!(g.xp_items(&s, gka), 2);
+    let mut s = forzieri().build().unwrap();
+    event(&g, &mut s, 1); // E01 MOV +2
     assert_eq!(g.allowance(&s, gka), 4);
-    equip(&g, &mut s, "T06", "GKa");
+    let mut s = forzieri().equip("GKa", "T06").build().unwrap();
+    event(&g, &mut s, 1);
     assert_eq!(g.allowance(&s, gka), 6);
-    s.mov_mod = 0;
+    let s = forzieri()
+        .equip("GKa", "T06")
+        .build_in_action_phase()
+        .unwrap();
     assert_eq!(g.allowance(&s, gka), 4);
-    s.tiles[tid(&g, "T06")] = Loc::Supply;
-    for t in ["T26", "T27", "T28"] {
-        equip(&g, &mut s, t, "GKa");
-    }
-    s.mov_mod = -1;
+    // Five forzieri and E10 (MOV −1): 4 − 5 − 1, raised to 1.
+    let five = || {
+        forzieri()
+            .equip("GKa", "T26")
+            .equip("GKa", "T27")
+            .equip("GKa", "T28")
+            .at("GKa", 14, 7)
+    };
+    let mut s = five().at("GKb", 14, 8).skittle(0, 4).build().unwrap();
+    event(&g, &mut s, 6); // E10
     assert_eq!(g.allowance(&s, gka), 1);
     assert_eq!(g.xp_items(&s, gka), 5);
-    // Adrenaline and FREE_STEP are not reduced: 3 steps with A = 3.
-    place(&mut s, "GKa", 14, 7);
-    assert!(g.destinations(&s, gka, 3).contains(&sq(11, 7)));
-    assert!(
-        !g.destinations(&s, gka, g.allowance(&s, gka))
-            .contains(&sq(12, 7))
+    let mut m = s.clone();
+    play(&g, &mut m, Action::Move(gka as u8));
+    assert_eq!(
+        legal(&g, &m),
+        [(14, 6), (13, 7), (15, 7)].map(|(x, y)| Action::Dest(sq(x, y)))
     );
+    // An adrenaline self-move with A = 3 still goes 3 steps.
+    play(&g, &mut s, Action::Attack { c: 4, d: 5 });
+    roll(&g, &mut s, 12, 8); // 15 vs 12
+    assert_eq!(s.combat.adr, 3);
+    play(&g, &mut s, Action::Push(0));
+    assert_eq!(s.phase, Phase::SelfMove);
+    let l = legal(&g, &s);
+    assert!(l.contains(&Action::Dest(sq(11, 7))));
+    assert!(!l.contains(&Action::Dest(sq(10, 7))));
+    // FREE_STEP still goes 2 steps.
+    let mut f = five().skittle(0, 13).build().unwrap();
+    play(&g, &mut f, Action::Die(1)); // E14
+    assert_eq!(f.phase, Phase::FreeStep);
+    play(&g, &mut f, Action::Char(gka as u8));
+    let l = legal(&g, &f);
+    assert!(l.contains(&Action::Dest(sq(12, 7))));
+    assert!(!l.contains(&Action::Dest(sq(11, 7))));
 }
 
 #[test]
@@ -902,114 +980,170 @@ fn x12_portal_nine_plus_one() {
 #[test]
 fn x13_no_repeat_rule_and_budget() {
     let g = game("players=4,chars=GRa-MGb-GKa-GRb");
-    let mut s = base(&g, 0);
-    place(&mut s, "GRa", 14, 7);
-    place(&mut s, "MGb", 12, 7);
+    // (MOVE, ATTACK): a second MOVE is refused, the attack is offered.
+    let mut s = Scenario::new(&g)
+        .at("GRa", 14, 7)
+        .at("MGb", 12, 7)
+        .build_in_action_phase()
+        .unwrap();
     play(&g, &mut s, Action::Move(2));
     play(&g, &mut s, Action::Dest(sq(13, 7)));
     let l = legal(&g, &s);
     assert!(!l.contains(&Action::Move(2)));
     assert!(l.contains(&Action::Attack { c: 2, d: 1 }));
-    // Three actions: MOVE, ATTACK, EQUIP are fine; a second MOVE is not.
-    let mut t = base(&g, 0);
-    t.actions_left = 3;
-    place(&mut t, "GRa", 12, 4);
-    place(&mut t, "MGb", 10, 4);
-    t.tiles[tid(&g, "T18")] = Loc::Slot(2);
+    // (ATTACK, MOVE).
+    let mut a = Scenario::new(&g)
+        .at("GRa", 13, 7)
+        .at("MGb", 12, 7)
+        .build_in_action_phase()
+        .unwrap();
+    play(&g, &mut a, Action::Attack { c: 2, d: 1 });
+    roll(&g, &mut a, 2, 12); // 6 vs 14: MGb wins
+    play(&g, &mut a, Action::Push(0));
+    play(&g, &mut a, Action::Pass);
+    assert_eq!(a.actions_left, 1);
+    assert!(legal(&g, &a).contains(&Action::Move(2)));
+    assert!(!legal(&g, &a).contains(&Action::Attack { c: 2, d: 1 }));
+    // After E08 (3 actions): MOVE, ATTACK, EQUIP are fine; a second MOVE is not.
+    let mut t = Scenario::new(&g)
+        .at("GRa", 10, 4)
+        .at("MGb", 7, 5)
+        .activate("GRa", "T18")
+        .skittle(0, 2)
+        .build()
+        .unwrap();
+    event(&g, &mut t, 6); // E08
+    assert_eq!(t.actions_left, 3);
     play(&g, &mut t, Action::Move(2));
-    play(&g, &mut t, Action::Dest(sq(11, 4)));
+    play(&g, &mut t, Action::Dest(sq(7, 4)));
     play(&g, &mut t, Action::Attack { c: 2, d: 1 });
-    roll(&g, &mut t, 2, 12);
-    while t.phase != Phase::Action {
-        let a = legal(&g, &t)[0];
-        play(&g, &mut t, a);
-    }
-    assert!(!legal(&g, &t).contains(&Action::Move(2)));
-    t.ch[2].pos = sq(7, 4);
-    assert!(legal(&g, &t).contains(&Action::Equip(2)));
-    // P2: two characters may both move and both attack the same enemy.
+    roll(&g, &mut t, 12, 2); // 16 vs 4; (7,6) is a wall, so no push
+    assert_eq!(t.phase, Phase::SelfMove);
+    play(&g, &mut t, Action::Pass);
+    assert_eq!(t.actions_left, 1);
+    let l = legal(&g, &t);
+    assert!(!l.contains(&Action::Move(2)));
+    assert!(l.contains(&Action::Equip(2)));
+    play(&g, &mut t, Action::Equip(2));
+    assert_eq!(t.tiles[tid(&g, "T18")], Loc::Sheet(2));
+    assert_eq!(t.actions_left, 0);
+    assert_eq!(legal(&g, &t), vec![Action::EndTurn]);
+    // P2: two characters may both move, and both attack the same enemy.
     let g2 = game("");
-    let mut u = base(&g2, 0);
-    place(&mut u, "GKb", 14, 8);
-    place(&mut u, "GRa", 14, 7);
-    place(&mut u, "GKa", 13, 8);
+    let u = Scenario::new(&g2)
+        .at("GKb", 14, 8)
+        .at("GRa", 14, 7)
+        .at("GKa", 13, 8)
+        .build_in_action_phase()
+        .unwrap();
+    let mut m = u.clone();
+    play(&g2, &mut m, Action::Move(2));
+    play(&g2, &mut m, Action::Dest(sq(15, 7)));
+    play(&g2, &mut m, Action::Move(4));
+    play(&g2, &mut m, Action::Dest(sq(12, 8)));
+    assert_eq!(m.actions_left, 0);
+    let mut u = u;
     play(&g2, &mut u, Action::Attack { c: 2, d: 5 });
-    roll(&g2, &mut u, 2, 12);
-    while u.phase != Phase::Action {
-        let a = legal(&g2, &u)[0];
-        play(&g2, &mut u, a);
-    }
-    if g2.c.board.adjacent(u.ch[4].pos, u.ch[5].pos) {
-        assert!(legal(&g2, &u).contains(&Action::Attack { c: 4, d: 5 }));
-    }
-    // Free actions use no action.
-    let mut f = base(&g2, 0);
-    f.actions_left = 0;
-    f.ch[0].life = 3;
-    equip(&g2, &mut f, "T07", "MGa");
-    equip(&g2, &mut f, "T08", "MGa");
-    assert_eq!(legal(&g2, &f), vec![Action::Potions(0), Action::EndTurn]);
+    roll(&g2, &mut u, 2, 12); // 6 vs 16: GKb wins
+    play(&g2, &mut u, Action::Push(0));
+    play(&g2, &mut u, Action::Pass);
+    play(&g2, &mut u, Action::Attack { c: 4, d: 5 });
+    assert_eq!(u.actions_left, 0);
+    // Free actions use neither actions nor action types.
+    let potions = || {
+        Scenario::new(&g2)
+            .life("MGa", 3)
+            .equip("MGa", "T07")
+            .equip("MGa", "T08")
+            .equip("MGa", "T09")
+            .equip("MGa", "T10")
+    };
+    let mut f = potions().build_in_action_phase().unwrap();
+    play(&g2, &mut f, Action::Potions(0));
+    play(&g2, &mut f, Action::Tile(tid(&g2, "T07") as u8));
+    play(&g2, &mut f, Action::Tile(tid(&g2, "T08") as u8));
+    assert_eq!(f.ch[0].life, 4);
+    assert_eq!(f.actions_left, 2);
+    assert!(legal(&g2, &f).contains(&Action::Move(0)));
+    let mut e = potions().build().unwrap();
+    event(&g2, &mut e, 5); // E05: one action
+    assert_eq!(e.actions_left, 1);
+    play(&g2, &mut e, Action::Move(0));
+    play(&g2, &mut e, Action::Dest(sq(4, 2)));
+    assert_eq!(legal(&g2, &e), vec![Action::Potions(0), Action::EndTurn]);
 }
 
 #[test]
 fn x14_activation_replacement_and_ownership() {
     let g = game("");
-    let mut s = base(&g, 0);
-    s.phase = Phase::EventDie;
-    for (t, who) in [
-        ("T02", "GKb"),
-        ("T03", "GRb"),
-        ("T04", "MGb"),
-        ("T06", "GRb"),
-    ] {
-        equip(&g, &mut s, t, who);
+    // The supply's rings are T01 and T05; T02 is worn by `t02`.
+    let table = |t02: &str| {
+        Scenario::new(&g)
+            .equip(t02, "T02")
+            .equip("GRb", "T03")
+            .equip("MGb", "T04")
+            .equip("GKb", "T06")
+            .activate("MGa", "T11")
+            .at("MGa", 1, 4)
+            .at("GRa", 1, 13)
+            .build()
+            .unwrap()
+    };
+    for t02 in ["GKa", "MGa"] {
+        let mut s = table(t02);
+        play(&g, &mut s, Action::Die(2)); // E02 WOUND, picture Ring
+        assert_eq!(s.phase, Phase::Wound);
+        assert_eq!(
+            legal(&g, &s),
+            vec![Action::Char(0), Action::Char(2), Action::Char(4)]
+        );
+        play(&g, &mut s, Action::Char(4));
+        assert_eq!(s.ch[4].life, 4);
+        assert_eq!(s.phase, Phase::Activate);
+        let mut expect = vec![Action::Pass];
+        for t in ["T01", "T05"] {
+            for cell in [0, 2, 4] {
+                expect.push(Action::Activate {
+                    tile: tid(&g, t) as u8,
+                    cell,
+                });
+            }
+        }
+        assert_eq!(legal(&g, &s), expect, "T01, T05 × three own cells");
+        play(
+            &g,
+            &mut s,
+            Action::Activate {
+                tile: tid(&g, "T05") as u8,
+                cell: 0,
+            },
+        );
+        assert_eq!(s.tiles[tid(&g, "T11")], Loc::Supply);
+        assert_eq!(s.tiles[tid(&g, "T05")], Loc::Slot(0));
+        assert_eq!(s.phase, Phase::Action);
+        let l = legal(&g, &s);
+        assert!(!l.contains(&Action::Equip(2)), "T05 is in MGa's cell");
+        assert!(l.contains(&Action::Equip(0)));
+        play(&g, &mut s, Action::Equip(0));
+        assert_eq!(s.tiles[tid(&g, "T05")], Loc::Sheet(0));
+        assert_eq!(g.allowance(&s, 0), 7);
+        let old = if t02 == "MGa" {
+            Loc::Supply
+        } else {
+            Loc::Sheet(4)
+        };
+        assert_eq!(s.tiles[tid(&g, "T02")], old, "a replaced ring goes back");
     }
-    s.tiles[tid(&g, "T11")] = Loc::Slot(0);
-    play(&g, &mut s, Action::Die(2));
-    assert_eq!(s.phase, Phase::Wound);
-    assert_eq!(
-        legal(&g, &s),
-        vec![Action::Char(0), Action::Char(2), Action::Char(4)]
-    );
-    play(&g, &mut s, Action::Char(4));
-    assert_eq!(s.ch[4].life, 4);
-    assert_eq!(s.phase, Phase::Activate);
-    let l = legal(&g, &s);
-    assert_eq!(l.len(), 1 + 2 * 3, "T01, T05 × three own cells + decline");
-    play(
-        &g,
-        &mut s,
-        Action::Activate {
-            tile: tid(&g, "T05") as u8,
-            cell: 0,
-        },
-    );
-    assert_eq!(s.tiles[tid(&g, "T11")], Loc::Supply);
-    assert_eq!(s.tiles[tid(&g, "T05")], Loc::Slot(0));
-    place(&mut s, "GRa", 1, 13);
-    assert!(
-        !legal(&g, &s).contains(&Action::Equip(2)),
-        "T05 is in MGa's cell"
-    );
-    place(&mut s, "MGa", 1, 4);
-    equip(&g, &mut s, "T02", "MGa");
-    play(&g, &mut s, Action::Equip(0));
-    assert_eq!(s.tiles[tid(&g, "T05")], Loc::Sheet(0));
-    assert_eq!(s.tiles[tid(&g, "T02")], Loc::Supply);
-    assert_eq!(g.allowance(&s, 0), 7);
     // Exhausted supply: no activation step, the WOUND still applies.
-    let mut e = base(&g, 0);
-    e.phase = Phase::EventDie;
-    for (t, who) in [
-        ("T01", "MGb"),
-        ("T02", "GKb"),
-        ("T03", "GRb"),
-        ("T04", "MGb"),
-        ("T05", "GKb"),
-        ("T06", "GRb"),
-    ] {
-        e.tiles[tid(&g, t)] = Loc::Sheet(ch(who) as u8);
-    }
+    let mut e = Scenario::new(&g)
+        .equip("MGb", "T01")
+        .equip("GKb", "T02")
+        .equip("GRb", "T03")
+        .equip("MGa", "T04")
+        .equip("GRa", "T05")
+        .equip("GKa", "T06")
+        .build()
+        .unwrap();
     play(&g, &mut e, Action::Die(2));
     play(&g, &mut e, Action::Char(0));
     assert_eq!(e.ch[0].life, 4);
@@ -1024,6 +1158,8 @@ fn x15_potions_and_tomes() {
         .life("MGa", 3)
         .equip("MGa", "T07")
         .activate("MGa", "T11")
+        .equip("GRa", "T15")
+        .equip("GRa", "T18")
         .missions(0, &["M07", "M08"])
         .build_in_action_phase()
         .unwrap();
@@ -1037,20 +1173,26 @@ fn x15_potions_and_tomes() {
     assert_eq!(s.tiles[tid(&g, "T11")], Loc::Supply);
     assert_eq!(s.xp[0], 3, "M07");
     drain(&g, &mut s);
-    equip(&g, &mut s, "T15", "GRa");
-    equip(&g, &mut s, "T18", "GRa");
     play(&g, &mut s, Action::Tomes { c: 2, stat: 1 });
     assert_eq!(s.ch[2].abil[1], 1);
     assert_eq!(g.def_eff(&s, 2), 4);
+    assert_eq!(s.tiles[tid(&g, "T15")], Loc::Supply);
+    assert_eq!(s.tiles[tid(&g, "T18")], Loc::Supply);
     assert_eq!(s.xp[0], 6, "M08");
     // Illegal: at life 5, and halves split over two characters.
-    let mut t = base(&g, 0);
-    equip(&g, &mut t, "T07", "MGa");
-    equip(&g, &mut t, "T08", "MGa");
+    let t = Scenario::new(&g)
+        .equip("MGa", "T07")
+        .equip("MGa", "T08")
+        .build_in_action_phase()
+        .unwrap();
     assert!(!legal(&g, &t).contains(&Action::Potions(0)));
-    t.ch[0].life = 4;
-    t.tiles[tid(&g, "T08")] = Loc::Sheet(2);
-    t.ch[2].life = 4;
+    let t = Scenario::new(&g)
+        .life("MGa", 4)
+        .equip("MGa", "T07")
+        .life("GRa", 4)
+        .equip("GRa", "T08")
+        .build_in_action_phase()
+        .unwrap();
     let l = legal(&g, &t);
     assert!(!l.contains(&Action::Potions(0)) && !l.contains(&Action::Potions(2)));
 }
@@ -1058,15 +1200,16 @@ fn x15_potions_and_tomes() {
 #[test]
 fn x16_missions_reveal_draw_and_public_deck() {
     let g = game("");
-    let mut s = base(&g, 0);
-    s.phase = Phase::EventDie;
-    hold(&g, &mut s, 0, &["M01", "M06", "M15"]);
-    hold(&g, &mut s, 1, &["M03", "M04", "M05"]);
-    place(&mut s, "MGa", 11, 8);
-    place(&mut s, "GRa", 14, 7);
-    place(&mut s, "GKb", 14, 8);
-    place(&mut s, "GKa", 21, 4);
-    s.tiles[tid(&g, "T03")] = Loc::Slot(4);
+    let mut s = Scenario::new(&g)
+        .missions(0, &["M01", "M06", "M15"])
+        .missions(1, &["M03", "M04", "M05"])
+        .at("MGa", 11, 8)
+        .at("GRa", 14, 7)
+        .at("GKb", 14, 8)
+        .at("GKa", 21, 4)
+        .activate("GKa", "T03")
+        .build()
+        .unwrap();
     play(&g, &mut s, Action::Die(6)); // E06 HEAL: nobody hurt
     play(&g, &mut s, Action::Pass);
     assert_eq!(s.xp[0], 2, "M15 at the event-phase checkpoint");
@@ -1074,11 +1217,10 @@ fn x16_missions_reveal_draw_and_public_deck() {
     play(&g, &mut s, Action::Draw(mid(&g, "M09")));
     play(&g, &mut s, Action::Attack { c: 2, d: 5 });
     roll(&g, &mut s, 10, 2);
-    while s.phase != Phase::Drawing {
-        let a = legal(&g, &s)[0];
-        play(&g, &mut s, a);
-    }
+    play(&g, &mut s, Action::Push(0));
+    play(&g, &mut s, Action::Pass);
     assert_eq!(s.xp[0], 4, "M01");
+    assert_eq!(s.phase, Phase::Drawing);
     play(&g, &mut s, Action::Draw(mid(&g, "M02")));
     play(&g, &mut s, Action::Equip(4));
     assert_eq!(s.xp[0], 6, "M06");
@@ -1111,12 +1253,14 @@ fn x16_missions_reveal_draw_and_public_deck() {
         );
     }
     // A card drawn at the checkpoint of a win does not count that win.
-    let mut t = base(&g, 0);
-    hold(&g, &mut t, 0, &["M16", "M09", "M10"]);
-    place(&mut t, "GRa", 14, 7);
-    place(&mut t, "GKb", 14, 8);
+    let mut t = Scenario::new(&g)
+        .missions(0, &["M16", "M09", "M10"])
+        .at("GRa", 14, 7)
+        .at("GKb", 14, 8)
+        .build_in_action_phase()
+        .unwrap();
     play(&g, &mut t, Action::Attack { c: 2, d: 5 });
-    roll(&g, &mut t, 12, 2); // A = 11: M16
+    roll(&g, &mut t, 12, 2); // A = 10: M16
     play(&g, &mut t, Action::Push(0));
     play(&g, &mut t, Action::Pass);
     assert_eq!(t.xp[0], 3);
@@ -1131,47 +1275,52 @@ fn x16_missions_reveal_draw_and_public_deck() {
 #[test]
 fn x17_modifiers_across_turns_and_adrenaline_bonus() {
     let g = game("first=0");
-    let mut s = base(&g, 1);
-    s.phase = Phase::EventDie;
-    s.skittle[1] = 4;
-    s.skittle[0] = 13;
-    play(&g, &mut s, Action::Die(3)); // E07 DEF −2
+    // P2 (red) to roll, its skittle on E04; blue's on E13.
+    let mut s = Scenario::new(&g)
+        .turn(1)
+        .skittle(1, 4)
+        .skittle(0, 13)
+        .at("GRa", 14, 7)
+        .abilities("GRa", [0, 1, 0])
+        .at("GKb", 14, 8)
+        .abilities("GKb", [1, 0, 0])
+        .missions(0, &["M16", "M01"])
+        .build()
+        .unwrap();
+    event(&g, &mut s, 3); // E07 DEF −2
     assert_eq!(s.def_mod[1], -2);
-    play(&g, &mut s, Action::Pass);
     play(&g, &mut s, Action::EndTurn);
-    assert_eq!(s.round, 2);
-    place(&mut s, "GRa", 14, 7);
-    s.ch[2].abil = [0, 1, 0];
-    place(&mut s, "GKb", 14, 8);
-    s.ch[5].abil = [1, 0, 0];
-    hold(&g, &mut s, 0, &["M16", "M01"]);
-    play(&g, &mut s, Action::Die(3)); // E16
-    play(&g, &mut s, Action::Pass);
+    assert_eq!((s.seat, s.round), (0, 2));
+    assert_eq!(g.def_eff(&s, 5), 2, "lasts through P1's turn");
+    event(&g, &mut s, 3); // E16
     assert_eq!(s.adr_bonus, 2);
+    assert_eq!(g.att_eff(&s, 2), 4);
     assert_eq!(g.def_eff(&s, 5), 2);
     play(&g, &mut s, Action::Attack { c: 2, d: 5 });
     roll(&g, &mut s, 6, 5); // 10 vs 7
     assert_eq!(s.combat.adr, 5);
     assert_eq!(s.ch[5].life, 4);
-    while s.phase != Phase::Action && s.phase != Phase::Drawing {
-        let a = legal(&g, &s)[0];
-        play(&g, &mut s, a);
-    }
+    play(&g, &mut s, Action::Push(0));
+    play(&g, &mut s, Action::Pass);
     assert_eq!(s.xp[0], 5, "M16 and M01");
     drain(&g, &mut s);
     play(&g, &mut s, Action::EndTurn);
     assert_eq!(s.def_mod[1], 0, "reset at the start of P2's next turn");
+    assert_eq!(g.def_eff(&s, 5), 4);
 }
 
 #[test]
 fn x18_push_blocked_by_skeletor_and_defender_path() {
     let g = game("");
-    let mut s = base(&g, 0);
-    s.tiles[tid(&g, "T32")] = Loc::Board(sq(12, 9));
-    place(&mut s, "GKa", 15, 9);
-    s.ch[4].abil = [0, 1, 0];
-    place(&mut s, "GRb", 14, 9);
-    s.ch[3].abil = [1, 0, 0];
+    let table = || {
+        Scenario::new(&g)
+            .skeletor("T32", 12, 9)
+            .at("GKa", 15, 9)
+            .abilities("GKa", [0, 1, 0])
+            .at("GRb", 14, 9)
+            .abilities("GRb", [1, 0, 0])
+    };
+    let s = table().build_in_action_phase().unwrap();
     let mut a = s.clone();
     play(&g, &mut a, Action::Attack { c: 4, d: 3 });
     roll(&g, &mut a, 12, 4); // 15 vs 7
@@ -1188,18 +1337,8 @@ fn x18_push_blocked_by_skeletor_and_defender_path() {
     play(&g, &mut b, Action::Attack { c: 4, d: 3 });
     roll(&g, &mut b, 2, 11); // 5 vs 14
     assert_eq!(b.combat.adr, 9);
+    assert_eq!(g.turn(&b), Turn::Player(1));
     assert_eq!(legal(&g, &b), (0..=6).map(Action::Push).collect::<Vec<_>>());
-    // A defender's long push never completes Shove (M04) for its side.
-    let mut c = b.clone();
-    hold(&g, &mut c, 1, &["M04"]);
-    play(&g, &mut c, Action::Push(3));
-    play(&g, &mut c, Action::Pass);
-    play(&g, &mut c, Action::EndTurn);
-    play(&g, &mut c, Action::Die(1));
-    while c.phase != Phase::Action {
-        play(&g, &mut c, Action::Pass);
-    }
-    assert_eq!(c.xp[1], 0);
     play(&g, &mut b, Action::Push(2));
     assert_eq!(b.ch[4].pos, sq(17, 9));
     assert_eq!(
@@ -1210,13 +1349,27 @@ fn x18_push_blocked_by_skeletor_and_defender_path() {
     assert_eq!(b.ch[3].pos, sq(11, 9));
     assert_eq!(b.tiles[tid(&g, "T32")], Loc::Board(sq(12, 9)));
     assert_eq!(b.phase, Phase::Action);
+    // A defender's long push never completes Shove (M04) for its side.
+    let mut c = table()
+        .missions(1, &["M04"])
+        .build_in_action_phase()
+        .unwrap();
+    play(&g, &mut c, Action::Attack { c: 4, d: 3 });
+    roll(&g, &mut c, 2, 11);
+    play(&g, &mut c, Action::Push(3));
+    play(&g, &mut c, Action::Pass);
+    play(&g, &mut c, Action::EndTurn);
+    play(&g, &mut c, Action::Die(1));
+    while c.phase != Phase::Action {
+        play(&g, &mut c, Action::Pass);
+    }
+    assert_eq!(c.xp[1], 0);
 }
 
 #[test]
 fn x19_shared_skittle_in_an_odd_game() {
     let g = game("players=3,first=0");
-    let mut s = base(&g, 0);
-    s.phase = Phase::EventDie;
+    let mut s = Scenario::new(&g).build().unwrap();
     play(&g, &mut s, Action::Die(4));
     assert_eq!(s.phase, Phase::Summon(0));
     play(&g, &mut s, Action::Pass);
@@ -1231,7 +1384,7 @@ fn x19_shared_skittle_in_an_odd_game() {
             _ => None,
         })
         .collect();
-    assert!(cells.iter().all(|&c| c == 2 || c == 3) && cells.contains(&3));
+    assert!(cells.iter().all(|&c| c == 2 || c == 3) && cells.contains(&2) && cells.contains(&3));
     play(&g, &mut s, Action::Pass);
     play(&g, &mut s, Action::EndTurn);
     pass_turn(&g, &mut s, 6);
@@ -1244,87 +1397,121 @@ fn x19_shared_skittle_in_an_odd_game() {
 #[test]
 fn x20_event_edge_cases() {
     let g = game("");
-    let mut s = base(&g, 0);
-    s.phase = Phase::EventDie;
-    for c in [0, 2, 4] {
-        s.ch[c].life = 1;
-    }
-    play(&g, &mut s, Action::Die(2)); // WOUND, nobody at 2+
+    // WOUND with nobody at 2+ life.
+    let mut s = Scenario::new(&g)
+        .life("MGa", 1)
+        .life("GRa", 1)
+        .life("GKa", 1)
+        .build()
+        .unwrap();
+    play(&g, &mut s, Action::Die(2));
+    assert_eq!(s.phase, Phase::Activate, "no WOUND decision");
     assert!([0, 2, 4].iter().all(|&c| s.ch[c].life == 1));
-    let mut h = base(&g, 0);
-    h.phase = Phase::EventDie;
-    h.skittle[0] = 4;
-    h.ch[0].prison = 1;
-    h.ch[0].prison_cell = 1;
-    h.ch[0].life = 0;
-    h.ch[0].pos = NO_SQ;
-    play(&g, &mut h, Action::Die(2)); // HEAL, the hurt one is imprisoned
+    // HEAL with everyone at full life.
+    let mut f = Scenario::new(&g).skittle(0, 4).build().unwrap();
+    play(&g, &mut f, Action::Die(2));
+    assert_eq!(f.phase, Phase::Activate);
+    assert!(f.ch.iter().all(|c| c.life == 5));
+    // HEAL with one character imprisoned: it is no target.
+    let heal = || Scenario::new(&g).skittle(0, 4).prison("MGa", "MGb", 1);
+    let mut h = heal().build().unwrap();
+    play(&g, &mut h, Action::Die(2));
     assert_eq!(h.ch[0].life, 0);
     assert_eq!(h.phase, Phase::Activate);
-    let mut m = base(&g, 0);
-    m.phase = Phase::EventDie;
-    m.tiles[tid(&g, "T32")] = Loc::Board(sq(12, 8));
-    m.tiles[tid(&g, "T33")] = Loc::Board(sq(12, 12));
-    play(&g, &mut m, Action::Die(4)); // SUMMON_BLUE without a tile
+    let mut h = heal().life("GRa", 4).build().unwrap();
+    play(&g, &mut h, Action::Die(2));
+    assert_eq!(h.phase, Phase::Activate, "GRa is the only target");
+    assert_eq!((h.ch[0].life, h.ch[2].life), (0, 5));
+    // SUMMON_BLUE with both blue Skeletors on the board: nothing to decide.
+    let mut m = Scenario::new(&g)
+        .skeletor("T32", 12, 8)
+        .skeletor("T33", 12, 12)
+        .build()
+        .unwrap();
+    play(&g, &mut m, Action::Die(4));
     assert_eq!(m.phase, Phase::Action);
-    let mut p = base(&g, 0);
-    p.phase = Phase::Summon(0);
-    place(&mut p, "GRa", 13, 9);
+    // No anchor may cover a character.
+    let mut p = Scenario::new(&g).at("GRa", 13, 9).build().unwrap();
+    play(&g, &mut p, Action::Die(4));
+    assert_eq!(p.phase, Phase::Summon(0));
     let l = legal(&g, &p);
-    assert!(!l.contains(&Action::Anchor(sq(12, 8))));
-    assert!(!l.contains(&Action::Anchor(sq(13, 9))));
-    assert!(l.contains(&Action::Anchor(sq(14, 7))) || l.contains(&Action::Anchor(sq(12, 7))));
+    for (x, y) in [(12, 8), (13, 8), (12, 9), (13, 9)] {
+        assert!(!l.contains(&Action::Anchor(sq(x, y))), "({x},{y})");
+    }
+    assert!(l.contains(&Action::Anchor(sq(14, 7))));
 }
 
 #[test]
 fn x21_imprisoned_characters_are_out_of_play() {
     let g = game("");
-    let mut s = base(&g, 0);
     let mgb = ch("MGb");
-    s.ch[mgb].prison = 2;
-    s.ch[mgb].prison_cell = ch("GRa") as u8;
-    s.ch[mgb].pos = NO_SQ;
-    s.ch[mgb].life = 0;
-    equip(&g, &mut s, "T24", "MGb");
-    place(&mut s, "GRa", 11, 2);
-    let l = legal(&g, &s);
-    assert!(!l.iter().any(|a| matches!(a, Action::Attack { d: 1, .. })));
-    // P2's turn: MGb neither acts nor trades; its cell can still be activated.
-    let mut r = s.clone();
-    g.start_turn(&mut r, 1);
-    r.ch[mgb].prison = 2;
-    r.ch[3].life = 3;
-    equip(&g, &mut r, "T07", "MGb");
-    equip(&g, &mut r, "T08", "MGb");
-    r.phase = Phase::Action;
+    let prisoner = || {
+        Scenario::new(&g)
+            .prison("MGb", "GRa", 2)
+            .equip("MGb", "T24")
+            .at("GRa", 11, 2)
+    };
+    // P1's turn: MGb cannot be attacked (nor, so, stolen from).
+    let s = prisoner().build_in_action_phase().unwrap();
+    assert!(
+        !legal(&g, &s)
+            .iter()
+            .any(|a| matches!(a, Action::Attack { d: 1, .. }))
+    );
+    // P2's turn: its cell can still be activated; MGb neither acts nor trades.
+    let mut r = prisoner()
+        .turn(1)
+        .equip("MGb", "T07")
+        .equip("MGb", "T08")
+        .at("GRb", 10, 2)
+        .skittle(1, 14)
+        .build()
+        .unwrap();
+    play(&g, &mut r, Action::Die(1)); // E15: potion picture
+    let t09 = Action::Activate {
+        tile: tid(&g, "T09") as u8,
+        cell: mgb as u8,
+    };
+    assert!(legal(&g, &r).contains(&t09));
+    play(&g, &mut r, t09);
+    assert_eq!(r.tiles[tid(&g, "T09")], Loc::Slot(mgb as u8));
+    assert_eq!(r.ch[mgb].prison, 3, "EP5");
+    assert_eq!(r.phase, Phase::Action);
     let l = legal(&g, &r);
     assert!(!l.iter().any(|a| matches!(
         a,
         Action::Move(1)
+            | Action::Equip(1)
             | Action::Potions(1)
             | Action::Give { c: 1, .. }
             | Action::Give { p: 1, .. }
     )));
-    r.phase = Phase::EventDie;
-    r.skittle[1] = 14;
-    play(&g, &mut r, Action::Die(1)); // E15: potion picture
-    assert!(legal(&g, &r).contains(&Action::Activate {
-        tile: tid(&g, "T09") as u8,
-        cell: 1
-    }));
     // 9+1 for red counts the prisoner's scroll.
-    let mut p = base(&g, 1);
-    p.ch[mgb] = s.ch[mgb];
-    equip(&g, &mut p, "T24", "MGb");
-    p.xp[1] = 9;
-    place(&mut p, "GRb", 11, 9);
-    equip(&g, &mut p, "T21", "GRb");
-    equip(&g, &mut p, "T26", "GKb");
-    assert!(legal(&g, &p).contains(&Action::Portal(3)));
+    let nine = |scroll: bool| {
+        let t = Scenario::new(&g)
+            .turn(1)
+            .prison("MGb", "GRa", 2)
+            .xp(1, 9)
+            .at("GRb", 11, 9)
+            .equip("GRb", "T21")
+            .equip("GKb", "T26");
+        let t = if scroll { t.equip("MGb", "T24") } else { t };
+        t.build_in_action_phase().unwrap()
+    };
+    assert!(legal(&g, &nine(true)).contains(&Action::Portal(3)));
+    assert!(!legal(&g, &nine(false)).contains(&Action::Portal(3)));
     // M09 counts a prisoner's forzieri.
-    equip(&g, &mut p, "T29", "MGb");
-    equip(&g, &mut p, "T30", "MGb");
-    assert!(g.mission_done(&p, 1, mid(&g, "M09") as usize));
+    let mut m = Scenario::new(&g)
+        .turn(1)
+        .prison("MGb", "GRa", 2)
+        .equip("MGb", "T29")
+        .equip("MGb", "T30")
+        .missions(1, &["M09"])
+        .skittle(1, 14)
+        .build()
+        .unwrap();
+    event(&g, &mut m, 1);
+    assert_eq!(m.xp[1], 3, "M09 at the event-phase checkpoint");
 }
 
 #[test]
@@ -1508,16 +1695,25 @@ fn render_labels_and_heuristic() {
     s.tiles[tid(&g, "T34")] = Loc::Board(sq(12, 8));
     let text = g.render(&s, None);
     let rows: Vec<&str> = text.lines().collect();
-    let map_row = |y: usize| rows[2 + y];
+    // Column letters above the map, row numbers on both sides of it.
+    assert_eq!(rows[2], "   abcdefghijklmnopqrstuvw");
+    assert!(rows[3].starts_with(" 1 #") && rows[3].ends_with("# 1"));
+    let map_row = |y: usize| &rows[3 + y][3..];
     assert_eq!(&map_row(2)[3..4], "m", "MGa on its front square");
     assert_eq!(&map_row(15)[11..12], "G", "GRb on its front square");
     assert_eq!(&map_row(8)[12..14], "SS", "red Skeletor");
     assert!(text.contains("Side 1: 0 permanent XP"));
+    // A square's key is the edges' letters and number: (11,8) is l9.
+    assert_eq!(g.c.board.key(sq(11, 8)), "l9");
+    assert_eq!(
+        crate::view::move_keys(&g, &s, &[Action::Dest(sq(11, 8))]),
+        ["l9"]
+    );
     assert_eq!(
         g.action_label(&s, Action::Attack { c: 2, d: 5 }),
         "GRa attacks GKb"
     );
-    assert_eq!(g.action_label(&s, Action::Dest(sq(11, 8))), "to (11,8)");
+    assert_eq!(g.action_label(&s, Action::Dest(sq(11, 8))), "to l9");
     // More permanent XP is better, and views are in [-1, 1].
     let even = g.heuristic(&s, 0);
     s.xp[0] = 6;
@@ -2046,6 +2242,20 @@ fn scenario_builder_runs_the_turn_start_and_refuses_broken_positions() {
         ),
         (Scenario::new(&g).missions(2, &["M01"]), "side 2"),
         (Scenario::new(&g).prison("GKa", "MGb", 0), "timer"),
+        (
+            Scenario::new(&g).prison("GKa", "MGb", 2).life("GKa", 3),
+            "in prison with 3 life",
+        ),
+        (
+            Scenario::new(&g)
+                .skeletor("T32", 12, 9)
+                .skeletor("T33", 13, 8),
+            "overlap",
+        ),
+        (
+            Scenario::new(&g).skeletor("T34", 12, 9).at("GKa", 13, 10),
+            "guarded",
+        ),
         (Scenario::new(&g).turn(4), "seat 4"),
         (Scenario::new(&g).round(0), "round 0"),
         (Scenario::new(&g).skittle(2, 0), "skittle"),
@@ -2054,6 +2264,74 @@ fn scenario_builder_runs_the_turn_start_and_refuses_broken_positions() {
         let e = scenario.build().expect_err(why);
         assert!(e.contains(why), "{why}: {e}");
     }
+}
+
+/// Each Skeletor's crossing test passes on the faces its tile prints
+/// (`test_faces` in the items data), not on a fixed 1 or 6.
+#[test]
+fn skeletor_test_faces_come_from_the_items_data() {
+    let dir = std::env::temp_dir().join(format!("karmox-faces-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, faces: serde_json::Value| {
+        let mut v: serde_json::Value = serde_json::from_str(data::ITEMS_JSON).unwrap();
+        v[33]["test_faces"] = faces; // T34, red
+        let path = dir.join(name);
+        std::fs::write(&path, v.to_string()).unwrap();
+        format!("items={}", path.display())
+    };
+    let test_at = |g: &Karmox| {
+        // Blue GKa steps west into the red Skeletor's square (13,8).
+        let mut s = Scenario::new(g)
+            .skeletor("T34", 12, 8)
+            .at("GKa", 14, 8)
+            .build_in_action_phase()
+            .unwrap();
+        play(g, &mut s, Action::Move(4));
+        play(g, &mut s, Action::Dest(sq(12, 8)));
+        assert_eq!(s.phase, Phase::SkelTest);
+        s
+    };
+    let six = game(&write("six.json", serde_json::json!([6])));
+    let s = test_at(&six);
+    let pass = |g: &Karmox, s: &State| {
+        g.chance_outcomes(s)
+            .iter()
+            .find(|o| o.0 == Action::Test(true))
+            .unwrap()
+            .1
+    };
+    assert!((pass(&six, &s) - 11.0 / 36.0).abs() < 1e-12);
+    assert!((pass(&game(""), &test_at(&game(""))) - 5.0 / 9.0).abs() < 1e-12);
+    // Sampling agrees: 3600 tests, 4 standard deviations (about 0.031).
+    let mut rng = rng_from_seed(3);
+    let n = 3600;
+    let passes = (0..n)
+        .filter(|_| six.sample_chance(&s, &mut rng) == Action::Test(true))
+        .count();
+    let sd = (11.0 / 36.0 * 25.0 / 36.0 / f64::from(n)).sqrt();
+    assert!((passes as f64 / f64::from(n) - 11.0 / 36.0).abs() < 4.0 * sd);
+    // Faces outside 1..6, or a test that cannot fail, are refused.
+    for (name, faces) in [
+        ("seven.json", serde_json::json!([7])),
+        ("all.json", serde_json::json!([1, 2, 3, 4, 5, 6])),
+    ] {
+        let err = Karmox::parse(&write(name, faces)).unwrap_err().to_string();
+        assert!(err.contains("face"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The observation's XP block gives each seat its side's permanent XP, so
+/// teammates show the same value.
+#[test]
+fn observation_gives_each_seat_its_sides_xp() {
+    use crate::game::encoding::Encode;
+    let g = game("players=4,mode=teams");
+    let s = Scenario::new(&g).xp(0, 7).xp(1, 4).build().unwrap();
+    let mut out = Vec::new();
+    g.observation_tensor(&s, 1, &mut out);
+    // After 6 characters × 20 values; seats 1, 2, 3, 0 are sides 1, 0, 1, 0.
+    assert_eq!(out[120..126], [4.0, 7.0, 4.0, 7.0, 0.0, 0.0]);
 }
 
 // ----- narration as one seat sees it -----
