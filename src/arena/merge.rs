@@ -16,6 +16,9 @@ pub struct Merged {
     pub games: u64,
 }
 
+/// A shard's directory, and whether its metrics.csv is in order of game and seat.
+type Shard = (PathBuf, bool);
+
 fn bad(path: &Path, why: impl Into<String>) -> RunError {
     RunError::Merge {
         path: path.display().to_string(),
@@ -100,9 +103,8 @@ fn merge_game<G: crate::game::Game>(
             ),
         ));
     }
-    let mut rows: Vec<GameRow> = Vec::new();
-    let mut metrics: Vec<record::MetricRow> = Vec::new();
-    let mut parts: Option<(u64, Vec<bool>)> = None;
+    // The split, and per shard its directory and whether its metrics are in order.
+    let mut parts: Option<(u64, Vec<Option<Shard>>)> = None;
     for dir in dirs {
         let m = manifest::read(dir).map_err(|e| bad(dir, e))?;
         if let Some(diff) = id.difference(&m.identity) {
@@ -119,44 +121,17 @@ fn merge_game<G: crate::game::Game>(
                 format!("run.json names shard {k}/{n}, which cannot be"),
             ));
         }
-        let (split, seen) = parts.get_or_insert_with(|| (n, vec![false; n as usize]));
+        let (split, seen) = parts.get_or_insert_with(|| (n, vec![None; n as usize]));
         if *split != n {
             return Err(bad(
                 dir,
                 format!("shard {k}/{n} splits the run in {n}, the other shards in {split}"),
             ));
         }
-        if std::mem::replace(&mut seen[k as usize - 1], true) {
+        if seen[k as usize - 1].is_some() {
             return Err(bad(dir, format!("shard {k}/{n} is given twice")));
         }
-        let part = record::read_games(&dir.join("games.csv")).map_err(|e| bad(dir, e))?;
-        if let Some(r) = part
-            .iter()
-            .find(|r| r.game_index >= games || r.game_index % n != k - 1)
-        {
-            return Err(bad(
-                dir,
-                format!(
-                    "games.csv row of game {} seat {} does not belong to shard {k}/{n}",
-                    r.game_index, r.seat
-                ),
-            ));
-        }
-        let expected = manifest::shard_indices(games, m.shard).count();
-        if part.len() != expected * seats {
-            return Err(bad(
-                dir,
-                format!(
-                    "games.csv holds {} rows, but shard {k}/{n} has {expected} games of {seats} seats: the shard is incomplete or has extra rows",
-                    part.len()
-                ),
-            ));
-        }
-        for (index, chunk) in manifest::shard_indices(games, m.shard).zip(part.chunks(seats)) {
-            super::check::game_rows(game, id, index, chunk)
-                .map_err(|e| bad(dir, format!("games.csv: {e}")))?;
-        }
-        rows.extend(part);
+        check_games(game, id, dir, m.shard).map_err(|e| bad(dir, e))?;
         // Every run writes metrics.csv: without it the merged metrics would
         // silently cover only some of the games.
         let path = dir.join("metrics.csv");
@@ -166,28 +141,16 @@ fn merge_game<G: crate::game::Game>(
                 "metrics.csv is missing (every shard writes one; copy it with games.csv)",
             ));
         }
-        let part = record::read_metrics(&path).map_err(|e| bad(dir, e))?;
-        if let Some(m) = part.iter().find(|m| {
-            m.game_index >= games || m.game_index % n != k - 1 || m.seat as usize >= seats
-        }) {
-            return Err(bad(
-                dir,
-                format!(
-                    "metrics.csv has a row for game {} seat {}, which is not in shard {k}/{n}",
-                    m.game_index, m.seat
-                ),
-            ));
-        }
-        metrics.extend(part);
+        let in_order = check_metrics(&path, games, seats, (k, n)).map_err(|e| bad(dir, e))?;
+        seen[k as usize - 1] = Some((dir.clone(), in_order));
     }
-    if let Some((n, seen)) = &parts
-        && let Some(k) = seen.iter().position(|s| !s)
-    {
+    let Some((n, shards)) = parts else {
+        return Err(bad(out, "no shards"));
+    };
+    if let Some(k) = shards.iter().position(Option::is_none) {
         return Err(bad(out, format!("shard {}/{n} is missing", k + 1)));
     }
-    // Stable: each game's metrics keep the order the game reported them in.
-    metrics.sort_by_key(|m| (m.game_index, m.seat));
-    rows.sort_by_key(|r| (r.game_index, r.seat));
+    let shards: Vec<Shard> = shards.into_iter().flatten().collect();
     std::fs::create_dir_all(out).map_err(|e| output_error(out, e))?;
     let path = out.join("games.csv");
     if path.exists() && !force {
@@ -196,26 +159,31 @@ fn merge_game<G: crate::game::Game>(
             "games.csv already exists (use --force to overwrite)",
         ));
     }
+    // Game g is in shard g mod n, whose rows were checked to be its games in
+    // order, seat by seat: reading the shards in turn puts the rows in order
+    // of game and seat without holding them.
+    let mut tallies = Tallies::new(seats, seats);
+    let mut readers = shards
+        .iter()
+        .map(|(dir, _)| record::GameRows::open(&dir.join("games.csv")).map_err(|e| bad(dir, e)))
+        .collect::<Result<Vec<_>, _>>()?;
     crate::fsutil::write_atomic_with(&path, |w| {
         let mut w = csv::Writer::from_writer(w);
-        for r in &rows {
-            w.serialize(r)?;
+        for g in 0..games {
+            for _ in 0..seats {
+                let r = readers[(g % n) as usize]
+                    .next()
+                    .unwrap_or_else(|| Err("a shard changed while merging".into()))
+                    .map_err(std::io::Error::other)?;
+                w.serialize(&r)?;
+                tallies.add(&r);
+            }
         }
         w.flush()
     })
     .map_err(|e| output_error(&path, e))?;
     let path = out.join("metrics.csv");
-    crate::fsutil::write_atomic_with(&path, |w| {
-        let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(w);
-        w.write_record(["game_index", "seat", "metric", "value"])?;
-        for m in &metrics {
-            w.serialize(m)?;
-        }
-        w.flush()
-    })
-    .map_err(|e| output_error(&path, e))?;
-    let mut tallies = Tallies::new(seats, seats);
-    rows.iter().for_each(|r| tallies.add(r));
+    write_metrics(&path, &shards, games, n).map_err(|e| output_error(&path, e))?;
     let (agents, seat_rows) = tallies.finish(&id.agents);
     let p = out.join("summary.csv");
     record::write_summary(&p, &agents).map_err(|e| output_error(&p, e))?;
@@ -228,4 +196,115 @@ fn merge_game<G: crate::game::Game>(
     };
     manifest::write(out, &manifest).map_err(|e| output_error(&out.join("run.json"), e))?;
     Ok(Merged { manifest, games })
+}
+
+/// Checks a shard's games.csv, one game at a time: every row in the shard,
+/// one per game and seat, each game as the run would have written it.
+fn check_games<G: crate::game::Game>(
+    game: &G,
+    id: &manifest::Identity,
+    dir: &Path,
+    shard: Option<(u64, u64)>,
+) -> Result<(), String> {
+    let (k, n) = shard.unwrap_or((1, 1));
+    let (games, seats) = (id.games, game.num_players());
+    let mut indices = manifest::shard_indices(games, shard);
+    let (mut rows, mut stray, mut wrong) = (0usize, None, None);
+    let mut chunk: Vec<GameRow> = Vec::with_capacity(seats);
+    for r in record::GameRows::open(&dir.join("games.csv"))? {
+        let r = r?;
+        rows += 1;
+        if stray.is_none() && (r.game_index >= games || r.game_index % n != k - 1) {
+            stray = Some((r.game_index, r.seat));
+        }
+        if wrong.is_none() {
+            chunk.push(r);
+            if chunk.len() == seats {
+                if let Some(index) = indices.next() {
+                    wrong = super::check::game_rows(game, id, index, &chunk).err();
+                }
+                chunk.clear();
+            }
+        }
+    }
+    if let Some((index, seat)) = stray {
+        return Err(format!(
+            "games.csv row of game {index} seat {seat} does not belong to shard {k}/{n}"
+        ));
+    }
+    let expected = manifest::shard_indices(games, shard).count();
+    if rows != expected * seats {
+        return Err(format!(
+            "games.csv holds {rows} rows, but shard {k}/{n} has {expected} games of {seats} seats: the shard is incomplete or has extra rows"
+        ));
+    }
+    match wrong {
+        Some(e) => Err(format!("games.csv: {e}")),
+        None => Ok(()),
+    }
+}
+
+/// Checks a shard's metrics.csv holds only rows of its own games and seats;
+/// true when they come in order of game and seat, as runs write them.
+fn check_metrics(
+    path: &Path,
+    games: u64,
+    seats: usize,
+    (k, n): (u64, u64),
+) -> Result<bool, String> {
+    let (mut stray, mut last, mut in_order) = (None, (0, 0), true);
+    for m in record::MetricRows::open(path)? {
+        let m = m?;
+        if stray.is_none()
+            && (m.game_index >= games || m.game_index % n != k - 1 || m.seat as usize >= seats)
+        {
+            stray = Some((m.game_index, m.seat));
+        }
+        in_order &= (m.game_index, m.seat) >= last;
+        last = (m.game_index, m.seat);
+    }
+    match stray {
+        Some((index, seat)) => Err(format!(
+            "metrics.csv has a row for game {index} seat {seat}, which is not in shard {k}/{n}"
+        )),
+        None => Ok(in_order),
+    }
+}
+
+/// Writes the shards' metrics in order of game and seat, each game's rows in
+/// the order the game reported them: read in turn from shards in order,
+/// sorted in memory only when a shard is not.
+fn write_metrics(path: &Path, shards: &[Shard], games: u64, n: u64) -> std::io::Result<()> {
+    let open = |dir: &PathBuf| {
+        record::MetricRows::open(&dir.join("metrics.csv")).map_err(std::io::Error::other)
+    };
+    crate::fsutil::write_atomic_with(path, |w| {
+        let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(w);
+        w.write_record(["game_index", "seat", "metric", "value"])?;
+        if shards.iter().all(|(_, in_order)| *in_order) {
+            let mut readers = Vec::new();
+            for (dir, _) in shards {
+                readers.push(open(dir)?.peekable());
+            }
+            for g in 0..games {
+                let shard = &mut readers[(g % n) as usize];
+                while let Some(m) = shard.next_if(|m| m.as_ref().is_ok_and(|m| m.game_index == g)) {
+                    w.serialize(m.map_err(std::io::Error::other)?)?;
+                }
+            }
+        } else {
+            let mut metrics = Vec::new();
+            for (dir, _) in shards {
+                for m in open(dir)? {
+                    metrics.push(m.map_err(std::io::Error::other)?);
+                }
+            }
+            // Stable: each game's metrics keep the order the game reported them in.
+            metrics.sort_by_key(|m| (m.game_index, m.seat));
+            for m in &metrics {
+                w.serialize(m)?;
+            }
+        }
+        w.flush()
+    })
 }

@@ -497,44 +497,88 @@ pub fn check_row(r: &GameRow) -> Result<(), String> {
 
 /// Reads `games.csv` (a regular file of at most [`crate::fsutil::MAX_CSV_BYTES`]).
 pub fn read_games(path: &Path) -> Result<Vec<GameRow>, String> {
-    let mut r = crate::fsutil::csv_reader(path, crate::fsutil::MAX_CSV_BYTES)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let malformed = |e: String| format!("malformed {}: {e}", path.display());
-    let header = r.headers().map_err(|e| malformed(e.to_string()))?.clone();
-    if header.is_empty() {
-        return Ok(Vec::new());
+    GameRows::open(path)?.collect()
+}
+
+/// `games.csv` read one row at a time, each checked as [`read_games`]
+/// checks it, so that a long file is never held whole.
+pub struct GameRows {
+    rows: Option<csv::DeserializeRecordsIntoIter<std::io::Take<std::fs::File>, GameRow>>,
+    path: std::path::PathBuf,
+}
+
+impl GameRows {
+    /// Opens `path` and checks its header; a file without one has no rows.
+    pub fn open(path: &Path) -> Result<GameRows, String> {
+        let mut r = crate::fsutil::csv_reader(path, crate::fsutil::MAX_CSV_BYTES)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let malformed = |e: String| format!("malformed {}: {e}", path.display());
+        let header = r.headers().map_err(|e| malformed(e.to_string()))?.clone();
+        let rows = if header.is_empty() {
+            None
+        } else {
+            check_games_header(&header).map_err(malformed)?;
+            Some(r.into_deserialize())
+        };
+        Ok(GameRows {
+            rows,
+            path: path.to_path_buf(),
+        })
     }
-    check_games_header(&header).map_err(malformed)?;
-    let mut rows = Vec::new();
-    for row in r.deserialize::<GameRow>() {
-        let row = row.map_err(|e| malformed(e.to_string()))?;
-        check_row(&row).map_err(malformed)?;
-        rows.push(row);
+}
+
+impl Iterator for GameRows {
+    type Item = Result<GameRow, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let row = self.rows.as_mut()?.next()?;
+        let malformed = |e: String| format!("malformed {}: {e}", self.path.display());
+        Some(
+            row.map_err(|e| malformed(e.to_string()))
+                .and_then(|row| check_row(&row).map_err(malformed).map(|()| row)),
+        )
     }
-    Ok(rows)
 }
 
 /// Reads `metrics.csv` (a regular file of bounded size).
 pub fn read_metrics(path: &Path) -> Result<Vec<MetricRow>, String> {
-    let mut r = crate::fsutil::csv_reader(path, crate::fsutil::MAX_CSV_BYTES)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    r.deserialize()
-        .map(|m: Result<MetricRow, _>| {
-            let m = m.map_err(|e| format!("malformed {}: {e}", path.display()))?;
-            if m.value.is_finite() {
-                Ok(m)
-            } else {
-                Err(format!(
-                    "malformed {}: game {} seat {} has a {} of {}, not a finite number",
-                    path.display(),
-                    m.game_index,
-                    m.seat,
-                    m.metric,
-                    m.value
-                ))
-            }
+    MetricRows::open(path)?.collect()
+}
+
+/// `metrics.csv` read one row at a time, each checked as [`read_metrics`]
+/// checks it.
+pub struct MetricRows {
+    rows: csv::DeserializeRecordsIntoIter<std::io::Take<std::fs::File>, MetricRow>,
+    path: std::path::PathBuf,
+}
+
+impl MetricRows {
+    /// Opens `path`.
+    pub fn open(path: &Path) -> Result<MetricRows, String> {
+        let r = crate::fsutil::csv_reader(path, crate::fsutil::MAX_CSV_BYTES)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        Ok(MetricRows {
+            rows: r.into_deserialize(),
+            path: path.to_path_buf(),
         })
-        .collect()
+    }
+}
+
+impl Iterator for MetricRows {
+    type Item = Result<MetricRow, String>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let m = self.rows.next()?;
+        let path = self.path.display();
+        Some(match m {
+            Err(e) => Err(format!("malformed {path}: {e}")),
+            Ok(m) if m.value.is_finite() => Ok(m),
+            Ok(m) => Err(format!(
+                "malformed {path}: game {} seat {} has a {} of {}, not a finite number",
+                m.game_index, m.seat, m.metric, m.value
+            )),
+        })
+    }
 }
 
 /// The summary table printed on stdout.

@@ -2,65 +2,18 @@
 //! from its `games.csv` alone, so that analysis can change after the games
 //! were played (or be redone on merged or hand-filtered rows).
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
 use super::SummarizeArgs;
 use crate::arena::{manifest, record};
 use crate::report::balance::{self, ReportMeta};
+use crate::report::stream::{self, Summary};
 use crate::stats::ratings::RatingOptions;
 
 pub(super) fn summarize(a: SummarizeArgs) -> Result<()> {
-    let rows = record::read_games(&a.dir.join("games.csv")).map_err(anyhow::Error::msg)?;
-    if rows.is_empty() {
-        bail!("{} has no games", a.dir.join("games.csv").display());
-    }
     // The manifest names every agent, even one without rows; without it the
     // rows name those that played.
-    // Agents and seats are few: a larger index is not a games.csv row.
-    if let Some(r) = rows.iter().find(|r| {
-        r.agent_index >= crate::game::MAX_PLAYERS || r.seat as usize >= crate::game::MAX_PLAYERS
-    }) {
-        bail!(
-            "games.csv: game {} names agent {} in seat {}, beyond the {} seats a game can have",
-            r.game_index,
-            r.agent_index,
-            r.seat,
-            crate::game::MAX_PLAYERS
-        );
-    }
     let run = manifest::read(&a.dir).ok();
-    let labels = match &run {
-        Some(m) => m.identity.agents.clone(),
-        None => {
-            let n = rows.iter().map(|r| r.agent_index + 1).max().unwrap_or(0);
-            let mut labels = vec![String::new(); n];
-            for r in &rows {
-                labels[r.agent_index].clone_from(&r.agent);
-            }
-            labels
-        }
-    };
-    if let Some(r) = rows.iter().find(|r| r.agent_index >= labels.len()) {
-        bail!(
-            "games.csv names agent {} but run.json lists only {}",
-            r.agent_index,
-            labels.len()
-        );
-    }
-    let seats = rows.iter().map(|r| r.seat as usize + 1).max().unwrap_or(0);
-    let agents = record::summarize_agents(&rows, &labels);
-    let seat_summaries = record::summarize_seats(&rows, seats);
-    let write = |name: &str, result: std::io::Result<()>| {
-        result.map_err(|e| anyhow::anyhow!("cannot write {}: {e}", a.dir.join(name).display()))
-    };
-    write(
-        "summary.csv",
-        record::write_summary(&a.dir.join("summary.csv"), &agents),
-    )?;
-    write(
-        "seats.csv",
-        record::write_summary(&a.dir.join("seats.csv"), &seat_summaries),
-    )?;
     let mut notes = Vec::new();
     if let Some(m) = &run {
         notes.push(format!("agents: {}", m.identity.resolved_agents.join(", ")));
@@ -88,14 +41,12 @@ pub(super) fn summarize(a: SummarizeArgs) -> Result<()> {
         seed: a.seed,
         ..RatingOptions::default()
     };
-    let b = balance::write_report(&a.dir, &rows, &meta, &opts)
-        .map_err(|e| anyhow::anyhow!("cannot write the report in {}: {e}", a.dir.display()))?;
-    crate::report::metrics::append_to_report(&a.dir, &rows).map_err(|e| {
-        anyhow::anyhow!(
-            "cannot add the metrics to the report in {}: {e}",
-            a.dir.display()
-        )
-    })?;
+    let labels = run.as_ref().map(|m| m.identity.agents.as_slice());
+    let Summary {
+        agents,
+        seats: seat_summaries,
+        balance: b,
+    } = stream::summarize(&a.dir, labels, &meta, &opts).map_err(anyhow::Error::msg)?;
     match &run {
         Some(m) => println!("{}: {} games, seed {}", b.game, b.games, m.identity.seed),
         None => println!("{}: {} games", b.game, b.games),

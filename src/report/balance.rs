@@ -47,6 +47,37 @@ pub struct Lengths {
 }
 
 impl Lengths {
+    /// The lengths of values given as how often each occurs, equal to
+    /// [`Lengths::of`] the values (whole numbers sum exactly in `f64`).
+    pub(crate) fn of_counts(counts: &BTreeMap<u32, u64>) -> Lengths {
+        let n: u64 = counts.values().sum();
+        if n == 0 {
+            return Lengths::of(&[]);
+        }
+        // The value of 0-based rank `k` in sorted order.
+        let nth = |k: u64| {
+            let mut seen = 0;
+            for (&v, &c) in counts {
+                seen += c;
+                if k < seen {
+                    return f64::from(v);
+                }
+            }
+            0.0
+        };
+        let sum: u64 = counts.iter().map(|(&v, &c)| u64::from(v) * c).sum();
+        let rank = ((0.9 * n as f64).ceil() as u64).clamp(1, n);
+        Lengths {
+            mean: sum as f64 / n as f64,
+            median: if n % 2 == 1 {
+                nth(n / 2)
+            } else {
+                (nth(n / 2 - 1) + nth(n / 2)) / 2.0
+            },
+            p90: nth(rank - 1),
+        }
+    }
+
     fn of(values: &[f64]) -> Lengths {
         Lengths {
             mean: mean(values).unwrap_or(0.0),
@@ -237,15 +268,23 @@ pub fn deals(rows: &[GameRow]) -> Option<Deals> {
 
 /// An order-free fingerprint of a set of rows (by game and seat): two groups
 /// with equal fingerprints hold the same rows, so they test one hypothesis.
-fn fingerprint<'a>(rows: impl Iterator<Item = &'a GameRow>) -> (u64, u64, u64) {
+pub(crate) fn fingerprint<'a>(rows: impl Iterator<Item = &'a GameRow>) -> Fingerprint {
     let mut f = (0u64, 0u64, 0u64);
     for r in rows {
-        let key = r.game_index.wrapping_mul(64) ^ u64::from(r.seat);
-        f.0 += 1;
-        f.1 = f.1.wrapping_add(crate::rng::game_seed(0x5eed, key));
-        f.2 = f.2.wrapping_add(crate::rng::game_seed(0xface, key));
+        add_to_fingerprint(&mut f, r);
     }
     f
+}
+
+/// An order-free fingerprint of rows: see [`fingerprint`].
+pub(crate) type Fingerprint = (u64, u64, u64);
+
+/// Adds one row to a [`fingerprint`].
+pub(crate) fn add_to_fingerprint(f: &mut Fingerprint, r: &GameRow) {
+    let key = r.game_index.wrapping_mul(64) ^ u64::from(r.seat);
+    f.0 += 1;
+    f.1 = f.1.wrapping_add(crate::rng::game_seed(0x5eed, key));
+    f.2 = f.2.wrapping_add(crate::rng::game_seed(0xface, key));
 }
 
 impl Balance {
@@ -298,7 +337,11 @@ pub fn first_movers(dir: &Path) -> io::Result<HashMap<u64, u8>> {
 }
 
 fn group(label: String, rows: &[&GameRow], fair: f64) -> Group {
-    let tally = Tally::of(rows.iter().copied());
+    group_of(label, Tally::of(rows.iter().copied()), fair)
+}
+
+/// The group of a finished tally, tested against the `fair` rate.
+pub(crate) fn group_of(label: String, tally: Tally, fair: f64) -> Group {
     let points = tally.wins as f64 + 0.5 * tally.draws as f64;
     Group {
         label,
@@ -318,12 +361,10 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
         games.entry(r.game_index).or_default().push(r);
     }
     let seats = rows.iter().map(|r| r.seat as usize + 1).max().unwrap_or(0);
-    let all = Tally::of(rows.iter());
-    let fair = if all.games > 0 { all.win_rate } else { 0.5 };
-    let mut by_seat: Vec<Group> = (0..seats)
+    let by_seat = (0..seats)
         .map(|s| {
-            let sel: Vec<&GameRow> = rows.iter().filter(|r| r.seat as usize == s).collect();
-            group(format!("seat {s}"), &sel, fair)
+            let sel = || rows.iter().filter(move |r| r.seat as usize == s);
+            (Tally::of(sel()), fingerprint(sel()))
         })
         .collect();
     let mut roles: BTreeMap<String, Vec<&GameRow>> = BTreeMap::new();
@@ -332,11 +373,89 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
             roles.entry(role).or_default().push(r);
         }
     }
-    let mut by_role: Vec<Group> = roles
+    let by_role = roles
         .into_iter()
-        .map(|(role, sel)| group(role, &sel, fair))
+        .map(|(role, sel)| {
+            let print = fingerprint(
+                rows.iter()
+                    .filter(|r| !r.role.is_empty() && role_parts(&r.role).contains(&role)),
+            );
+            (role, Tally::of(sel.into_iter()), print)
+        })
         .collect();
-    let deal_estimates = deals(rows);
+    let mut endings: BTreeMap<String, u64> = BTreeMap::new();
+    for g in games.values().filter(|g| !g[0].ending.is_empty()) {
+        *endings.entry(g[0].ending.clone()).or_default() += 1;
+    }
+    let rounds: Vec<f64> = games
+        .values()
+        .filter_map(|g| g[0].rounds.map(f64::from))
+        .collect();
+    let turns: Vec<f64> = games.values().map(|g| f64::from(g[0].turns)).collect();
+    let actions: Vec<f64> = games.values().map(|g| f64::from(g[0].actions)).collect();
+    let decisive = games
+        .values()
+        .filter(|g| !g[0].truncated && g.iter().any(|r| r.outcome == Outcome::Win))
+        .count() as u64;
+    assemble(Parts {
+        game: rows.first().map(|r| r.game.clone()).unwrap_or_default(),
+        games: games.len() as u64,
+        all: Tally::of(rows.iter()),
+        total: fingerprint(rows.iter()),
+        by_seat,
+        by_role,
+        deals: deals(rows),
+        decisive,
+        truncated: games.values().filter(|g| g[0].truncated).count() as u64,
+        faulted: games.values().filter(|g| !g[0].error.is_empty()).count() as u64,
+        endings,
+        rounds: (!rounds.is_empty()).then(|| Lengths::of(&rounds)),
+        turns: Lengths::of(&turns),
+        actions: Lengths::of(&actions),
+        ratings: rate_rows(rows, ratings),
+    })
+}
+
+/// The numbers a report is made of that are read off its rows: tallies and
+/// fingerprints of the groups, counts of games, lengths and ratings.
+/// [`analyze`] computes them from rows in memory, [`super::stream`] from
+/// rows read one game at a time; [`assemble`] turns either into a report.
+pub(crate) struct Parts {
+    pub game: String,
+    pub games: u64,
+    pub all: Tally,
+    pub total: Fingerprint,
+    /// Per seat: its tally and fingerprint.
+    pub by_seat: Vec<(Tally, Fingerprint)>,
+    /// Per role, sorted by name.
+    pub by_role: Vec<(String, Tally, Fingerprint)>,
+    pub deals: Option<Deals>,
+    pub decisive: u64,
+    pub truncated: u64,
+    pub faulted: u64,
+    pub endings: BTreeMap<String, u64>,
+    pub rounds: Option<Lengths>,
+    pub turns: Lengths,
+    pub actions: Lengths,
+    pub ratings: Ratings,
+}
+
+/// The tests, Holm's correction and flags of a report from its [`Parts`].
+pub(crate) fn assemble(p: Parts) -> Balance {
+    let seats = p.by_seat.len();
+    let fair = if p.all.games > 0 { p.all.win_rate } else { 0.5 };
+    let mut by_seat: Vec<Group> = p
+        .by_seat
+        .iter()
+        .enumerate()
+        .map(|(s, (t, _))| group_of(format!("seat {s}"), t.clone(), fair))
+        .collect();
+    let mut by_role: Vec<Group> = p
+        .by_role
+        .iter()
+        .map(|(role, t, _)| group_of(role.clone(), t.clone(), fair))
+        .collect();
+    let deal_estimates = p.deals;
     if let Some(d) = &deal_estimates {
         // Games of one deal share their luck: the per-deal differences are the
         // independent observations, so the seat tests use them.
@@ -378,8 +497,8 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
     // the other is below): the two seats of a two-seat game, or a faction and
     // its opponents. With two seats the omnibus and trend tests are that same
     // hypothesis too. A hypothesis tested several ways keeps its largest p.
-    let total = fingerprint(rows.iter());
-    let key_of = |sel: (u64, u64, u64)| {
+    let total = p.total;
+    let key_of = |sel: Fingerprint| {
         let comp = (
             total.0 - sel.0,
             total.1.wrapping_sub(sel.1),
@@ -387,16 +506,12 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
         );
         sel.min(comp)
     };
-    let mut keys: Vec<(u64, u64, u64)> = Vec::new();
-    for s in 0..seats {
-        keys.push(key_of(fingerprint(
-            rows.iter().filter(|r| r.seat as usize == s),
-        )));
+    let mut keys: Vec<Fingerprint> = Vec::new();
+    for (_, print) in &p.by_seat {
+        keys.push(key_of(*print));
     }
-    for g in &by_role {
-        keys.push(key_of(fingerprint(rows.iter().filter(|r| {
-            !r.role.is_empty() && role_parts(&r.role).contains(&g.label)
-        }))));
+    for (_, _, print) in &p.by_role {
+        keys.push(key_of(*print));
     }
     for (i, _) in seat_tests.iter().enumerate() {
         keys.push(if seats == 2 {
@@ -411,7 +526,7 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
         .map(|g| g.p_value)
         .chain(seat_tests.iter().map(|t| t.test.p_value))
         .collect();
-    let mut distinct: Vec<(u64, u64, u64)> = keys.clone();
+    let mut distinct: Vec<Fingerprint> = keys.clone();
     distinct.sort_unstable();
     distinct.dedup();
     let family: Vec<f64> = distinct
@@ -425,7 +540,7 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
         })
         .collect();
     let adjusted = holm(&family);
-    let adjusted_of = |k: &(u64, u64, u64)| distinct.binary_search(k).map_or(1.0, |i| adjusted[i]);
+    let adjusted_of = |k: &Fingerprint| distinct.binary_search(k).map_or(1.0, |i| adjusted[i]);
     let mut keys = keys.iter();
     for g in by_seat.iter_mut().chain(by_role.iter_mut()) {
         let p = keys.next().map_or(1.0, adjusted_of);
@@ -438,40 +553,24 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
         t.flagged = p <= ALPHA;
     }
     let hypotheses = distinct.len();
-    let truncated = games.values().filter(|g| g[0].truncated).count() as u64;
-    let faulted = games.values().filter(|g| !g[0].error.is_empty()).count() as u64;
-    let decisive = games
-        .values()
-        .filter(|g| !g[0].truncated && g.iter().any(|r| r.outcome == Outcome::Win))
-        .count() as u64;
-    let mut endings: BTreeMap<String, u64> = BTreeMap::new();
-    for g in games.values().filter(|g| !g[0].ending.is_empty()) {
-        *endings.entry(g[0].ending.clone()).or_default() += 1;
-    }
-    let mut endings: Vec<(String, u64)> = endings.into_iter().collect();
+    let mut endings: Vec<(String, u64)> = p.endings.into_iter().collect();
     endings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let rounds: Vec<f64> = games
-        .values()
-        .filter_map(|g| g[0].rounds.map(f64::from))
-        .collect();
-    let turns: Vec<f64> = games.values().map(|g| f64::from(g[0].turns)).collect();
-    let actions: Vec<f64> = games.values().map(|g| f64::from(g[0].actions)).collect();
     Balance {
-        game: rows.first().map(|r| r.game.clone()).unwrap_or_default(),
-        games: games.len() as u64,
+        game: p.game,
+        games: p.games,
         seats,
         fair,
         by_seat,
         by_role,
-        decisive,
-        drawn: games.len() as u64 - decisive,
-        truncated,
-        faulted,
+        decisive: p.decisive,
+        drawn: p.games - p.decisive,
+        truncated: p.truncated,
+        faulted: p.faulted,
         endings,
-        rounds: (!rounds.is_empty()).then(|| Lengths::of(&rounds)),
-        turns: Lengths::of(&turns),
-        actions: Lengths::of(&actions),
-        ratings: rate_rows(rows, ratings),
+        rounds: p.rounds,
+        turns: p.turns,
+        actions: p.actions,
+        ratings: p.ratings,
         first_mover: None,
         seat_tests,
         hypotheses,
@@ -770,6 +869,26 @@ pub fn write_report(
     ratings: &RatingOptions,
 ) -> io::Result<Balance> {
     let b = analyze(rows, ratings).with_first_movers(rows, &first_movers(dir)?);
+    let mut turns: BTreeMap<u64, u32> = BTreeMap::new();
+    for r in rows {
+        turns.insert(r.game_index, r.turns);
+    }
+    let mut counts: BTreeMap<u32, u64> = BTreeMap::new();
+    for t in turns.into_values() {
+        *counts.entry(t).or_default() += 1;
+    }
+    write_files(dir, &b, &counts, meta)?;
+    Ok(b)
+}
+
+/// Writes the files of [`write_report`] for the numbers `b`, with the games'
+/// lengths in turns given as how many games had each.
+pub(crate) fn write_files(
+    dir: &Path,
+    b: &Balance,
+    turns: &BTreeMap<u32, u64>,
+    meta: &ReportMeta,
+) -> io::Result<()> {
     let mut links = Vec::new();
     let game = &b.game;
     plots::win_rate_chart(
@@ -806,24 +925,18 @@ pub fn write_report(
             file: ROLES_PLOT.into(),
         });
     }
-    let mut turns: BTreeMap<u64, u32> = BTreeMap::new();
-    for r in rows {
-        turns.insert(r.game_index, r.turns);
-    }
-    let turns: Vec<u32> = turns.into_values().collect();
-    plots::length_histogram(
+    plots::length_histogram_counted(
         &dir.join(TURNS_PLOT),
         &format!("{game}: game length"),
         "turns",
-        &turns,
+        turns,
     )?;
     links.push(PlotLink {
         caption: "Game length (turns)".into(),
         file: TURNS_PLOT.into(),
     });
     crate::fsutil::write_atomic(&dir.join(RATINGS_FILE), b.ratings.to_csv())?;
-    crate::fsutil::write_atomic(&dir.join(REPORT_FILE), markdown(&b, meta, &links))?;
-    Ok(b)
+    crate::fsutil::write_atomic(&dir.join(REPORT_FILE), markdown(b, meta, &links))
 }
 
 #[cfg(test)]

@@ -8,7 +8,6 @@ use crate::arena::record::{self, GameRow};
 /// Appends to the report.md in `dir` the mean of each game metric over all seats,
 /// over the seats that won and over those that lost: what winners do more of.
 pub fn append_to_report(dir: &Path, rows: &[GameRow]) -> std::io::Result<()> {
-    use std::fmt::Write as _;
     let path = dir.join("metrics.csv");
     if !path.exists() {
         return Ok(());
@@ -39,6 +38,22 @@ pub fn append_to_report(dir: &Path, rows: &[GameRow]) -> std::io::Result<()> {
             _ => {}
         }
     }
+    append_sums(dir, &sums, rows.len() as f64, winners, losers)
+}
+
+/// Metric → (sum over all seats, sum over winners, sum over losers).
+pub(crate) type Sums = BTreeMap<String, [f64; 3]>;
+
+/// Appends the metrics section for `sums` over `seats` rows, `winners` and
+/// `losers` of them won or lost.
+pub(crate) fn append_sums(
+    dir: &Path,
+    sums: &Sums,
+    seats: f64,
+    winners: f64,
+    losers: f64,
+) -> std::io::Result<()> {
+    use std::fmt::Write as _;
     if sums.is_empty() {
         return Ok(());
     }
@@ -52,11 +67,11 @@ pub fn append_to_report(dir: &Path, rows: &[GameRow]) -> std::io::Result<()> {
             "-".into()
         }
     };
-    for (name, [all, win, loss]) in &sums {
+    for (name, [all, win, loss]) in sums {
         let _ = writeln!(
             md,
             "| {name} | {} | {} | {} |",
-            per(*all, rows.len() as f64),
+            per(*all, seats),
             per(*win, winners),
             per(*loss, losers)
         );

@@ -12,4 +12,5 @@ pub mod balance;
 pub mod dashboard;
 pub mod metrics;
 pub mod plots;
+pub mod stream;
 pub mod sweep;

@@ -2,6 +2,7 @@
 //! as SVG `<text>` elements, so no font files or font libraries are needed
 //! and the output is plain, diffable, deterministic text.
 
+use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
 
@@ -258,9 +259,41 @@ pub fn length_histogram(path: &Path, title: &str, x_desc: &str, values: &[u32]) 
     crate::fsutil::write_atomic(path, length_histogram_svg(title, x_desc, values)?)
 }
 
+/// [`bins`] of values given as how often each occurs.
+pub fn bins_counted(values: &BTreeMap<u32, u64>) -> (u32, u32, Vec<u64>) {
+    let (Some((&min, _)), Some((&max, _))) = (values.first_key_value(), values.last_key_value())
+    else {
+        return (0, 1, Vec::new());
+    };
+    let width = (max - min + 1).div_ceil(40).max(1);
+    let mut counts = vec![0u64; ((max - min) / width + 1) as usize];
+    for (&v, &n) in values {
+        counts[((v - min) / width) as usize] += n;
+    }
+    (min, width, counts)
+}
+
+/// [`length_histogram`] of values given as how often each occurs.
+pub fn length_histogram_counted(
+    path: &Path,
+    title: &str,
+    x_desc: &str,
+    values: &BTreeMap<u32, u64>,
+) -> io::Result<()> {
+    crate::fsutil::write_atomic(path, histogram_svg(title, x_desc, bins_counted(values))?)
+}
+
 /// [`length_histogram`] as SVG text.
 pub fn length_histogram_svg(title: &str, x_desc: &str, values: &[u32]) -> io::Result<String> {
-    let (start, width, counts) = bins(values);
+    histogram_svg(title, x_desc, bins(values))
+}
+
+/// The SVG of binned lengths: first bin, bin width and counts.
+fn histogram_svg(
+    title: &str,
+    x_desc: &str,
+    (start, width, counts): (u32, u32, Vec<u64>),
+) -> io::Result<String> {
     let top = counts.iter().copied().max().unwrap_or(1).max(1) as f64 * 1.1;
     // Bin k covers the integers start + k·width ..= start + (k+1)·width - 1;
     // drawn half a unit wider on each side so an integer's bar is centred on it.

@@ -80,27 +80,86 @@ pub fn bootstrap_counted<T: Sync, K: Ord>(
     seed: u64,
     fit: impl Fn(&[(&T, f64)]) -> Vec<f64> + Sync,
 ) -> Vec<Interval> {
-    let mut kinds: BTreeMap<K, u32> = BTreeMap::new();
+    let mut kinds = Kinds::default();
+    let mut seen: BTreeMap<K, u32> = BTreeMap::new();
     let mut distinct: Vec<&T> = Vec::new();
-    let kind_of: Vec<u32> = games
-        .iter()
-        .map(|g| {
-            *kinds.entry(key(g)).or_insert_with(|| {
-                distinct.push(g);
-                distinct.len() as u32 - 1
-            })
-        })
-        .collect();
-    let fits = refits(games.len(), resamples, seed, |draws| {
+    for g in games {
+        let kind = *seen.entry(key(g)).or_insert_with(|| {
+            distinct.push(g);
+            distinct.len() as u32 - 1
+        });
+        kinds.push(kind);
+    }
+    bootstrap_kinds(point, &distinct, &kinds, resamples, seed, |sample| {
+        let sample: Vec<(&T, f64)> = sample.iter().map(|&(g, times)| (*g, times)).collect();
+        fit(&sample)
+    })
+}
+
+/// The kind of each game of a sample, in game order: an index into the
+/// sample's distinct games, one byte per game while there are at most 256
+/// kinds. It is all a counted bootstrap keeps per game.
+#[derive(Clone, Debug, Default)]
+pub struct Kinds {
+    narrow: Vec<u8>,
+    wide: Vec<u32>,
+}
+
+impl Kinds {
+    /// Appends the next game's kind.
+    pub fn push(&mut self, kind: u32) {
+        if self.wide.is_empty() {
+            if let Ok(k) = u8::try_from(kind) {
+                self.narrow.push(k);
+                return;
+            }
+            self.wide = self.narrow.drain(..).map(u32::from).collect();
+            self.narrow.shrink_to_fit();
+        }
+        self.wide.push(kind);
+    }
+
+    /// Games.
+    pub fn len(&self) -> usize {
+        self.narrow.len().max(self.wide.len())
+    }
+
+    /// No games.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The kind of game `i`.
+    pub fn get(&self, i: usize) -> usize {
+        if self.wide.is_empty() {
+            usize::from(self.narrow[i])
+        } else {
+            self.wide[i] as usize
+        }
+    }
+}
+
+/// [`bootstrap_counted`] of games given as their distinct kinds and the kind
+/// of each game in order, so that a caller reading games one at a time keeps
+/// a byte per game instead of the games.
+pub fn bootstrap_kinds<T: Sync>(
+    point: &[f64],
+    distinct: &[T],
+    kinds: &Kinds,
+    resamples: usize,
+    seed: u64,
+    fit: impl Fn(&[(&T, f64)]) -> Vec<f64> + Sync,
+) -> Vec<Interval> {
+    let fits = refits(kinds.len(), resamples, seed, |draws| {
         let mut drawn = vec![0u64; distinct.len()];
         for i in draws {
-            drawn[kind_of[i] as usize] += 1;
+            drawn[kinds.get(i)] += 1;
         }
         let sample: Vec<(&T, f64)> = distinct
             .iter()
             .zip(&drawn)
             .filter(|&(_, &times)| times > 0)
-            .map(|(&g, &times)| (g, times as f64))
+            .map(|(g, &times)| (g, times as f64))
             .collect();
         fit(&sample)
     });

@@ -21,15 +21,24 @@ pub struct PairGame {
 /// weight `1 - score_a`, times that count.
 pub fn stages(games: &[(&PairGame, f64)]) -> Vec<Stage> {
     mm::aggregate(games.iter().flat_map(|&(g, times)| {
-        [(g.a, g.score_a), (g.b, 1.0 - g.score_a)]
-            .into_iter()
-            .filter(|&(_, w)| w > 0.0)
-            .map(move |(winner, weight)| Stage {
-                winner,
-                set: vec![g.a, g.b],
-                weight: weight * times,
-            })
+        stages_of(g).into_iter().map(move |mut s| {
+            s.weight *= times;
+            s
+        })
     }))
+}
+
+/// The choice stages of one game, not aggregated.
+pub fn stages_of(g: &PairGame) -> Vec<Stage> {
+    [(g.a, g.score_a), (g.b, 1.0 - g.score_a)]
+        .into_iter()
+        .filter(|&(_, w)| w > 0.0)
+        .map(|(winner, weight)| Stage {
+            winner,
+            set: vec![g.a, g.b],
+            weight,
+        })
+        .collect()
 }
 
 /// Maximum-likelihood Elo ratings (mean 0 over the agents that played) of

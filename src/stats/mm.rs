@@ -124,6 +124,13 @@ pub fn fit(agents: usize, stages: &[Stage]) -> Vec<f64> {
     gamma.iter().map(|g| g.ln()).collect()
 }
 
+/// Elo ratings of aggregated `stages` with `prior` virtual draws per pair.
+pub fn elo_of(agents: usize, mut stages: Vec<Stage>, prior: f64) -> Vec<f64> {
+    let prior = prior_stages(&stages, prior);
+    stages.extend(prior);
+    to_elo(&fit(agents, &stages))
+}
+
 /// Converts natural-log strengths to Elo points: `400 · log10 γ`, so that a
 /// difference of `d` means an expected score of `1 / (1 + 10^(-d/400))` for
 /// the stronger in a game of two.

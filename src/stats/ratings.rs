@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use super::bootstrap::Interval;
+use super::bootstrap::{Interval, Kinds, bootstrap_kinds};
 use super::bradley_terry::{self, PairGame};
+use super::mm::{self, Stage};
 use super::plackett_luce::{self, Ranking};
 use crate::arena::record::GameRow;
 use crate::game::Outcome;
@@ -160,6 +161,177 @@ pub fn rate_rows(rows: &[GameRow], opts: &RatingOptions) -> Ratings {
                 elo: elo[i],
             })
             .collect(),
+    }
+}
+
+/// [`rate_rows`] of games read one at a time, in the order of their
+/// `game_index`: what it keeps grows with the distinct kinds of games (who
+/// played whom, and how it ended) and by one or two bytes per game (each
+/// game's kind, which the bootstrap's resamples draw by position), not with
+/// the games themselves. Its ratings are those of [`rate_rows`] on the same
+/// rows, bit for bit.
+#[derive(Default)]
+pub struct RatingStream {
+    labels: BTreeMap<usize, String>,
+    played: BTreeMap<usize, u64>,
+    /// Every game had two seats so far (Bradley–Terry).
+    two: bool,
+    pairs: Counted<PairGame, (usize, usize, u64)>,
+    ranks: Counted<Ranking, Ranking>,
+    games: u64,
+}
+
+/// Games of one model seen as their distinct kinds, with the aggregated
+/// choice stages of all the games so far (summed in game order, as
+/// [`mm::aggregate`] sums them).
+struct Counted<T, K> {
+    seen: BTreeMap<K, u32>,
+    distinct: Vec<T>,
+    /// Each distinct game's raw stages, as stage ids and weights.
+    stages_of: Vec<Vec<(usize, f64)>>,
+    kinds: Kinds,
+    stage_ids: BTreeMap<(usize, Vec<usize>), usize>,
+    weights: Vec<f64>,
+}
+
+impl<T, K> Default for Counted<T, K> {
+    fn default() -> Self {
+        Counted {
+            seen: BTreeMap::new(),
+            distinct: Vec::new(),
+            stages_of: Vec::new(),
+            kinds: Kinds::default(),
+            stage_ids: BTreeMap::new(),
+            weights: Vec::new(),
+        }
+    }
+}
+
+impl<T, K: Ord> Counted<T, K> {
+    fn add(&mut self, game: T, key: K, stages: impl FnOnce(&T) -> Vec<Stage>) {
+        let kind = match self.seen.get(&key) {
+            Some(&k) => k,
+            None => {
+                let raw = stages(&game)
+                    .into_iter()
+                    .map(|mut s| {
+                        s.set.sort_unstable();
+                        let next = self.stage_ids.len();
+                        let id = *self.stage_ids.entry((s.winner, s.set)).or_insert(next);
+                        if id == self.weights.len() {
+                            self.weights.push(0.0);
+                        }
+                        (id, s.weight)
+                    })
+                    .collect();
+                self.stages_of.push(raw);
+                self.distinct.push(game);
+                self.seen.insert(key, self.distinct.len() as u32 - 1);
+                self.distinct.len() as u32 - 1
+            }
+        };
+        self.kinds.push(kind);
+        for &(id, w) in &self.stages_of[kind as usize] {
+            self.weights[id] += w;
+        }
+    }
+
+    /// The aggregated stages, ordered as [`mm::aggregate`] orders them.
+    fn stages(&self) -> Vec<Stage> {
+        self.stage_ids
+            .iter()
+            .map(|((winner, set), &id)| Stage {
+                winner: *winner,
+                set: set.clone(),
+                weight: self.weights[id],
+            })
+            .collect()
+    }
+}
+
+impl RatingStream {
+    /// A stream with no games yet.
+    pub fn new() -> Self {
+        RatingStream {
+            two: true,
+            ..RatingStream::default()
+        }
+    }
+
+    /// Adds one game's rows.
+    pub fn add_game(&mut self, rows: &[&GameRow]) {
+        self.games += 1;
+        for r in rows {
+            self.labels
+                .entry(r.agent_index)
+                .or_insert_with(|| r.agent.clone());
+            *self.played.entry(r.agent_index).or_default() += 1;
+        }
+        if self.two && rows.len() == 2 {
+            let (a, b) = if rows[0].seat <= rows[1].seat {
+                (rows[0], rows[1])
+            } else {
+                (rows[1], rows[0])
+            };
+            let g = PairGame {
+                a: a.agent_index,
+                b: b.agent_index,
+                score_a: if a.truncated { 0.5 } else { points(a.outcome) },
+            };
+            self.pairs.add(g, bradley_terry::same_game(&g), |g| {
+                bradley_terry::stages_of(g)
+            });
+        } else if self.two {
+            // Plackett–Luce from here on: the pairs are no longer needed.
+            self.two = false;
+            self.pairs = Counted::default();
+        }
+        let rank = ranking(rows);
+        self.ranks
+            .add(rank.clone(), rank, |r| plackett_luce::stages(r));
+    }
+
+    /// The ratings of the games added.
+    pub fn finish(self, opts: &RatingOptions) -> Ratings {
+        let n = self.labels.keys().next_back().map_or(0, |&i| i + 1);
+        let (model, elo) = if self.two {
+            let c = &self.pairs;
+            let point = mm::elo_of(n, c.stages(), opts.prior);
+            let elo = bootstrap_kinds(
+                &point,
+                &c.distinct,
+                &c.kinds,
+                opts.resamples,
+                opts.seed,
+                |sample| bradley_terry::elo_counted(n, sample, opts.prior),
+            );
+            (RatingModel::BradleyTerry, elo)
+        } else {
+            let c = &self.ranks;
+            let point = mm::elo_of(n, c.stages(), opts.prior);
+            let elo = bootstrap_kinds(
+                &point,
+                &c.distinct,
+                &c.kinds,
+                opts.resamples,
+                opts.seed,
+                |sample| plackett_luce::elo_counted(n, sample, opts.prior),
+            );
+            (RatingModel::PlackettLuce, elo)
+        };
+        Ratings {
+            model,
+            agents: self
+                .labels
+                .into_iter()
+                .map(|(i, agent)| AgentRating {
+                    agent_index: i,
+                    agent,
+                    games: self.played[&i],
+                    elo: elo[i],
+                })
+                .collect(),
+        }
     }
 }
 

@@ -259,13 +259,19 @@ pub fn paired(d: &[f64]) -> Paired {
 /// p-value of "the mean is zero"; used for per-deal values, which are
 /// independent across deals.
 pub fn mean_interval(values: &[f64]) -> (f64, f64, f64, f64) {
-    let n = values.len() as f64;
+    mean_interval_of(values.iter().copied())
+}
+
+/// [`mean_interval`] of values produced twice by `values` (mean, then
+/// spread), for callers that do not hold them in a slice.
+pub fn mean_interval_of(values: impl Iterator<Item = f64> + Clone) -> (f64, f64, f64, f64) {
+    let n = values.clone().count() as f64;
     if n < 2.0 {
-        let m = values.first().copied().unwrap_or(0.0);
+        let m = values.clone().next().unwrap_or(0.0);
         return (m, m, m, 1.0);
     }
-    let mean = values.iter().sum::<f64>() / n;
-    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    let mean = values.clone().sum::<f64>() / n;
+    let var = values.map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
     let se = (var / n).sqrt();
     let p = if se > 0.0 {
         erfc((mean / se).abs() / std::f64::consts::SQRT_2).clamp(0.0, 1.0)
