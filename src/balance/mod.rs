@@ -119,6 +119,16 @@ impl Group {
     }
 }
 
+/// The unit of luck game `game_index` belongs to: itself, or its deal with
+/// duplicate deals (one game per seating).
+pub fn cluster(game_index: u64, seats: usize, duplicate: bool) -> u64 {
+    if duplicate {
+        game_index / seats as u64
+    } else {
+        game_index
+    }
+}
+
 /// The rate of `group` over `games`; clusters are games, or deals with duplicate deals.
 pub fn group_rate(games: &[PlayedGame], group: &Group, seats: usize, duplicate: bool) -> Rate {
     let units: Vec<(u64, f64)> = games
@@ -128,14 +138,7 @@ pub fn group_rate(games: &[PlayedGame], group: &Group, seats: usize, duplicate: 
             Group::Seat(s) => r.seat == *s,
             Group::Role(role) => !r.role.is_empty() && role_parts(&r.role).contains(role),
         })
-        .map(|r| {
-            let cluster = if duplicate {
-                r.game_index / seats as u64
-            } else {
-                r.game_index
-            };
-            (cluster, points(r.outcome))
-        })
+        .map(|r| (cluster(r.game_index, seats, duplicate), points(r.outcome)))
         .collect();
     clustered_rate(&units)
 }

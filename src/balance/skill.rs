@@ -135,8 +135,8 @@ fn ending_shares(games: &[PlayedGame], seats: usize, duplicate: bool) -> Vec<(St
                 .iter()
                 .filter_map(|g| {
                     let i = g.rows.first()?.game_index;
-                    let cluster = if duplicate { i / seats as u64 } else { i };
-                    Some((cluster, f64::from(u8::from(ending(g) == name))))
+                    let hit = f64::from(u8::from(ending(g) == name));
+                    Some((super::cluster(i, seats, duplicate), hit))
                 })
                 .collect();
             (name.to_string(), super::clustered_rate(&units))
