@@ -374,6 +374,51 @@ impl Journal {
     }
 }
 
+/// Pair `p` of meeting `m`: one game in each seating on one seed.
+fn play_pair<G: Game>(game: &G, plan: &LadderPlan, m: usize, p: u64, seed: u64) -> [Played; 2] {
+    let (a, b) = plan.meetings[m];
+    let s = game_seed(game_seed(seed, m as u64), p);
+    [
+        play_one(game, plan, a, b, 0, s),
+        play_one(game, plan, a, b, 1, s),
+    ]
+}
+
+/// Plays shard `k` of `n` (1-based) of the ladder's pairs into `journal`: the
+/// pairs whose place in [`play_ladder`]'s order is `k − 1` modulo `n`. The
+/// journals of all shards, joined, let `play_ladder` rate without playing.
+pub fn play_share<G: Game>(
+    game: &G,
+    plan: &LadderPlan,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    journal: &Journal,
+    (k, n): (u64, u64),
+) -> Result<()> {
+    for e in &plan.entrants {
+        e.spec.build::<G>()?;
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
+    let pairs = games.div_ceil(2).max(1);
+    let jobs: Vec<(usize, u64)> = (0..plan.meetings.len())
+        .flat_map(|m| (0..pairs).map(move |p| (m, p)))
+        .skip((k - 1) as usize)
+        .step_by(n as usize)
+        .collect();
+    pool.install(|| {
+        jobs.par_iter().try_for_each(|&(m, p)| {
+            let pair = play_pair(game, plan, m, p, seed);
+            journal
+                .record(m, p, &pair)
+                .context("cannot append to the ladder's pairs")
+        })
+    })
+}
+
 /// Plays the ladder: `games` games per meeting (rounded up to pairs), on
 /// `threads` threads (0: one per core); game seeds derive from `seed`, the
 /// meeting and the pair, so with iteration budgets the result is the same
@@ -412,12 +457,7 @@ pub fn play_ladder<G: Game>(
                 if let Some(pair) = journal.and_then(|j| j.done.get(&(m, p))) {
                     return Ok(*pair);
                 }
-                let (a, b) = plan.meetings[m];
-                let s = game_seed(game_seed(seed, m as u64), p);
-                let pair = [
-                    play_one(game, plan, a, b, 0, s),
-                    play_one(game, plan, a, b, 1, s),
-                ];
+                let pair = play_pair(game, plan, m, p, seed);
                 if let Some(j) = journal {
                     j.record(m, p, &pair)
                         .context("cannot append to pairs.csv")?;

@@ -476,3 +476,104 @@ fn duplicate_deals_shrink_the_paired_agent_interval_on_a_luck_heavy_game() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `balance` on `planted` with `extra` arguments into `out`.
+fn planted_balance(tolerance: &str, out: &std::path::Path, extra: &[&str]) {
+    let mut args = vec![
+        "balance",
+        "--game",
+        "planted(card=0.1,skill=0.3)",
+        "--agent",
+        "mcts",
+        "--budgets",
+        "4,8,16",
+        "--max-games",
+        "30",
+        "--ladder-games",
+        "6",
+        "--tolerance",
+        tolerance,
+        "--seed",
+        "9",
+        "--threads",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let o = boardlab(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn balance_shards_merged_equal_the_unsharded_result_byte_for_byte() {
+    // A tight tolerance plays every budget and rates the ladder from the
+    // shards' pairs; a loose one stops at the second budget, so the merge must
+    // stop there too and rate the shorter ladder a single run plays.
+    for (tolerance, budgets) in [("0.05", 3), ("0.45", 2)] {
+        let dir = temp_dir(&format!("balance-shards-{tolerance}"));
+        planted_balance(tolerance, &dir.join("whole"), &[]);
+        let mut shards = Vec::new();
+        for k in 1..=3 {
+            let shard = dir.join(format!("shard-{k}"));
+            planted_balance(tolerance, &shard, &["--shard", &format!("{k}/3")]);
+            shards.push(shard.to_str().unwrap().to_string());
+        }
+        let merged = dir.join("merged");
+        let mut args = vec!["merge"];
+        args.extend(shards.iter().map(String::as_str));
+        args.extend(["--out", merged.to_str().unwrap()]);
+        let o = boardlab(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        for file in ["balance.csv", "balance.json", "balance.md"] {
+            let whole = std::fs::read(dir.join("whole").join(file)).unwrap();
+            let from_shards = std::fs::read(merged.join(file)).unwrap();
+            assert!(
+                whole == from_shards,
+                "tolerance {tolerance}: {file} differs:\n{}\n---\n{}",
+                String::from_utf8_lossy(&whole),
+                String::from_utf8_lossy(&from_shards)
+            );
+        }
+        let csv = std::fs::read_to_string(merged.join("balance.csv")).unwrap();
+        let rated = csv.lines().filter(|l| l.contains(",seat,0,")).count();
+        assert_eq!(rated, budgets, "tolerance {tolerance}:\n{csv}");
+        // Two shards of three are not the whole: the merge names the missing one.
+        let o = boardlab(&[
+            "merge",
+            &shards[0],
+            &shards[2],
+            "--out",
+            merged.to_str().unwrap(),
+            "--force",
+        ]);
+        assert_eq!(o.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("shard 2/3 is missing"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn balance_shards_refuse_a_game_count_that_depends_on_the_other_shards() {
+    let dir = temp_dir("balance-shard-until");
+    let o = boardlab(&[
+        "balance",
+        "--game",
+        "planted",
+        "--agent",
+        "mcts",
+        "--budgets",
+        "4,8",
+        "--until",
+        "ci=0.1",
+        "--shard",
+        "1/2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("drop --until and --max-seconds"), "{err}");
+    assert!(!dir.exists(), "nothing is created on bad input");
+}

@@ -9,6 +9,7 @@
 
 pub mod ablate;
 pub mod fair;
+pub mod shard;
 pub mod skill;
 
 use anyhow::{Result, bail};
@@ -160,12 +161,13 @@ pub fn groups(games: &[PlayedGame], seats: usize) -> Vec<Group> {
         .collect()
 }
 
-/// Plays game indices `range` of `game` with `agent` in every seat, in index
-/// order, on `pool`; seeds as in `boardlab run --seed seed [--duplicate]`.
+/// Plays game indices `range` (increasing) of `game` with `agent` in every
+/// seat, in index order, on `pool`; seeds as in `boardlab run --seed seed
+/// [--duplicate]`.
 pub fn play_identical<G: Game>(
     game: &G,
     agent: &AgentSpec,
-    range: std::ops::Range<u64>,
+    range: impl IntoIterator<Item = u64>,
     seed: u64,
     duplicate: bool,
     pool: &rayon::ThreadPool,
@@ -178,7 +180,7 @@ pub fn play_identical_with<G: Game>(
     game: &G,
     agent: &AgentSpec,
     factory: Option<crate::arena::AgentFactory<G>>,
-    range: std::ops::Range<u64>,
+    range: impl IntoIterator<Item = u64>,
     seed: u64,
     duplicate: bool,
     pool: &rayon::ThreadPool,
@@ -192,7 +194,7 @@ pub fn play_identical_with<G: Game>(
         duplicate,
         ..RunOptions::default()
     };
-    let indices: Vec<u64> = range.collect();
+    let indices: Vec<u64> = range.into_iter().collect();
     pool.install(|| {
         indices
             .par_iter()

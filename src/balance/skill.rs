@@ -144,8 +144,8 @@ fn ending_shares(games: &[PlayedGame], seats: usize, duplicate: bool) -> Vec<(St
         .collect()
 }
 
-/// Measures balance at each budget in turn; see the module doc.
-pub fn measure<G: Game>(game: &G, o: &SkillOptions) -> Result<SkillResult> {
+/// Checks `o` for `game`: a search agent, increasing budgets, each of which builds.
+pub fn check<G: Game>(game: &G, o: &SkillOptions) -> Result<AgentSpec> {
     let base = AgentSpec::parse(&o.agent)?;
     if !["mcts", "pimc", "ismcts"].contains(&base.spec.name.as_str()) {
         bail!(
@@ -159,23 +159,62 @@ pub fn measure<G: Game>(game: &G, o: &SkillOptions) -> Result<SkillResult> {
     for &b in &o.budgets {
         super::check_agent_any(game, &at_budget(&base, b))?;
     }
+    Ok(base)
+}
+
+/// Measures balance at each budget in turn; see the module doc.
+pub fn measure<G: Game>(game: &G, o: &SkillOptions) -> Result<SkillResult> {
+    let base = check(game, o)?;
     let pool = super::pool(o.threads)?;
-    let n = game.num_players();
     let started = Instant::now();
+    assess(
+        game,
+        o,
+        |b| {
+            if let Some(cap) = o.max_seconds
+                && b != o.budgets[0]
+                && started.elapsed().as_secs_f64() > cap
+            {
+                return Ok(None);
+            }
+            Ok(Some(play_budget(game, &at_budget(&base, b), o, &pool)))
+        },
+        |_| Ok(None),
+    )
+}
+
+/// The ladder of the agent at `budgets` (random play as the anchor).
+pub fn ladder_plan(o: &SkillOptions, budgets: &[u64]) -> Result<ladder::LadderPlan> {
+    ladder::plan(
+        std::slice::from_ref(&o.agent),
+        budgets,
+        BudgetUnit::Iterations,
+    )
+}
+
+/// Rates the budgets in order from the games `games_at(budget)` gives (`None`:
+/// the time cap stopped it), stopping when two consecutive budgets agree, then
+/// rates the budgets played on a ladder whose already played pairs
+/// `journal(plan)` may give. Playing and merging shards share it, so a merge
+/// stops where a single run would.
+pub fn assess<G: Game>(
+    game: &G,
+    o: &SkillOptions,
+    mut games_at: impl FnMut(u64) -> Result<Option<Vec<PlayedGame>>>,
+    journal: impl FnOnce(&ladder::LadderPlan) -> Result<Option<ladder::Journal>>,
+) -> Result<SkillResult> {
+    let n = game.num_players();
     let mut out: Vec<BudgetResult> = Vec::new();
     let mut stop = None;
     for &b in &o.budgets {
-        if let Some(cap) = o.max_seconds
-            && !out.is_empty()
-            && started.elapsed().as_secs_f64() > cap
-        {
+        let Some(games) = games_at(b)? else {
             stop = Some(format!(
-                "time cap: {cap} s reached after budget {}",
+                "time cap: {} s reached after budget {}",
+                o.max_seconds.unwrap_or(0.0),
                 out.last().map_or(0, |r| r.budget)
             ));
             break;
-        }
-        let games = play_budget(game, &at_budget(&base, b), o, &pool);
+        };
         let rates: Vec<(Group, Rate)> = groups(&games, n)
             .into_iter()
             .map(|g| {
@@ -218,12 +257,17 @@ pub fn measure<G: Game>(game: &G, o: &SkillOptions) -> Result<SkillResult> {
     });
     if n == 2 && o.ladder_games > 0 {
         let played: Vec<u64> = out.iter().map(|r| r.budget).collect();
-        let plan = ladder::plan(
-            std::slice::from_ref(&o.agent),
-            &played,
-            BudgetUnit::Iterations,
+        let plan = ladder_plan(o, &played)?;
+        let journal = journal(&plan)?;
+        let lad = ladder::play_ladder(
+            game,
+            &plan,
+            o.ladder_games,
+            o.seed,
+            o.threads,
+            200,
+            journal.as_ref(),
         )?;
-        let lad = ladder::play_ladder(game, &plan, o.ladder_games, o.seed, o.threads, 200, None)?;
         for r in &mut out {
             r.elo = lad
                 .rungs

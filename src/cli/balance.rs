@@ -2,8 +2,8 @@
 
 use anyhow::{Context, Result, bail};
 
-use super::{BalanceArgs, Registry};
-use crate::balance::skill::SkillOptions;
+use super::{BalanceArgs, MergeArgs, Registry};
+use crate::balance::skill::{SkillOptions, SkillResult};
 use crate::balance::{prepare_out, save};
 
 pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
@@ -38,15 +38,43 @@ pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
         seed: a.seed,
         threads: a.threads,
     };
+    if a.shard.is_some() && (a.until.is_some() || a.max_seconds.is_some()) {
+        bail!(
+            "--shard plays a fixed share of --max-games at every budget; drop --until and --max-seconds"
+        );
+    }
     // Check every input before creating the output directory.
     registry.builtin_agents_only("balance", [a.agent.as_str()])?;
     let _ = crate::agents::registry::AgentSpec::parse(&a.agent)?;
+    if let Some(shard) = a.shard {
+        prepare_out(&a.out, crate::balance::shard::SHARD_FILE, a.force)?;
+        game.balance_shard(&opts, shard, &a.out)?;
+        println!(
+            "played shard {}/{} into {}; combine every shard with `boardlab merge`",
+            shard.0,
+            shard.1,
+            a.out.display()
+        );
+        return Ok(());
+    }
     prepare_out(&a.out, "balance.csv", a.force)?;
-    let r = game.balance(&opts)?;
-    save(&a.out, "balance.csv", &r.to_csv())?;
-    save(&a.out, "balance.json", &serde_json::to_string_pretty(&r)?)?;
+    write(&a.out, &game.balance(&opts)?)
+}
+
+/// `merge` of the shard directories of one `balance --shard` command.
+pub(super) fn merge(a: &MergeArgs, registry: &Registry) -> Result<()> {
+    let spec = crate::balance::shard::read_spec(&a.dirs[0])?;
+    let game = registry.command_game(&spec.game)?;
+    prepare_out(&a.out, "balance.csv", a.force)?;
+    write(&a.out, &game.balance_merge(&a.dirs, &a.out)?)
+}
+
+/// Writes balance.csv, balance.json and balance.md and prints the last.
+fn write(out: &std::path::Path, r: &SkillResult) -> Result<()> {
+    save(out, "balance.csv", &r.to_csv())?;
+    save(out, "balance.json", &serde_json::to_string_pretty(&r)?)?;
     let md = r.to_markdown();
-    save(&a.out, "balance.md", &md)?;
+    save(out, "balance.md", &md)?;
     print!("{md}");
     Ok(())
 }

@@ -82,6 +82,9 @@ fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
 }
 
 fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
+    if a.dirs[0].join(crate::balance::shard::SHARD_FILE).exists() {
+        return super::balance::merge(&a, registry);
+    }
     // The shards of an experiment hold a copy of its file and a run per cell.
     if a.dirs[0].join(crate::experiment::EXPERIMENT_FILE).exists() {
         let command = std::env::args().collect::<Vec<_>>().join(" ");

@@ -5,6 +5,7 @@
 //! [`GameCommands`], implemented once for every game by [`Typed`]: a game
 //! registered from another crate reaches every command the built-in ones do.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Result, anyhow};
@@ -58,6 +59,10 @@ pub(super) trait GameCommands: DynGame {
     fn tune(&self, space: &SearchSpace, against: &AgentSpec, a: &TuneArgs) -> Result<()>;
     /// `balance`: balance against skill.
     fn balance(&self, opts: &SkillOptions) -> Result<SkillResult>;
+    /// `balance --shard K/N`: plays shard K of N into `dir`.
+    fn balance_shard(&self, opts: &SkillOptions, shard: (u64, u64), dir: &Path) -> Result<()>;
+    /// `merge` of `balance` shards.
+    fn balance_merge(&self, dirs: &[PathBuf], out: &Path) -> Result<SkillResult>;
 }
 
 impl<G: Picture> GameCommands for Typed<G> {
@@ -112,5 +117,11 @@ impl<G: Picture> GameCommands for Typed<G> {
     }
     fn balance(&self, opts: &SkillOptions) -> Result<SkillResult> {
         crate::balance::skill::measure(self.game(), opts)
+    }
+    fn balance_shard(&self, opts: &SkillOptions, shard: (u64, u64), dir: &Path) -> Result<()> {
+        crate::balance::shard::play(self.game(), opts, shard, dir)
+    }
+    fn balance_merge(&self, dirs: &[PathBuf], out: &Path) -> Result<SkillResult> {
+        crate::balance::shard::merge(self.game(), dirs, out, 0)
     }
 }

@@ -217,6 +217,10 @@ pub struct BalanceArgs {
     /// Worker threads (0: one per core); the results do not depend on it.
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]
     pub threads: usize,
+    /// Play only shard K of N of every budget's games and ladder pairs (1-based), e.g.
+    /// 2/8; combine the output directories of all shards with `boardlab merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
     /// Output directory.
     #[arg(long)]
     pub out: PathBuf,
@@ -540,7 +544,7 @@ pub struct ExperimentArgs {
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
     /// Shard directories, each written by `run --shard K/N --out DIR` (or
-    /// `experiment FILE --shard K/N --out DIR`).
+    /// `experiment FILE --shard K/N --out DIR`, or `balance … --shard K/N --out DIR`).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Directory for the merged results.
