@@ -302,6 +302,10 @@ pub const PRESETS: &[(&str, &str)] = &[
         include_str!("../../agents/karmaka-best-100ms.toml"),
     ),
     (
+        "karmox-best-50ms",
+        include_str!("../../agents/karmox-best-50ms.toml"),
+    ),
+    (
         "fox-tuned-100it",
         include_str!("../../agents/fox-tuned-100it.toml"),
     ),
