@@ -306,6 +306,10 @@ pub const PRESETS: &[(&str, &str)] = &[
         include_str!("../../agents/karmox-best-50ms.toml"),
     ),
     (
+        "hamunaptra-best-cpu-20ms",
+        include_str!("../../agents/hamunaptra-best-cpu-20ms.toml"),
+    ),
+    (
         "fox-tuned-100it",
         include_str!("../../agents/fox-tuned-100it.toml"),
     ),
