@@ -157,6 +157,16 @@ const SEARCH_PARAMS: &[ParamInfo] = &[
         help: "progressive widening exponent α (0: off): a node visited n times has at most ⌈(n+1)^α⌉ children, best heuristic first (0-1)",
     },
     ParamInfo {
+        name: "widen_k",
+        default: "1",
+        help: "progressive widening factor k: at most ⌈k·(n+1)^α⌉ children with widen=α (0.01-100)",
+    },
+    ParamInfo {
+        name: "candidates",
+        default: "0",
+        help: "with rollout=greedy, rate only this many legal actions drawn at random per rollout step (0: all)",
+    },
+    ParamInfo {
         name: "bias",
         default: "0",
         help: "progressive bias weight: adds bias·h/(visits+1) to UCB, h the heuristic's value of the move (0: off)",
@@ -188,6 +198,8 @@ const TREE_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[8],
     SEARCH_PARAMS[9],
     SEARCH_PARAMS[10],
+    SEARCH_PARAMS[11],
+    SEARCH_PARAMS[12],
     ParamInfo {
         name: "reuse",
         default: "false",
@@ -209,6 +221,8 @@ const MO_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[8],
     SEARCH_PARAMS[9],
     SEARCH_PARAMS[10],
+    SEARCH_PARAMS[11],
+    SEARCH_PARAMS[12],
     THREADS,
 ];
 
@@ -225,6 +239,8 @@ const PIMC_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[8],
     SEARCH_PARAMS[9],
     SEARCH_PARAMS[10],
+    SEARCH_PARAMS[11],
+    SEARCH_PARAMS[12],
     ParamInfo {
         name: "determinizations",
         default: "10",
@@ -284,6 +300,14 @@ pub const PRESETS: &[(&str, &str)] = &[
     (
         "karmaka-best-100ms",
         include_str!("../../agents/karmaka-best-100ms.toml"),
+    ),
+    (
+        "karmox-best-50ms",
+        include_str!("../../agents/karmox-best-50ms.toml"),
+    ),
+    (
+        "hamunaptra-best-cpu-20ms",
+        include_str!("../../agents/hamunaptra-best-cpu-20ms.toml"),
     ),
     (
         "fox-tuned-100it",

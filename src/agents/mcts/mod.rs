@@ -31,10 +31,10 @@ pub mod uct;
 use std::time::{Duration, Instant};
 
 use super::Budget;
-use super::greedy::{epsilon_greedy, normalized_returns};
+use super::greedy::{action_value, epsilon_greedy, normalized_returns};
 use crate::error::SpecError;
 use crate::game::{Game, PlayerId, Returns, Turn};
-use crate::rng::{GameRng, below};
+use crate::rng::{GameRng, below, unit};
 use crate::spec::Params;
 use clock::Clock;
 use mast::Mast;
@@ -100,6 +100,15 @@ pub struct SearchConfig {
     /// at most `⌈(n + 1)^α⌉` children legal in the iteration's state, added
     /// in the order the heuristic rates them (progressive unpruning).
     pub widen: f64,
+    /// Progressive widening factor k: with `widen` on, at most
+    /// `⌈k · (n + 1)^α⌉` children (1: the plain rule).
+    pub widen_k: f64,
+    /// With `rollout=greedy`, how many legal actions (drawn at random, with
+    /// replacement) the heuristic rates per step (0, or at least as many as
+    /// are legal: all of them). Rating
+    /// every action costs a copy and an evaluation each, which in the long
+    /// games' wide action lists buys few rollouts per decision.
+    pub candidates: u32,
     /// Progressive bias weight: `bias · h / (visits + 1)` is added to a
     /// child's UCB value, `h` the heuristic's value of its action for the
     /// mover when the child was made (0: off).
@@ -123,6 +132,8 @@ impl Default for SearchConfig {
             rollout: Rollout::Random,
             max_rollout: 0,
             widen: 0.0,
+            widen_k: 1.0,
+            candidates: 0,
             bias: 0.0,
             normalize: false,
             deadline: None,
@@ -132,7 +143,7 @@ impl Default for SearchConfig {
 
 impl SearchConfig {
     /// Reads `iterations`, `time_ms`, `cpu_ms`, `c`, `rollout`, `epsilon`,
-    /// `tau`, `max_rollout`, `widen`, `bias`, `normalize`. `time_ms` > 0 replaces the
+    /// `tau`, `max_rollout`, `widen`, `widen_k`, `candidates`, `bias`, `normalize`. `time_ms` > 0 replaces the
     /// iteration budget with a wall-clock one, `cpu_ms` > 0 with one in the
     /// searching thread's CPU time.
     pub fn from_params(params: &mut Params) -> Result<SearchConfig, SpecError> {
@@ -150,6 +161,8 @@ impl SearchConfig {
         let tau = params.float("tau", 1.0, 0.01, 100.0)?;
         let max_rollout = params.int("max_rollout", 0, 0, u64::from(u32::MAX))?;
         let widen = params.float("widen", 0.0, 0.0, 1.0)?;
+        let widen_k = params.float("widen_k", 1.0, 0.01, 100.0)?;
+        let candidates = params.int("candidates", 0, 0, 1000)?;
         let bias = params.float("bias", 0.0, 0.0, 100.0)?;
         let normalize = params.bool("normalize", false)?;
         Ok(SearchConfig {
@@ -172,6 +185,8 @@ impl SearchConfig {
             },
             max_rollout: max_rollout as u32,
             widen,
+            widen_k,
+            candidates: candidates as u32,
             bias,
             normalize,
             deadline: None,
@@ -249,9 +264,7 @@ impl Chooser {
         let untried = legal.len() - self.candidates.len();
         let room = cfg.widen <= 0.0
             || (self.candidates.len() as f64)
-                < (f64::from(tree.get(node).visits) + 1.0)
-                    .powf(cfg.widen)
-                    .ceil();
+                < (cfg.widen_k * (f64::from(tree.get(node).visits) + 1.0).powf(cfg.widen)).ceil();
         if untried > 0 && (room || self.candidates.is_empty()) {
             if cfg.widen > 0.0 {
                 // Progressive unpruning: the untried action the heuristic rates best.
@@ -600,8 +613,13 @@ pub fn rollout<G: Game>(
                     Rollout::Random | Rollout::Mast { .. } | Rollout::MastGibbs { .. } => {
                         legal[below(rng, legal.len())]
                     }
-                    Rollout::Greedy { epsilon } => {
+                    Rollout::Greedy { epsilon }
+                        if cfg.candidates == 0 || cfg.candidates as usize >= legal.len() =>
+                    {
                         epsilon_greedy(game, state, &legal, p, epsilon, rng)
+                    }
+                    Rollout::Greedy { epsilon } => {
+                        sampled_greedy(game, state, &legal, p, epsilon, cfg.candidates, rng)
                     }
                 }
             }
@@ -611,6 +629,33 @@ pub fn rollout<G: Game>(
         n += 1;
         steps += 1;
     }
+}
+
+/// ε-greedy on a sample: with probability `epsilon` a uniformly random
+/// action, else the best-rated of `k` actions drawn at random with
+/// replacement (ties to the first drawn). Costs `k` evaluations per step
+/// however many actions are legal, and allocates nothing.
+pub fn sampled_greedy<G: Game>(
+    game: &G,
+    state: &G::State,
+    legal: &[G::Action],
+    p: PlayerId,
+    epsilon: f64,
+    k: u32,
+    rng: &mut GameRng,
+) -> G::Action {
+    if epsilon > 0.0 && unit(rng) < epsilon {
+        return legal[below(rng, legal.len())];
+    }
+    let mut best = (f64::NEG_INFINITY, legal[0]);
+    for _ in 0..k.max(1) {
+        let a = legal[below(rng, legal.len())];
+        let v = action_value(game, state, a, p, 1, rng);
+        if v > best.0 {
+            best = (v, a);
+        }
+    }
+    best.1
 }
 
 /// The action with the most visits among `(action, visits)` pairs, ties broken
@@ -746,6 +791,90 @@ mod tests {
         );
         assert_eq!(e.tree().children(0).count(), 9);
         assert!(e.tree().children(0).all(|c| e.tree().get(c).prior == 0.0));
+    }
+
+    /// The widening factor scales the children allowed: after 10 iterations
+    /// with α = 0.5, k = 2 allows ⌈2·√(n+1)⌉, which gives 7 children where
+    /// k = 1 gives 4. Specs read `widen_k` and `candidates`, with defaults
+    /// that leave the search as it was.
+    #[test]
+    fn widening_factor_scales_the_children() {
+        let g = TicTacToe;
+        let s = State::default();
+        let legal = g.legal_actions(&s);
+        for (widen_k, expected) in [(1.0, 4usize), (2.0, 7)] {
+            let cfg = SearchConfig {
+                budget: Budget::Iterations(10),
+                widen: 0.5,
+                widen_k,
+                ..SearchConfig::default()
+            };
+            let mut e = Engine::<TicTacToe>::default();
+            e.reset(legal[0]);
+            e.search(
+                &g,
+                &s,
+                0,
+                &cfg,
+                cfg.budget,
+                Sampling::Fixed,
+                &mut rng_from_seed(2),
+            );
+            assert_eq!(e.tree().children(0).count(), expected, "k {widen_k}");
+        }
+        let read = |text: &str| {
+            let mut spec = crate::spec::Spec::parse(text).unwrap();
+            let c = SearchConfig::from_params(&mut spec.params).unwrap();
+            (c.widen_k, c.candidates)
+        };
+        assert_eq!(read("ismcts(widen_k=3,candidates=4)"), (3.0, 4));
+        assert_eq!(read("ismcts"), (1.0, 0));
+    }
+
+    /// Sampled ε-greedy (ε = 0) picks the one winning move exactly when it
+    /// is among its `k` draws: with 5 legal moves, probability
+    /// 1 − 0.8^k (0.2 for k = 1, 0.488 for k = 3), checked over 4,000 picks
+    /// within 4 standard deviations (±0.032). A greedy rollout rating every
+    /// action (`candidates` 0 or ≥ the legal count) always wins at once; one
+    /// rating a single draw does not.
+    #[test]
+    fn sampled_greedy_rates_only_its_draws() {
+        let g = TicTacToe;
+        // X on 0,1 and O on 3,4, X to move: 2 wins at once.
+        let s = State {
+            marks: [0b11, 0b11000],
+            to_move: 0,
+        };
+        let legal = g.legal_actions(&s);
+        assert_eq!(legal.len(), 5);
+        for &a in &legal {
+            if a != 2 {
+                assert!(value_after(&g, &s, a, 0) < 1.0, "{a}");
+            }
+        }
+        let mut rng = rng_from_seed(5);
+        for (k, p) in [(1u32, 0.2), (3, 0.488)] {
+            let n = 4000;
+            let wins = (0..n)
+                .filter(|_| sampled_greedy(&g, &s, &legal, 0, 0.0, k, &mut rng) == 2)
+                .count();
+            let rate = wins as f64 / f64::from(n);
+            let tol = 4.0 * (p * (1.0 - p) / f64::from(n)).sqrt();
+            assert!((rate - p).abs() < tol, "k {k}: {rate} against {p}");
+        }
+        let first_value = |candidates: u32, rng: &mut GameRng| {
+            let cfg = SearchConfig {
+                rollout: Rollout::Greedy { epsilon: 0.0 },
+                candidates,
+                max_rollout: 1,
+                ..SearchConfig::default()
+            };
+            rollout(&g, &mut s.clone(), &cfg, 0, rng)[0]
+        };
+        for candidates in [0, 5, 9] {
+            assert!((0..50).all(|_| first_value(candidates, &mut rng) == 1.0));
+        }
+        assert!((0..50).any(|_| first_value(1, &mut rng) < 1.0));
     }
 
     /// With `normalize`, UCB reads means on the scale of the returns seen:
