@@ -301,6 +301,10 @@ pub const PRESETS: &[(&str, &str)] = &[
         include_str!("../../agents/karmaka-best-100ms.toml"),
     ),
     (
+        "karmaka-best-40ms",
+        include_str!("../../agents/karmaka-best-40ms.toml"),
+    ),
+    (
         "fox-tuned-100it",
         include_str!("../../agents/fox-tuned-100it.toml"),
     ),
