@@ -122,7 +122,7 @@ pub fn plan(agents: &[String], budgets: &[u64], unit: BudgetUnit) -> Result<Ladd
             }
             spec.label = format!("{}@{b}{}", base.label, unit.suffix());
             // Check the budget is in range for the kind.
-            spec.build::<crate::games::tictactoe::TicTacToe>()?;
+            spec.check()?;
             row.push(entrants.len());
             entrants.push(Entrant {
                 agent: base.label.clone(),

@@ -13,6 +13,7 @@ pub mod balance;
 pub mod cli;
 pub mod data;
 pub mod error;
+pub mod eval;
 pub mod experiment;
 pub mod fsutil;
 pub mod game;

@@ -96,3 +96,54 @@ fn no_allocation_per_step_in_any_game() {
         }
     }
 }
+
+/// The fitted evaluation, features included, runs at every rollout cut: it
+/// must not allocate either (the weights are loaded once, before).
+#[test]
+fn fitted_evaluation_does_not_allocate() {
+    use boardlab::eval::Eval;
+    use boardlab::spec::Params;
+    let mut params = Params::from_pairs([("eval", "fitted")]);
+    let eval = Eval::from_params::<boardlab::games::karmaka::Karmaka>(&mut params, true).unwrap();
+    for spec in [
+        "karmaka",
+        "karmaka(players=3)",
+        "karmaka(players=4,teams=true)",
+        "karmaka(variant=big-bad-wolf)",
+    ] {
+        let AnyGame::Karmaka(game) = AnyGame::parse(spec).unwrap() else {
+            unreachable!("{spec} is Karmaka")
+        };
+        let mut rng = rng_from_seed(3);
+        let (mut allocs, mut evals, mut sum) = (0, 0, 0.0);
+        for _ in 0..10 {
+            let mut state = game.initial_state(&mut rng);
+            while game.turn(&state) != Turn::Terminal {
+                let before = allocations();
+                MEASURING.with(|m| m.set(true));
+                for p in 0..game.num_players() as u8 {
+                    sum += eval.value(&game, &state, p);
+                    evals += 1;
+                }
+                MEASURING.with(|m| m.set(false));
+                allocs += allocations() - before;
+                let action = match game.turn(&state) {
+                    Turn::Chance => game.sample_chance(&state, &mut rng),
+                    _ => {
+                        let legal = game.legal_actions(&state);
+                        legal[below(&mut rng, legal.len())]
+                    }
+                };
+                game.apply(&mut state, action);
+            }
+        }
+        assert!(
+            evals > 100 && sum.is_finite(),
+            "{spec}: {evals} evaluations"
+        );
+        assert_eq!(
+            allocs, 0,
+            "{spec}: {allocs} allocations in {evals} evaluations"
+        );
+    }
+}

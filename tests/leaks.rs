@@ -28,7 +28,7 @@ const REUSING: [&str; 2] = [
 ];
 
 /// Returns (decisions compared, pairs of true states that really differed).
-fn check<G: Game>(game: &G, spec: &str) -> (u32, u32) {
+fn check<G: Game>(game: &G, spec: &str, agents: &[&str]) -> (u32, u32) {
     let (mut compared, mut differing) = (0, 0);
     for seed in 0..6u64 {
         let mut rng = rng_from_seed(seed);
@@ -55,7 +55,7 @@ fn check<G: Game>(game: &G, spec: &str) -> (u32, u32) {
                     &*game.legal_actions(&other),
                     "{spec}: legal actions depend on hidden state"
                 );
-                for agent in AGENTS {
+                for &agent in agents {
                     let spec_a = AgentSpec::parse(agent).unwrap();
                     let decide = |truth: &G::State| {
                         let mut a = spec_a.build::<G>().unwrap();
@@ -201,7 +201,7 @@ fn no_agent_decides_on_hidden_information() {
             continue;
         }
         hidden_games += 1;
-        let (compared, differing) = with_game!(&game, g => check(g, spec));
+        let (compared, differing) = with_game!(&game, g => check(g, spec, &AGENTS));
         assert!(compared >= 20, "{spec}: only {compared} decisions compared");
         assert!(
             differing > 0,
@@ -209,4 +209,19 @@ fn no_agent_decides_on_hidden_information() {
         );
     }
     assert!(hidden_games >= 1);
+}
+
+/// A fitted evaluation reads only the determinized view it is given: the
+/// agents that use it decide alike on two truths the seat cannot tell apart.
+#[test]
+fn fitted_evaluation_decides_on_the_view_only() {
+    let spec = "karmaka";
+    let game = AnyGame::parse(spec).unwrap();
+    let agents = [
+        "greedy(samples=2,eval=fitted)",
+        "ismcts(iterations=40,max_rollout=5,eval=fitted)",
+        "moismcts(iterations=40,max_rollout=5,eval=fitted)",
+    ];
+    let (compared, differing) = with_game!(&game, g => check(g, spec, &agents));
+    assert!(compared >= 20 && differing > 0, "{compared} {differing}");
 }

@@ -3,6 +3,7 @@
 //! greedy rollouts in the tree searches.
 
 use super::{Agent, Decision};
+use crate::eval::Eval;
 use crate::game::{Game, PlayerId, Returns, Turn};
 use crate::rng::{GameRng, below, unit};
 
@@ -27,10 +28,15 @@ pub fn normalized_returns<G: Game>(game: &G, state: &G::State) -> Returns {
 /// The value of a state for `player` in [-1, 1]: normalized returns at a
 /// terminal, the heuristic otherwise.
 pub fn state_value<G: Game>(game: &G, state: &G::State, player: PlayerId) -> f64 {
+    state_value_with(game, state, player, &Eval::Heuristic)
+}
+
+/// [`state_value`] with `eval` in place of the game's heuristic.
+pub fn state_value_with<G: Game>(game: &G, state: &G::State, player: PlayerId, eval: &Eval) -> f64 {
     if game.turn(state) == Turn::Terminal {
         normalized_returns(game, state)[player as usize]
     } else {
-        game.heuristic(state, player)
+        eval.value(game, state, player)
     }
 }
 
@@ -45,10 +51,23 @@ pub fn action_value<G: Game>(
     samples: u32,
     rng: &mut GameRng,
 ) -> f64 {
+    action_value_with(game, state, action, player, samples, &Eval::Heuristic, rng)
+}
+
+/// [`action_value`] with `eval` in place of the game's heuristic.
+pub fn action_value_with<G: Game>(
+    game: &G,
+    state: &G::State,
+    action: G::Action,
+    player: PlayerId,
+    samples: u32,
+    eval: &Eval,
+    rng: &mut GameRng,
+) -> f64 {
     let mut after = state.clone();
     game.apply(&mut after, action);
     if game.turn(&after) != Turn::Chance {
-        return state_value(game, &after, player);
+        return state_value_with(game, &after, player, eval);
     }
     let samples = samples.max(1);
     let mut sum = 0.0;
@@ -62,7 +81,7 @@ pub fn action_value<G: Game>(
             game.apply(&mut s, outcome);
             steps += 1;
         }
-        sum += state_value(game, &s, player);
+        sum += state_value_with(game, &s, player, eval);
     }
     sum / f64::from(samples)
 }
@@ -77,11 +96,24 @@ pub fn best_action_index<G: Game>(
     samples: u32,
     rng: &mut GameRng,
 ) -> usize {
+    best_action_index_with(game, state, legal, player, samples, &Eval::Heuristic, rng)
+}
+
+/// [`best_action_index`] with `eval` in place of the game's heuristic.
+pub fn best_action_index_with<G: Game>(
+    game: &G,
+    state: &G::State,
+    legal: &[G::Action],
+    player: PlayerId,
+    samples: u32,
+    eval: &Eval,
+    rng: &mut GameRng,
+) -> usize {
     let mut best = f64::NEG_INFINITY;
     let mut best_i = 0;
     let mut ties = 0u32;
     for (i, &a) in legal.iter().enumerate() {
-        let v = action_value(game, state, a, player, samples, rng);
+        let v = action_value_with(game, state, a, player, samples, eval, rng);
         if v > best + 1e-12 {
             best = v;
             best_i = i;
@@ -118,11 +150,31 @@ pub fn epsilon_greedy<G: Game>(
 pub struct GreedyAgent {
     /// Chance samples per action when the action leads to a chance node.
     pub samples: u32,
+    /// The evaluation of each result (default: the game's heuristic).
+    pub eval: Eval,
+}
+
+impl GreedyAgent {
+    /// Greedy on the game's heuristic with `samples` chance samples per action.
+    pub fn new(samples: u32) -> GreedyAgent {
+        GreedyAgent {
+            samples,
+            eval: Eval::Heuristic,
+        }
+    }
 }
 
 impl<G: Game> Agent<G> for GreedyAgent {
     fn act(&mut self, d: Decision<'_, G>) -> G::Action {
-        let i = best_action_index(d.game, d.view, d.legal, d.me, self.samples, d.rng);
+        let i = best_action_index_with(
+            d.game,
+            d.view,
+            d.legal,
+            d.me,
+            self.samples,
+            &self.eval,
+            d.rng,
+        );
         d.legal[i]
     }
 }
@@ -138,7 +190,7 @@ mod tests {
         let legal = g.legal_actions(s);
         let mut rng = rng_from_seed(seed);
         let me = s.to_move;
-        GreedyAgent { samples: 4 }.act(Decision {
+        GreedyAgent::new(4).act(Decision {
             game: &g,
             me,
             view: s,

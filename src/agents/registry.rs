@@ -21,6 +21,7 @@ use super::mcts::pimc::PimcAgent;
 use super::mcts::uct::{MctsAgent, TreeOptions};
 use super::random::RandomAgent;
 use crate::error::SpecError;
+use crate::eval::Eval;
 use crate::game::Game;
 use crate::games::ParamInfo;
 use crate::spec::{Params, Spec};
@@ -72,11 +73,14 @@ pub const AGENT_KINDS: &[AgentKindInfo] = &[
     AgentKindInfo {
         name: "greedy",
         summary: "one-step look-ahead: the legal action whose result the game's heuristic rates best",
-        params: &[ParamInfo {
-            name: "samples",
-            default: "4",
-            help: "chance samples per action when the action leads to a chance node (1-1000)",
-        }],
+        params: &[
+            ParamInfo {
+                name: "samples",
+                default: "4",
+                help: "chance samples per action when the action leads to a chance node (1-1000)",
+            },
+            EVAL,
+        ],
     },
     AgentKindInfo {
         name: "alphabeta",
@@ -176,7 +180,15 @@ const SEARCH_PARAMS: &[ParamInfo] = &[
         default: "false",
         help: "rescale mean returns in UCB so the returns seen in this search span [-1, 1] (for heuristics that vary in a narrow band)",
     },
+    EVAL,
 ];
+
+/// The evaluation of states (read by [`Eval::from_params`]).
+const EVAL: ParamInfo = ParamInfo {
+    name: "eval",
+    default: "heuristic",
+    help: "state evaluation at a rollout cut (greedy: of each result): heuristic (the game's), fitted (the game's weights fitted from self-play by `boardlab fit`) or @FILE (a weights file)",
+};
 
 /// Root-parallel trees (read by [`TreeOptions::from_params`]).
 const THREADS: ParamInfo = ParamInfo {
@@ -200,6 +212,7 @@ const TREE_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[10],
     SEARCH_PARAMS[11],
     SEARCH_PARAMS[12],
+    SEARCH_PARAMS[13],
     ParamInfo {
         name: "reuse",
         default: "false",
@@ -223,6 +236,7 @@ const MO_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[10],
     SEARCH_PARAMS[11],
     SEARCH_PARAMS[12],
+    SEARCH_PARAMS[13],
     THREADS,
 ];
 
@@ -241,6 +255,7 @@ const PIMC_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[10],
     SEARCH_PARAMS[11],
     SEARCH_PARAMS[12],
+    SEARCH_PARAMS[13],
     ParamInfo {
         name: "determinizations",
         default: "10",
@@ -300,6 +315,10 @@ pub const PRESETS: &[(&str, &str)] = &[
     (
         "karmaka-best-100ms",
         include_str!("../../agents/karmaka-best-100ms.toml"),
+    ),
+    (
+        "karmaka-best-40ms",
+        include_str!("../../agents/karmaka-best-40ms.toml"),
     ),
     (
         "karmox-best-50ms",
@@ -402,8 +421,15 @@ impl AgentSpec {
             label: text.to_string(),
             spec,
         };
-        resolved.build::<crate::games::tictactoe::TicTacToe>()?;
+        resolved.check()?;
         Ok(resolved)
+    }
+
+    /// Checks that the spec names a kind with valid parameters, for any game
+    /// (what needs the game, such as `eval=fitted`, is checked by [`AgentSpec::build`]).
+    pub fn check(&self) -> Result<(), SpecError> {
+        self.build_for::<crate::games::tictactoe::TicTacToe>(false)
+            .map(|_| ())
     }
 
     /// Names an agent of the user's own, built by a factory given to
@@ -420,8 +446,19 @@ impl AgentSpec {
 
     /// Builds a fresh agent for game type `G`.
     pub fn build<G: Game>(&self) -> Result<Box<dyn Agent<G>>, SpecError> {
+        self.build_for::<G>(true)
+    }
+
+    /// [`AgentSpec::build`]; `check_game`: false when `G` only stands in
+    /// for any game ([`AgentSpec::check`]).
+    fn build_for<G: Game>(&self, check_game: bool) -> Result<Box<dyn Agent<G>>, SpecError> {
         let mut params = self.spec.params.clone();
         let name = self.spec.name.as_str();
+        let search = |params: &mut Params| -> Result<SearchConfig, SpecError> {
+            let mut cfg = SearchConfig::from_params(params)?;
+            cfg.eval = Eval::from_params::<G>(params, check_game)?;
+            Ok(cfg)
+        };
         let agent: Box<dyn Agent<G>> = match name {
             "random" => Box::new(RandomAgent),
             "human" => Box::new(HumanAgent),
@@ -438,18 +475,19 @@ impl AgentSpec {
             }
             "greedy" => Box::new(GreedyAgent {
                 samples: params.int("samples", 4, 1, 1000)? as u32,
+                eval: Eval::from_params::<G>(&mut params, check_game)?,
             }),
             "alphabeta" => Box::new(AlphaBetaAgent::new(params.int("depth", 0, 0, 1000)? as u32)),
             "mcts" => Box::new(MctsAgent::<G>::with_options(
-                SearchConfig::from_params(&mut params)?,
+                search(&mut params)?,
                 TreeOptions::from_params(&mut params)?,
             )),
             "ismcts" => Box::new(IsmctsAgent::<G>::with_options(
-                SearchConfig::from_params(&mut params)?,
+                search(&mut params)?,
                 TreeOptions::from_params(&mut params)?,
             )),
             "moismcts" => {
-                let cfg = SearchConfig::from_params(&mut params)?;
+                let cfg = search(&mut params)?;
                 let threads = params.int("threads", 1, 1, 64)? as u32;
                 let opts = TreeOptions {
                     reuse: false,
@@ -458,7 +496,7 @@ impl AgentSpec {
                 Box::new(MoIsmctsAgent::<G>::new(cfg, opts))
             }
             "pimc" => {
-                let cfg = SearchConfig::from_params(&mut params)?;
+                let cfg = search(&mut params)?;
                 let worlds = params.int("determinizations", 10, 1, 100_000)? as u32;
                 Box::new(PimcAgent::<G>::new(cfg, worlds))
             }

@@ -120,7 +120,7 @@ fn searches_take_a_win_in_one_and_block() {
             assert_eq!(decide(&g, &mut *agent, &block, seed), 2, "{name} block");
         }
     }
-    let mut greedy = GreedyAgent { samples: 4 };
+    let mut greedy = GreedyAgent::new(4);
     for seed in 0..5 {
         assert_eq!(decide(&g, &mut greedy, &win, seed), 2);
     }
@@ -215,7 +215,7 @@ fn same_seed_same_game() {
     assert_eq!(run(7), run(7));
     let run = |seed| {
         let mut a = PimcAgent::<TicTacToe>::new(iters(200), 4);
-        let mut b = GreedyAgent { samples: 2 };
+        let mut b = GreedyAgent::new(2);
         play(&g, &mut [&mut a, &mut b], seed).1
     };
     assert_eq!(run(8), run(8));
@@ -568,7 +568,7 @@ fn hidden_information_reaches_agents_only_through_the_view() {
     let b = HighCardState::dealt(1, 2);
     for seed in 0..4 {
         assert_no_leak(&g, &a, &b, 0, &mut mcts::<HighCard>(100), false, seed);
-        assert_no_leak(&g, &a, &b, 0, &mut GreedyAgent { samples: 2 }, false, seed);
+        assert_no_leak(&g, &a, &b, 0, &mut GreedyAgent::new(2), false, seed);
         let mut p = PimcAgent::<HighCard>::new(iters(100), 5);
         assert_no_leak(&g, &a, &b, 0, &mut p, true, seed);
         let mut i = IsmctsAgent::<HighCard>::new(iters(100));
@@ -885,7 +885,7 @@ fn searches_and_greedy_average_over_chance() {
                 assert_eq!(decide(&g, &mut *agent, &s, seed), best, "{name} {win_from}");
             }
         }
-        let mut greedy = GreedyAgent { samples: 200 };
+        let mut greedy = GreedyAgent::new(200);
         for seed in 0..3 {
             assert_eq!(decide(&g, &mut greedy, &s, seed), best, "greedy {win_from}");
         }

@@ -439,7 +439,7 @@ mod tests {
         };
         let play = |limit| {
             let mut agents: Vec<Box<dyn Agent<Fox>>> =
-                vec![Box::new(RandomAgent), Box::new(GreedyAgent { samples: 2 })];
+                vec![Box::new(RandomAgent), Box::new(GreedyAgent::new(2))];
             let mut steps = Vec::new();
             let r = play_game(&g, &mut agents, 9, limit, &mut |_, p, a| steps.push((p, a)));
             (

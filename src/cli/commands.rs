@@ -34,6 +34,7 @@ pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
         Command::Report(a) => super::report::run(a)?,
         Command::Verify(a) => return super::verify::run(a),
         Command::Tune(a) => super::tune::run(a, registry)?,
+        Command::Fit(a) => super::fit::run(a)?,
         Command::Balance(a) => super::balance::run(a, registry)?,
         Command::Fair(a) => super::fair::run(a, registry)?,
         Command::Ablate(a) => super::ablate::run(a, registry)?,

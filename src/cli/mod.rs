@@ -9,6 +9,7 @@ mod bench;
 mod commands;
 mod exploitability;
 mod fair;
+mod fit;
 mod game;
 mod json;
 mod ladder;
@@ -139,6 +140,12 @@ pub enum Command {
     ///
     /// Example: boardlab tune --game fox --agent 'ismcts(time_ms=10,c=?,max_rollout=?)' --against fox-best-20ms --budget 400 --out runs/tune-fox
     Tune(TuneArgs),
+    /// Fit a game's linear evaluation from self-play: the features of sampled
+    /// positions regressed on the final outcome (logistic), measured on
+    /// held-out games against the heuristic; agents use it with eval=@FILE.
+    ///
+    /// Example: boardlab fit --game karmaka --agent greedy --games 400 --out karmaka-eval.toml
+    Fit(FitArgs),
     /// Seat and role balance of one search agent against itself at doubling
     /// budgets, until two consecutive budgets agree (TOST) or a cap; writes
     /// balance.csv, balance.json and balance.md (does the imbalance grow, shrink or flip).
@@ -473,6 +480,38 @@ pub struct SummarizeArgs {
     /// Seed of the bootstrap.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// Arguments of `fit`.
+#[derive(Debug, clap::Args)]
+pub struct FitArgs {
+    /// Game spec (a game with evaluation features, e.g. karmaka).
+    #[arg(long)]
+    pub game: String,
+    /// The agent playing every seat of the self-play games.
+    #[arg(long)]
+    pub agent: String,
+    /// Self-play games (the last --holdout share of them is held out).
+    #[arg(long, default_value_t = 400)]
+    pub games: u64,
+    /// Master seed; game i plays on seed f(seed, i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Every stride-th decision of a game is recorded, from every seat's view.
+    #[arg(long, default_value_t = 4)]
+    pub stride: u32,
+    /// Share of the games held out to measure the fit.
+    #[arg(long, default_value_t = 0.25)]
+    pub holdout: f64,
+    /// Ridge penalty on the weights.
+    #[arg(long, default_value_t = 0.001)]
+    pub l2: f64,
+    /// Worker threads (0: one per core); the weights do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
+    /// The weights file to write (TOML).
+    #[arg(long)]
+    pub out: PathBuf,
 }
 
 /// Arguments of `sprt`.

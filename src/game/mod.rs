@@ -45,6 +45,9 @@ pub const ENDING_CAP: &str = "cap";
 /// One value per player.
 pub type Returns = ArrayVec<f64, MAX_PLAYERS>;
 
+/// Most evaluation features a game exposes ([`Game::eval_features`]).
+pub const MAX_FEATURES: usize = 16;
+
 /// Who acts at a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Turn {
@@ -271,6 +274,27 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     fn heuristic(&self, state: &Self::State, player: PlayerId) -> f64 {
         let _ = (state, player);
         0.0
+    }
+
+    /// Names of the features [`Game::eval_features`] writes, in order, for a
+    /// fitted evaluation (`eval=fitted`, `boardlab fit`). Default: none.
+    fn feature_names() -> &'static [&'static str] {
+        &[]
+    }
+
+    /// Writes the evaluation features of `state` from `player`'s view into
+    /// `out` (of length [`Game::feature_names`]`().len()`, at most
+    /// [`MAX_FEATURES`]), without allocating: called at every rollout cut.
+    /// Like the heuristic, it reads only the state it is given.
+    fn eval_features(&self, state: &Self::State, player: PlayerId, out: &mut [f64]) {
+        let _ = (state, player);
+        out.fill(0.0);
+    }
+
+    /// The game's default fitted weights (a `boardlab fit` TOML file), used
+    /// by `eval=fitted`. Default: none.
+    fn fitted_eval() -> Option<&'static str> {
+        None
     }
 
     /// Text rendering for humans, as `viewer` sees it (`None`: everything).

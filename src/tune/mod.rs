@@ -19,7 +19,6 @@ use crate::arena::record::GameRow;
 use crate::arena::{RunOptions, play_indexed};
 use crate::error::SpecError;
 use crate::game::{Game, Outcome};
-use crate::games::tictactoe::TicTacToe;
 use crate::rng::game_seed;
 use crate::stats::{Z95, wilson};
 use ntbea::{Model, Ntbea};
@@ -161,7 +160,7 @@ impl SearchSpace {
                 Mark::Default => default_values(&base, &key)?,
             };
             for v in &values {
-                with_value(&base, &key, v).build::<TicTacToe>()?;
+                with_value(&base, &key, v).check()?;
             }
             dims.push(Dimension { key, values });
         }
@@ -247,7 +246,7 @@ fn default_values(base: &AgentSpec, key: &str) -> Result<Vec<String>, SpecError>
             info.help
         ))
     };
-    match with_value(base, key, "?").build::<TicTacToe>() {
+    match with_value(base, key, "?").check() {
         Err(SpecError::BadValue { expected, .. }) => {
             default_grid(&expected, &center).ok_or_else(no_grid)
         }

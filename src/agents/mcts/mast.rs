@@ -70,7 +70,7 @@ impl<A: Copy + Eq + std::hash::Hash> Mast<A> {
                 return normalized_returns(game, state);
             }
             if (cfg.max_rollout > 0 && n >= cfg.max_rollout) || steps >= cap {
-                return heuristic_values(game, state);
+                return heuristic_values(game, state, &cfg.eval);
             }
             let action = match turn {
                 Turn::Chance => game.sample_chance(state, rng),

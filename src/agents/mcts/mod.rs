@@ -117,6 +117,9 @@ pub struct SearchConfig {
     /// [-1, 1] (TAG's `normaliseRewards`): `c` then keeps its meaning when
     /// the heuristic at a rollout cut varies in a narrow band.
     pub normalize: bool,
+    /// The evaluation at a rollout cut (`eval`; set by the agent registry,
+    /// which knows the game).
+    pub eval: crate::eval::Eval,
     /// The runner's deadline for the current decision
     /// ([`Decision::deadline`](crate::agents::Decision::deadline)), set by
     /// the agent at each decision: the search stops there even with budget left.
@@ -136,6 +139,7 @@ impl Default for SearchConfig {
             candidates: 0,
             bias: 0.0,
             normalize: false,
+            eval: crate::eval::Eval::Heuristic,
             deadline: None,
         }
     }
@@ -189,6 +193,7 @@ impl SearchConfig {
             candidates: candidates as u32,
             bias,
             normalize,
+            eval: crate::eval::Eval::Heuristic,
             deadline: None,
         })
     }
@@ -471,7 +476,7 @@ impl<G: Game> Engine<G> {
         let values: Returns = loop {
             let turn = game.turn(&state);
             if turn != Turn::Terminal && steps >= cap {
-                break heuristic_values(game, &state);
+                break heuristic_values(game, &state, &cfg.eval);
             }
             let p = match turn {
                 Turn::Terminal => break normalized_returns(game, &state),
@@ -576,10 +581,10 @@ pub fn root_stats<A: Copy + PartialEq>(
         .collect()
 }
 
-/// Every seat's heuristic value: the evaluation of a cut-off rollout.
-pub fn heuristic_values<G: Game>(game: &G, state: &G::State) -> Returns {
+/// Every seat's value under `eval`: the evaluation of a cut-off rollout.
+pub fn heuristic_values<G: Game>(game: &G, state: &G::State, eval: &crate::eval::Eval) -> Returns {
     (0..game.num_players())
-        .map(|p| game.heuristic(state, p as PlayerId))
+        .map(|p| eval.value(game, state, p as PlayerId))
         .collect()
 }
 
@@ -601,7 +606,7 @@ pub fn rollout<G: Game>(
             return normalized_returns(game, state);
         }
         if (cfg.max_rollout > 0 && n >= cfg.max_rollout) || steps >= cap {
-            return heuristic_values(game, state);
+            return heuristic_values(game, state, &cfg.eval);
         }
         let action = match turn {
             Turn::Chance => game.sample_chance(state, rng),

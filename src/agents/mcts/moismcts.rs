@@ -156,7 +156,7 @@ impl<G: Game> MoEngine<G> {
         let values: Returns = loop {
             let turn = game.turn(&state);
             if turn != Turn::Terminal && steps >= cap {
-                break heuristic_values(game, &state);
+                break heuristic_values(game, &state, &cfg.eval);
             }
             let p = match turn {
                 Turn::Terminal => break normalized_returns(game, &state),

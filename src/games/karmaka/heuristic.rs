@@ -13,7 +13,7 @@ impl Karmaka {
     /// is secured, a short remaining life (few Hand and Deck cards) and an
     /// off-colour exposed "cover" Deed add a little (spec §9, terms 1 and 4).
     /// `offered`: a card counted on top of the Future Life.
-    fn progress(&self, s: &State, p: u8, offered: Option<u8>) -> f64 {
+    pub(super) fn progress(&self, s: &State, p: u8, offered: Option<u8>) -> f64 {
         let pu = p as usize;
         let level = s.level[pu];
         if level >= TRANSCENDED {

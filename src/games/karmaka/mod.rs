@@ -6,6 +6,7 @@ pub mod abilities;
 pub mod cards;
 pub mod determinize;
 pub mod encoding;
+pub mod features;
 pub mod heuristic;
 pub mod render;
 pub mod rules;
@@ -549,6 +550,18 @@ impl Game for Karmaka {
 
     fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
         self.evaluate(state, player)
+    }
+
+    fn feature_names() -> &'static [&'static str] {
+        &features::FEATURES
+    }
+
+    fn eval_features(&self, state: &State, player: PlayerId, out: &mut [f64]) {
+        self.features_into(state, player, out);
+    }
+
+    fn fitted_eval() -> Option<&'static str> {
+        Some(features::FITTED)
     }
 
     fn render(&self, state: &State, viewer: Option<PlayerId>) -> String {

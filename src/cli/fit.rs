@@ -1,0 +1,79 @@
+//! `boardlab fit`: fits a game's linear evaluation from self-play (see
+//! [`crate::eval::fit`]) and writes the weights file that `eval=@FILE`
+//! reads, with the fit's quality on held-out games beside the heuristic's.
+
+use anyhow::{Result, bail};
+
+use super::FitArgs;
+use crate::agents::registry::AgentSpec;
+use crate::eval::fit::{Collect, collect, fit};
+use crate::game::Game;
+use crate::games::AnyGame;
+
+pub(super) fn run(a: FitArgs) -> Result<()> {
+    if a.games < 2 || a.games > crate::cli::MAX_GAMES {
+        bail!(
+            "bad value '{}' for --games: expected 2 to {} (some are held out)",
+            a.games,
+            crate::cli::MAX_GAMES
+        );
+    }
+    if !(a.holdout > 0.0 && a.holdout < 1.0) {
+        bail!(
+            "bad value '{}' for --holdout: expected a share of the games strictly between 0 and 1",
+            a.holdout
+        );
+    }
+    if a.stride == 0 {
+        bail!("bad value '0' for --stride: expected 1 or more decisions between samples");
+    }
+    if !(a.l2.is_finite() && a.l2 >= 0.0) {
+        bail!(
+            "bad value '{}' for --l2: expected a penalty of 0 or more",
+            a.l2
+        );
+    }
+    let game = AnyGame::parse(&a.game)?;
+    let agent = AgentSpec::parse(&a.agent)?;
+    crate::with_game!(game, g => fit_game(&g, &agent, &a))
+}
+
+fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
+    let c = Collect {
+        games: a.games,
+        seed: a.seed,
+        stride: a.stride,
+        threads: a.threads,
+    };
+    let samples = collect(game, agent, &c)?;
+    let held_out = ((a.games as f64 * a.holdout).round() as u64).clamp(1, a.games - 1);
+    let mut eval = fit::<G>(&samples, a.games - held_out, a.l2)?;
+    eval.fitted_on = format!(
+        "boardlab fit --game '{}' --agent '{}' --games {} --seed {} --stride {} --holdout {} --l2 {}",
+        game.spec(),
+        agent.label,
+        a.games,
+        a.seed,
+        a.stride,
+        a.holdout,
+        a.l2
+    );
+    crate::fsutil::write_atomic(&a.out, eval.to_toml())
+        .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", a.out.display()))?;
+    for (name, w) in eval.features.iter().zip(&eval.weights) {
+        println!("{name:<16} {w:+.4}");
+    }
+    if let Some(q) = &eval.quality {
+        println!(
+            "held out: {} positions (trained on {})\nlog-loss  fitted {:.4}  heuristic {:.4}\naccuracy  fitted {:.4}  heuristic {:.4}",
+            q.test_positions,
+            q.train_positions,
+            q.log_loss,
+            q.heuristic_log_loss,
+            q.accuracy,
+            q.heuristic_accuracy
+        );
+    }
+    println!("wrote {}", a.out.display());
+    Ok(())
+}
