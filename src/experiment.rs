@@ -12,15 +12,17 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::arena::record::{self, GameRow};
+use crate::arena::record::{self, AgentSummary, GameRow, SeatSummary, Tally};
 use crate::arena::{self, RunOptions};
 use crate::error::SpecError;
 use crate::games::erased::{Builtin, GameSource};
-use crate::report::balance::{self, ReportMeta};
+use crate::report::balance::ReportMeta;
 use crate::report::plots;
-use crate::report::sweep::{SweepKey, sweep_series};
+use crate::report::stream;
+use crate::report::sweep::{SweepTally, sweep_lines};
 use crate::spec::Spec;
-use crate::stats::ratings::{RatingOptions, rate_rows};
+use crate::stats::ratings::{RatingOptions, RatingStream};
+use crate::stats::seat_tests::PairedSums;
 
 /// An experiment file.
 #[derive(Clone, Debug, Deserialize)]
@@ -211,13 +213,47 @@ fn combinations(items: &[String], k: usize) -> Vec<Vec<String>> {
     out
 }
 
-/// The rows of one cell.
+/// What one cell's games came to; the rows stay in its games.csv, read one
+/// game at a time, so an experiment's memory does not grow with its games.
 #[derive(Clone, Debug)]
 pub struct CellResult {
     /// The cell.
     pub cell: Cell,
-    /// Its rows in game order.
-    pub rows: Vec<GameRow>,
+    /// Per agent of the lineup, labelled as in the experiment file.
+    pub agents: Vec<AgentSummary>,
+    /// Per seat.
+    pub seats: Vec<SeatSummary>,
+}
+
+impl CellResult {
+    /// The cell's summaries, one per agent and per seat of its lineup (an
+    /// agent or seat without games gets an empty tally).
+    fn of(cell: &Cell, agents: &[AgentSummary], seats: &[SeatSummary]) -> CellResult {
+        let empty = || Tally::of(std::iter::empty());
+        CellResult {
+            cell: cell.clone(),
+            agents: cell
+                .agents
+                .iter()
+                .enumerate()
+                .map(|(i, label)| AgentSummary {
+                    agent_index: i,
+                    agent: label.clone(),
+                    tally: agents.get(i).map_or_else(empty, |a| a.tally.clone()),
+                })
+                .collect(),
+            seats: (0..cell.agents.len())
+                .map(|s| SeatSummary {
+                    seat: s as u8,
+                    tally: seats.get(s).map_or_else(empty, |t| t.tally.clone()),
+                })
+                .collect(),
+        }
+    }
+
+    fn dir(&self, out: &Path) -> PathBuf {
+        out.join("cells").join(&self.cell.id)
+    }
 }
 
 /// Provenance of an experiment's outputs.
@@ -275,7 +311,7 @@ pub struct ExperimentOptions {
 /// `merge` rebuilds the grid of a sharded experiment.
 pub const EXPERIMENT_FILE: &str = "experiment.toml";
 
-/// Runs every cell and writes the combined outputs; returns the cells' rows.
+/// Runs every cell and writes the combined outputs; returns the cells' summaries.
 pub fn run(
     exp: &Experiment,
     file: &Path,
@@ -319,7 +355,6 @@ pub fn run_in(
             force: opts.force,
             resume: opts.resume && dir.join("run.json").exists(),
             shard: opts.shard,
-            keep_rows: true,
             progress: opts.progress,
             command: opts.command.clone(),
             duplicate: exp.duplicate,
@@ -335,17 +370,14 @@ pub fn run_in(
             );
         }
         let out = game.run(&cell.agents, &run_opts)?;
-        results.push(CellResult {
-            cell: cell.clone(),
-            rows: out.rows,
-        });
+        results.push(CellResult::of(cell, &out.agents, &out.seats));
     }
     let copy = opts.out.join(EXPERIMENT_FILE);
     crate::fsutil::write_atomic(&copy, text).map_err(|e| io(&copy, e))?;
     // A shard's cells hold part of the games: the combined outputs are
     // written by `merge` once every shard is there.
     if opts.shard.is_none() {
-        write_outputs(exp, file, &results, opts, threads)?;
+        results = write_outputs(exp, file, &cells, opts, threads)?;
     }
     Ok(results)
 }
@@ -406,7 +438,6 @@ pub fn merge_in(
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let copy = out.join(EXPERIMENT_FILE);
     crate::fsutil::write_atomic(&copy, &text).map_err(|e| io(&copy, e))?;
-    let mut results = Vec::new();
     for cell in &cells {
         let parts: Vec<PathBuf> = dirs
             .iter()
@@ -416,11 +447,6 @@ pub fn merge_in(
         source
             .game(&Spec::parse(&cell.game)?)?
             .merge(&parts, &dir, force)?;
-        let rows = record::read_games(&dir.join("games.csv")).map_err(|e| bad(&dir, e))?;
-        results.push(CellResult {
-            cell: cell.clone(),
-            rows,
-        });
     }
     let opts = ExperimentOptions {
         out: out.to_path_buf(),
@@ -431,44 +457,44 @@ pub fn merge_in(
         command: command.to_string(),
         shard: None,
     };
-    write_outputs(&exp, &copy, &results, &opts, exp.threads)?;
-    Ok(results)
+    write_outputs(&exp, &copy, &cells, &opts, exp.threads)
 }
 
 /// The outputs over all cells: cells.csv, each cell's report, comparisons,
-/// the experiment's report, combined summaries and provenance.
+/// the experiment's report, combined summaries and provenance. Every cell's
+/// games are read from its games.csv one game at a time.
 fn write_outputs(
     exp: &Experiment,
     file: &Path,
-    results: &[CellResult],
+    cells: &[Cell],
     opts: &ExperimentOptions,
     threads: usize,
-) -> Result<(), arena::RunError> {
-    write_cells_csv(&opts.out.join("cells.csv"), exp, results).map_err(|e| io(&opts.out, e))?;
-    for r in results {
-        let meta = ReportMeta {
-            title: format!(
-                "{}: {} with {}",
-                r.cell.id,
-                r.cell.game,
-                r.cell.agents.join(", ")
-            ),
+) -> Result<Vec<CellResult>, arena::RunError> {
+    write_cells_csv(&opts.out.join("cells.csv"), exp, cells).map_err(|e| io(&opts.out, e))?;
+    let mut results = Vec::new();
+    for cell in cells {
+        let dir = opts.out.join("cells").join(&cell.id);
+        let meta = |rows: u64| ReportMeta {
+            title: format!("{}: {} with {}", cell.id, cell.game, cell.agents.join(", ")),
             notes: vec![format!(
                 "{} games, master seed {}",
-                r.rows.len() / r.cell.agents.len().max(1),
+                rows / cell.agents.len().max(1) as u64,
                 exp.seed
             )],
         };
-        let dir = opts.out.join("cells").join(&r.cell.id);
-        balance::write_report(&dir, &r.rows, &meta, &RatingOptions::default())
-            .map_err(|e| io(&dir, e))?;
-        crate::report::metrics::append_to_report(&dir, &r.rows).map_err(|e| io(&dir, e))?;
+        // The run's own labels, as its summary.csv has them.
+        let labels = arena::manifest::read(&dir).ok().map(|m| m.identity.agents);
+        let summary =
+            stream::summarize_with(&dir, labels.as_deref(), meta, &RatingOptions::default())
+                .map_err(|why| stream_error(&dir, why))?;
+        results.push(CellResult::of(cell, &summary.agents, &summary.seats));
     }
-    let comparisons = compare_cells(exp, results);
+    let comparisons =
+        compare_cells(exp, &results, &opts.out).map_err(|why| stream_error(&opts.out, why))?;
     write_comparisons(&opts.out.join(COMPARISONS_FILE), &comparisons)
         .map_err(|e| io(&opts.out, e))?;
-    write_report(&opts.out, exp, file, results, &comparisons).map_err(|e| io(&opts.out, e))?;
-    write_combined(&opts.out, results).map_err(|e| io(&opts.out, e))?;
+    write_report(&opts.out, exp, file, &results, &comparisons).map_err(|e| io(&opts.out, e))?;
+    write_combined(&opts.out, &results).map_err(|e| io(&opts.out, e))?;
     let provenance = Provenance {
         command: opts.command.clone(),
         experiment: file.display().to_string(),
@@ -485,21 +511,24 @@ fn write_outputs(
     let text = serde_json::to_string_pretty(&provenance).map_err(|e| io(&opts.out, e.into()))?;
     crate::fsutil::write_atomic(&opts.out.join("provenance.json"), text + "\n")
         .map_err(|e| io(&opts.out, e))?;
-    Ok(())
+    Ok(results)
 }
 
-fn write_cells_csv(path: &Path, exp: &Experiment, results: &[CellResult]) -> std::io::Result<()> {
+fn stream_error(p: &Path, why: String) -> arena::RunError {
+    arena::RunError::Output {
+        path: p.display().to_string(),
+        why,
+    }
+}
+
+fn write_cells_csv(path: &Path, exp: &Experiment, cells: &[Cell]) -> std::io::Result<()> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let mut header = vec!["cell".to_string(), "game".to_string(), "agents".to_string()];
     header.extend(exp.sweep.keys().cloned());
     w.write_record(&header)?;
-    for r in results {
-        let mut rec = vec![
-            r.cell.id.clone(),
-            r.cell.game.clone(),
-            r.cell.agents.join(" | "),
-        ];
-        rec.extend(r.cell.params.iter().map(|p| p.1.clone()));
+    for cell in cells {
+        let mut rec = vec![cell.id.clone(), cell.game.clone(), cell.agents.join(" | ")];
+        rec.extend(cell.params.iter().map(|p| p.1.clone()));
         w.write_record(&rec)?;
     }
     crate::fsutil::write_atomic(path, csv_bytes(w)?)
@@ -525,7 +554,7 @@ fn write_combined(dir: &Path, results: &[CellResult]) -> std::io::Result<()> {
     agents.write_record(header(&["cell", "agent_index", "agent"]))?;
     seats.write_record(header(&["cell", "seat"]))?;
     for r in results {
-        for a in record::summarize_agents(&r.rows, &r.cell.agents) {
+        for a in &r.agents {
             let keys = [
                 r.cell.id.clone(),
                 a.agent_index.to_string(),
@@ -533,7 +562,7 @@ fn write_combined(dir: &Path, results: &[CellResult]) -> std::io::Result<()> {
             ];
             agents.write_record(keys.iter().chain(a.tally.fields().iter()))?;
         }
-        for s in record::summarize_seats(&r.rows, r.cell.agents.len()) {
+        for s in &r.seats {
             let keys = [r.cell.id.clone(), s.seat.to_string()];
             seats.write_record(keys.iter().chain(s.tally.fields().iter()))?;
         }
@@ -573,7 +602,8 @@ fn write_report(
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|");
     for r in results {
-        let agents: Vec<String> = record::summarize_agents(&r.rows, &r.cell.agents)
+        let agents: Vec<String> = r
+            .agents
             .iter()
             .map(|a| {
                 format!(
@@ -582,7 +612,8 @@ fn write_report(
                 )
             })
             .collect();
-        let seats: Vec<String> = record::summarize_seats(&r.rows, r.cell.agents.len())
+        let seats: Vec<String> = r
+            .seats
             .iter()
             .map(|s| {
                 format!(
@@ -628,15 +659,21 @@ fn write_report(
                 continue;
             };
             let lineup = &first.cell.agents;
-            let runs: Vec<(f64, &[GameRow])> = results
+            let runs: Vec<(f64, Vec<SweepTally>)> = results
                 .iter()
                 .filter(|r| r.cell.lineup == li)
                 .filter_map(|r| {
+                    let tallies = r
+                        .seats
+                        .iter()
+                        .filter(|s| s.tally.games > 0)
+                        .map(|s| ((s.seat, format!("seat {}", s.seat)), s.tally.clone()))
+                        .collect();
                     r.cell
                         .params
                         .iter()
                         .find(|p| &p.0 == key)
-                        .map(|p| (x_of(&p.1), r.rows.as_slice()))
+                        .map(|p| (x_of(&p.1), tallies))
                 })
                 .collect();
             if runs.len() < 2 {
@@ -644,7 +681,7 @@ fn write_report(
             }
             let chart = format!("sweep-{key}-{li}.svg");
             let title = format!("win rate by seat against {key} ({})", lineup.join(", "));
-            let series = sweep_series(&runs, SweepKey::Seat);
+            let series = sweep_lines(&runs);
             if numeric {
                 plots::sweep_chart(&dir.join(&chart), &title, key, &series)?;
             } else {
@@ -677,16 +714,21 @@ fn write_report(
             .all(|r| r.cell.agents.len() == results[0].cell.agents.len())
         && exp.sweep.is_empty()
     {
-        let mut all = Vec::new();
+        // Game by game, cell after cell: the games of cell `c` numbered
+        // from `c` × 10⁹, each agent by its place among all labels.
+        let mut all = RatingStream::new();
         for (ci, r) in results.iter().enumerate() {
-            for row in &r.rows {
-                let mut row = row.clone();
-                row.game_index += ci as u64 * 1_000_000_000;
-                row.agent_index = labels.iter().position(|l| *l == row.agent).unwrap_or(0);
-                all.push(row);
+            let path = r.dir(dir).join("games.csv");
+            for game in stream::games_of(&path).map_err(std::io::Error::other)? {
+                let mut game = game.map_err(std::io::Error::other)?;
+                for row in &mut game {
+                    row.game_index += ci as u64 * 1_000_000_000;
+                    row.agent_index = labels.iter().position(|l| *l == row.agent).unwrap_or(0);
+                }
+                all.add_game(&game.iter().collect::<Vec<_>>());
             }
         }
-        let ratings = rate_rows(&all, &RatingOptions::default());
+        let ratings = all.finish(&RatingOptions::default());
         let _ = writeln!(
             md,
             "\n## Ratings over all cells\n\n{}",
@@ -722,40 +764,75 @@ pub struct Comparison {
 /// numbers), so the difference of each game's result is paired, and McNemar's
 /// test and the paired interval use the pairs' agreement to cancel shared luck.
 /// Quantities: each seat's win rate, and each lineup position's (agent index).
-pub fn compare_cells(exp: &Experiment, results: &[CellResult]) -> Vec<Comparison> {
-    use std::collections::HashMap;
+///
+/// Each cell's games are read from its games.csv under `out`, beside the
+/// baseline's, one game at a time.
+pub fn compare_cells(
+    exp: &Experiment,
+    results: &[CellResult],
+    out: &Path,
+) -> Result<Vec<Comparison>, String> {
+    compare_cells_with(exp, results, |r| {
+        stream::games_of(&r.dir(out).join("games.csv"))
+    })
+}
+
+/// [`compare_cells`] of the games `games` gives for each cell, in game order.
+pub fn compare_cells_with<I>(
+    exp: &Experiment,
+    results: &[CellResult],
+    games: impl Fn(&CellResult) -> Result<I, String>,
+) -> Result<Vec<Comparison>, String>
+where
+    I: Iterator<Item = Result<Vec<GameRow>, String>>,
+{
     let Some(base) = (match &exp.baseline {
         Some(id) => results.iter().find(|r| &r.cell.id == id),
         None => results.first(),
     }) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
     let points = |r: &GameRow| crate::report::balance::points(r.outcome);
+    let picks: [fn(&GameRow) -> usize; 2] = [|r| r.seat as usize, |r| r.agent_index];
     let mut out = Vec::new();
     for r in results.iter().filter(|r| r.cell.id != base.cell.id) {
         let seats = r.cell.agents.len().min(base.cell.agents.len());
-        for (what, key) in [("seat", 0), ("agent", 1)] {
-            let pick = |row: &GameRow| {
-                if key == 0 {
-                    row.seat as usize
-                } else {
-                    row.agent_index
-                }
-            };
-            let index: HashMap<(u64, usize), f64> = base
-                .rows
-                .iter()
-                .map(|row| ((row.game_index, pick(row)), points(row)))
-                .collect();
-            for q in 0..seats {
-                let (mut x, mut y, mut d) = (0.0, 0.0, Vec::new());
-                for row in r.rows.iter().filter(|row| pick(row) == q) {
-                    if let Some(&b) = index.get(&(row.game_index, q)) {
-                        x += points(row);
-                        y += b;
-                        d.push(points(row) - b);
+        // Per pick (seat, agent) and quantity: the cell's points, the
+        // baseline's, and the paired differences, game by game.
+        let mut sums = vec![vec![(0.0, 0.0, PairedSums::default()); seats]; 2];
+        let mut base_games = games(base)?;
+        let mut current: Option<Vec<GameRow>> = None;
+        for game in games(r)? {
+            let game = game?;
+            let index = game[0].game_index;
+            while current.as_ref().is_none_or(|b| b[0].game_index < index) {
+                match base_games.next() {
+                    Some(b) => current = Some(b?),
+                    None => {
+                        current = None;
+                        break;
                     }
                 }
+            }
+            let Some(b) = current.as_ref().filter(|b| b[0].game_index == index) else {
+                continue;
+            };
+            for (pick, sums) in picks.iter().zip(&mut sums) {
+                for row in game.iter().filter(|row| pick(row) < seats) {
+                    let q = pick(row);
+                    // As an index of the baseline's rows by game and
+                    // quantity would: its last row of the quantity.
+                    if let Some(y) = b.iter().rev().find(|x| pick(x) == q).map(points) {
+                        let (cell, baseline, d) = &mut sums[q];
+                        *cell += points(row);
+                        *baseline += y;
+                        d.add(points(row) - y);
+                    }
+                }
+            }
+        }
+        for (what, sums) in ["seat", "agent"].into_iter().zip(&sums) {
+            for (q, (x, y, d)) in sums.iter().enumerate() {
                 let n = d.len().max(1) as f64;
                 out.push(Comparison {
                     cell: r.cell.id.clone(),
@@ -763,12 +840,12 @@ pub fn compare_cells(exp: &Experiment, results: &[CellResult]) -> Vec<Comparison
                     quantity: format!("{what} {q}"),
                     rate: x / n,
                     baseline_rate: y / n,
-                    paired: crate::stats::seat_tests::paired(&d),
+                    paired: d.finish(),
                 });
             }
         }
     }
-    out
+    Ok(out)
 }
 
 fn write_comparisons(path: &Path, rows: &[Comparison]) -> std::io::Result<()> {
@@ -868,16 +945,24 @@ mod tests {
         // wins games 0..60 and draws 60..70: games 50..60 are +1 for seat 0,
         // games 60..70 +½; McNemar (Σd)² / Σd² = 15² / 12.5 = 18.
         let results = vec![
-            CellResult {
-                cell: cell("c000"),
-                rows: rows(100, 60, 10),
-            },
-            CellResult {
-                cell: cell("c001"),
-                rows: rows(100, 50, 0),
-            },
+            CellResult::of(&cell("c000"), &[], &[]),
+            CellResult::of(&cell("c001"), &[], &[]),
         ];
-        let c = compare_cells(&e, &results);
+        let games = |r: &CellResult| {
+            let rows = match r.cell.id.as_str() {
+                "c000" => rows(100, 60, 10),
+                _ => rows(100, 50, 0),
+            };
+            let mut games: Vec<Vec<GameRow>> = Vec::new();
+            for row in rows {
+                match games.last_mut() {
+                    Some(g) if g[0].game_index == row.game_index => g.push(row),
+                    _ => games.push(vec![row]),
+                }
+            }
+            Ok::<_, String>(games.into_iter().map(Ok))
+        };
+        let c = compare_cells_with(&e, &results, games).unwrap();
         assert_eq!(c.len(), 4);
         let s0 = &c[0];
         assert_eq!((s0.cell.as_str(), s0.baseline.as_str()), ("c000", "c001"));

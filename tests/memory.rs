@@ -42,6 +42,13 @@ unsafe impl GlobalAlloc for Peak {
 #[global_allocator]
 static GLOBAL: Peak = Peak;
 
+/// The counts are global: each test holds this while it runs, so that no
+/// other test's allocations land in its peak.
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Heap bytes held at the peak of `f`, beyond those held before it.
 fn peak_of(f: impl FnOnce()) -> usize {
     let before = LIVE.load(Ordering::Relaxed);
@@ -104,6 +111,7 @@ fn peaks(base: &Path, dirs: &[PathBuf]) -> (usize, usize) {
 
 #[test]
 fn merge_and_summarize_hold_no_rows() {
+    let _alone = alone();
     let (small, large) = (2_000u64, 20_000u64);
     let (a, a_dirs) = shards(small);
     let (b, b_dirs) = shards(large);
@@ -124,4 +132,56 @@ fn merge_and_summarize_hold_no_rows() {
     }
     let _ = std::fs::remove_dir_all(a);
     let _ = std::fs::remove_dir_all(b);
+}
+
+/// Peak bytes of an experiment of two Connect Four cells of `games` random
+/// games each, its reports, paired comparisons and ratings over both cells
+/// included.
+fn experiment_peak(games: u64) -> usize {
+    use boardlab::experiment::{self, Experiment, ExperimentOptions};
+    let base = temp_dir(&format!("memory-experiment-{games}"));
+    std::fs::create_dir_all(&base).unwrap();
+    let file = base.join("two-cells.toml");
+    std::fs::write(
+        &file,
+        format!(
+            "description = \"d\"\ngame = \"connect4\"\ngames = {games}\nseed = 2\nthreads = 1\n\
+             lineups = [[\"random\", \"random\"], [\"random\", \"faulty(fault=illegal,after=100)\"]]\n"
+        ),
+    )
+    .unwrap();
+    let exp = Experiment::load(&file).unwrap();
+    let opts = ExperimentOptions {
+        out: base.join("out"),
+        threads: Some(1),
+        resume: false,
+        force: false,
+        progress: false,
+        command: String::new(),
+        shard: None,
+    };
+    let peak = peak_of(|| {
+        experiment::run(&exp, &file, &opts).unwrap();
+    });
+    let report = std::fs::read_to_string(base.join("out").join("report.md")).unwrap();
+    assert!(
+        report.contains("Ratings over all cells")
+            && report.contains("Differences from the baseline"),
+        "{report}"
+    );
+    let _ = std::fs::remove_dir_all(base);
+    peak
+}
+
+#[test]
+fn an_experiment_holds_no_rows() {
+    let _alone = alone();
+    let (small, large) = (2_000u64, 20_000u64);
+    let (s, l) = (experiment_peak(small), experiment_peak(large));
+    // As above, 16 bytes per extra game, for each of the two cells.
+    let allowed = 2 * 16 * (large - small) as usize;
+    assert!(
+        l <= s + allowed,
+        "experiment: peak {s} bytes at {small} games a cell, {l} at {large}: grows by more than {allowed}"
+    );
 }

@@ -101,6 +101,15 @@ pub trait Agent<G: Game>: Send {
         true
     }
 
+    /// Whether the runner times each decision for the `think_us` column. An
+    /// agent whose decisions take far less than the column's microsecond
+    /// (random play) says no: its times would round to 0 µs, and the two
+    /// clock reads would cost more than the decision. Under a move limit
+    /// every decision is timed.
+    fn timed(&self) -> bool {
+        true
+    }
+
     /// The root's candidates of the last `act` that searched: every action
     /// with its visits and mean value for the deciding seat, for traces that
     /// explain a decision (`run --trace-search`). `None` for agents that do

@@ -16,4 +16,8 @@ impl<G: Game> Agent<G> for RandomAgent {
     fn needs_view(&self) -> bool {
         false
     }
+
+    fn timed(&self) -> bool {
+        false
+    }
 }

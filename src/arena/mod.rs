@@ -192,7 +192,7 @@ impl Tallies {
 
 /// The seating of game `index`: seat `s` gets agent `(s + index) mod n`, so
 /// over every block of `n` games each agent sits in each seat once.
-pub fn seating(index: u64, seats: usize) -> Vec<usize> {
+pub fn seating(index: u64, seats: usize) -> ArrayVec<usize, { crate::game::MAX_PLAYERS }> {
     (0..seats).map(|s| (s + index as usize) % seats).collect()
 }
 
@@ -279,7 +279,7 @@ pub fn play_indexed_with<G: Game>(
 
 /// One game of the run before it becomes rows.
 struct RawGame {
-    seating: Vec<usize>,
+    seating: ArrayVec<usize, { crate::game::MAX_PLAYERS }>,
     seed: u64,
     result: play::GameResult,
     stop: Option<Stop>,
@@ -310,8 +310,9 @@ fn play_raw<G: Game>(
     }
     // With --trace-search each agent leaves its root candidates in one slot,
     // read by the step hook right after the decision.
-    let slot: trace::SearchSlot<G::Action> = Default::default();
-    if opts.trace_search && trace.is_some() {
+    let slot: Option<trace::SearchSlot<G::Action>> =
+        (opts.trace_search && trace.is_some()).then(Default::default);
+    if let Some(slot) = &slot {
         agents = agents
             .into_iter()
             .map(|a| Box::new(trace::Recorder::new(a, slot.clone())) as Box<dyn Agent<G>>)
@@ -322,7 +323,9 @@ fn play_raw<G: Game>(
     let mut record = |_: &G::State, player: Option<u8>, action: G::Action| {
         if trace.is_some() {
             log.push(play::Step { player, action });
-            let taken = slot.lock().ok().and_then(|mut s| s.take());
+            let taken = slot
+                .as_ref()
+                .and_then(|slot| slot.lock().ok().and_then(|mut s| s.take()));
             search.push(if player.is_some() { taken } else { None });
         }
     };
@@ -493,18 +496,34 @@ struct Batch {
     played: Vec<Played>,
 }
 
-/// What the writer is told: a game in position order, or that time passed.
+/// What the writer is told: a game in position order, that a batch of this
+/// many games was taken, or that time passed.
 enum Event<'a> {
     Game(&'a Played, &'a [u8], &'a [u8]),
+    Taken(usize),
     Tick,
 }
 
-/// Positions a worker claims at once: few enough for a slow game to be sent
-/// soon, enough that claiming costs nothing next to the games.
-const BLOCK: usize = 16;
+/// Positions a worker claims at once, at most: its block grows from one
+/// game (doubling) and shrinks to what takes about [`BLOCK_TIME`], so a slow
+/// game is sent soon and claiming, sending and sorting cost nothing next to
+/// fast ones.
+const MAX_BLOCK: usize = 256;
+
+/// The time a worker's block of games should take.
+const BLOCK_TIME: std::time::Duration = std::time::Duration::from_millis(2);
+
+/// How far ahead of the writer each worker may claim, in positions: this
+/// many, or four of its blocks if more, so that the workers rarely wait for
+/// the writer while memory stays bounded by the blocks in flight.
+const WINDOW: usize = 128;
 
 /// A worker sends what it has after this long, however few games.
 const SEND_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// The writer appends its games.csv and metrics.csv lines once they hold
+/// this many bytes together, so its buffer does not grow with a fast run.
+const FLUSH_BYTES: usize = 1 << 18;
 
 /// The writer appends finished games at least this often.
 const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
@@ -531,7 +550,6 @@ fn play_span<G: Game>(
     let next = AtomicUsize::new(from);
     let written = AtomicUsize::new(from);
     let halt = AtomicBool::new(false);
-    let window = threads * BLOCK * 8;
     let spec_text = game.spec();
     let escape = |s: &str| {
         let mut v = Vec::new();
@@ -542,25 +560,30 @@ fn play_span<G: Game>(
     let label_fields: Vec<Vec<u8>> = labels.iter().map(|l| escape(l)).collect();
     let (tx, rx) = std::sync::mpsc::channel::<Batch>();
     let worker = |tx: std::sync::mpsc::Sender<Batch>| {
+        let mut block = 1;
+        // The last batch's sizes, to allocate the next one's buffers once.
+        let mut sizes = (0, 0, 0);
         loop {
-            let start = next.fetch_add(BLOCK, Ordering::Relaxed);
+            let start = next.fetch_add(block, Ordering::Relaxed);
             if start >= to || halt.load(Ordering::Relaxed) {
                 return;
             }
+            let window = threads * WINDOW.max(4 * block);
             while start >= written.load(Ordering::Acquire) + window {
                 if halt.load(Ordering::Relaxed) {
                     return;
                 }
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
-            let end = (start + BLOCK).min(to);
-            let new_batch = |first| Batch {
+            let end = (start + block).min(to);
+            let new_batch = |first, (games, metrics, played)| Batch {
                 first,
-                games: Vec::new(),
-                metrics: Vec::new(),
-                played: Vec::new(),
+                games: Vec::with_capacity(games),
+                metrics: Vec::with_capacity(metrics),
+                played: Vec::with_capacity(played),
             };
-            let mut batch = new_batch(start);
+            let mut batch = new_batch(start, sizes);
+            let began = std::time::Instant::now();
             // Time since the last send, from the games' own clocks.
             let mut since = 0u64;
             for pos in start..end {
@@ -602,13 +625,17 @@ fn play_span<G: Game>(
                 });
                 since += r.wall_us;
                 if pos + 1 < end && since >= SEND_EVERY.as_micros() as u64 {
-                    let full = std::mem::replace(&mut batch, new_batch(pos + 1));
+                    let full = std::mem::replace(&mut batch, new_batch(pos + 1, (0, 0, 0)));
                     if tx.send(full).is_err() {
                         return;
                     }
                     since = 0;
                 }
             }
+            let per_game = began.elapsed() / (end - start) as u32;
+            let fits = BLOCK_TIME.as_nanos() / per_game.as_nanos().max(1);
+            block = (2 * block).min(fits as usize).clamp(1, MAX_BLOCK);
+            sizes = (batch.games.len(), batch.metrics.len(), batch.played.len());
             if tx.send(batch).is_err() {
                 return;
             }
@@ -650,6 +677,7 @@ fn play_span<G: Game>(
                     pos += 1;
                 }
                 written.store(pos, Ordering::Release);
+                take(Event::Taken(batch.played.len()));
             }
             if !take(Event::Tick) {
                 break;
@@ -947,7 +975,8 @@ pub fn run_with<G: Game>(
         let mut failure: Option<(u64, Stop)> = None;
         let mut write_error = None;
         let mut take = |event: Event<'_>| -> bool {
-            let due = last_flush.elapsed() >= FLUSH_EVERY;
+            // The clock is read at ticks only, not per game.
+            let due = matches!(event, Event::Tick) && last_flush.elapsed() >= FLUSH_EVERY;
             let mut flush = |pending: &mut (Vec<u8>, Vec<u8>)| {
                 if let Some(f) = files.as_mut()
                     && let Err(e) = f.append(&pending.0, &pending.1)
@@ -962,6 +991,11 @@ pub fn run_with<G: Game>(
             let g = match event {
                 Event::Tick => {
                     return pending.0.is_empty() || !due || flush(&mut pending);
+                }
+                // The bar counts whole batches: it reads the clock.
+                Event::Taken(games) => {
+                    bar.inc(games as u64);
+                    return true;
                 }
                 Event::Game(g, games, metrics) => {
                     if let Some(stop) = &g.stop {
@@ -983,7 +1017,6 @@ pub fn run_with<G: Game>(
                 kept.extend_from_slice(&g.rows);
             }
             done += 1;
-            bar.inc(1);
             // With --max-errors, the run ends at the game that reaches the limit.
             if opts
                 .max_errors
@@ -992,7 +1025,7 @@ pub fn run_with<G: Game>(
                 stopped = true;
                 return false;
             }
-            pending.0.len() < 1 << 22 || flush(&mut pending)
+            pending.0.len() + pending.1.len() < FLUSH_BYTES || flush(&mut pending)
         };
         play_span(
             game,

@@ -186,6 +186,10 @@ pub fn play_game_split<G: Game>(
     // keeps the view of its first decision (a view of its own seat, not the
     // truth) and a cheap game runs at the simulator's speed.
     let fresh_views = agents.iter().any(|a| a.needs_view());
+    let timed: ArrayVec<bool, MAX_PLAYERS> = agents
+        .iter()
+        .map(|a| move_timeout.is_some() || a.timed())
+        .collect();
     let mut kept_views: [Option<G::State>; MAX_PLAYERS] = Default::default();
     let mut watchdog: Option<Watchdog<G>> = None;
     loop {
@@ -212,18 +216,27 @@ pub fn play_game_split<G: Game>(
                 let Some(view) = &kept_views[seat] else {
                     unreachable!("a view was determinized just above")
                 };
-                let t = Instant::now();
+                let t = timed[seat].then(Instant::now);
                 // A search stops at the deadline; a tenth of the limit is
                 // left for it to return its move in time.
-                let deadline = move_timeout.and_then(|limit| t.checked_add(limit - limit / 10));
+                let deadline = move_timeout
+                    .zip(t)
+                    .and_then(|(limit, t)| t.checked_add(limit - limit / 10));
                 let agent = &mut agents[seat];
                 let rng = &mut seat_rngs[seat];
                 let choice = match move_timeout {
                     // Under a limit the move runs on the game's helper thread,
                     // which is abandoned if the agent overruns.
-                    Some(limit) => watchdog
-                        .get_or_insert_with(|| Watchdog::new(game))
-                        .decide(agent, p, view, &legal, rng, deadline, limit, t),
+                    Some(limit) => watchdog.get_or_insert_with(|| Watchdog::new(game)).decide(
+                        agent,
+                        p,
+                        view,
+                        &legal,
+                        rng,
+                        deadline,
+                        limit,
+                        t.unwrap_or_else(Instant::now),
+                    ),
                     None => Answer::Returned(catch_unwind(AssertUnwindSafe(|| {
                         agent.act(Decision {
                             game,
@@ -235,7 +248,7 @@ pub fn play_game_split<G: Game>(
                         })
                     }))),
                 };
-                let elapsed = t.elapsed();
+                let elapsed = t.map_or(std::time::Duration::ZERO, |t| t.elapsed());
                 think[seat] += elapsed.as_micros() as u64;
                 decisions[seat] += 1;
                 legal_total[seat] += legal.len() as u64;

@@ -146,6 +146,10 @@ impl<G: Game> Agent<G> for Recorder<G> {
         self.inner.needs_view()
     }
 
+    fn timed(&self) -> bool {
+        self.inner.timed()
+    }
+
     fn last_root_stats(&self) -> Option<Vec<RootStat<G::Action>>> {
         self.inner.last_root_stats()
     }

@@ -70,10 +70,7 @@ fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
             r.cell.game,
             r.cell.agents.join(", ")
         );
-        print!(
-            "{}",
-            record::format_table(&record::summarize_agents(&r.rows, &r.cell.agents))
-        );
+        print!("{}", record::format_table(&r.agents));
     }
     if let Some((k, n)) = a.shard {
         println!("shard {k}/{n} of every cell: combine the shards with boardlab merge");

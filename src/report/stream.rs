@@ -48,8 +48,22 @@ pub fn summarize(
     meta: &ReportMeta,
     opts: &RatingOptions,
 ) -> Result<Summary, String> {
+    summarize_with(dir, labels, |_| meta.clone(), opts)
+}
+
+/// [`summarize`] with the report's title and notes made from the number of
+/// rows read (an experiment's cell notes its games).
+pub fn summarize_with(
+    dir: &Path,
+    labels: Option<&[String]>,
+    meta: impl FnOnce(u64) -> ReportMeta,
+    opts: &RatingOptions,
+) -> Result<Summary, String> {
     match stream(dir, labels, opts)? {
-        Some(pass) => pass.write(dir, labels, meta),
+        Some(pass) => {
+            let meta = meta(pass.rows);
+            pass.write(dir, labels, &meta)
+        }
         None => in_memory(dir, labels, meta, opts),
     }
 }
@@ -90,6 +104,31 @@ impl Games {
         }
         Ok(true)
     }
+}
+
+/// The games of a games.csv one at a time, each as its rows; an error names
+/// a row of an earlier game than the one before it (the file is not in game
+/// order, as every run, resume and merge writes it).
+pub fn games_of(
+    path: &Path,
+) -> Result<impl Iterator<Item = Result<Vec<GameRow>, String>> + use<>, String> {
+    let mut games = Games {
+        rows: GameRows::open(path)?,
+        next: None,
+    };
+    let path = path.to_path_buf();
+    Ok(std::iter::from_fn(move || {
+        let mut game = Vec::new();
+        match games.game(&mut game) {
+            Ok(true) => Some(Ok(game)),
+            Ok(false) => None,
+            Err(Some(e)) => Some(Err(e)),
+            Err(None) => Some(Err(format!(
+                "{} is not in game order (a row of an earlier game follows a later one)",
+                path.display()
+            ))),
+        }
+    }))
 }
 
 /// metrics.csv read alongside the games: each game's first player and the
@@ -599,13 +638,14 @@ fn write_summaries(
 fn in_memory(
     dir: &Path,
     labels: Option<&[String]>,
-    meta: &ReportMeta,
+    meta: impl FnOnce(u64) -> ReportMeta,
     opts: &RatingOptions,
 ) -> Result<Summary, String> {
     let rows = record::read_games(&dir.join("games.csv"))?;
     if rows.is_empty() {
         return Err(format!("{} has no games", dir.join("games.csv").display()));
     }
+    let meta = &meta(rows.len() as u64);
     // Agents and seats are few: a larger index is not a games.csv row.
     if let Some(r) = rows
         .iter()
@@ -700,7 +740,7 @@ mod tests {
                 assert_eq!(pass.is_some(), ordered, "{name}");
                 summarize(&dir, None, &meta, &opts).unwrap();
             } else {
-                in_memory(&dir, None, &meta, &opts).unwrap();
+                in_memory(&dir, None, |_| meta.clone(), &opts).unwrap();
             }
             written.push(outputs(&dir));
         }

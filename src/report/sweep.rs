@@ -20,20 +20,41 @@ pub enum SweepKey {
 /// the win rate (draws half) with its 95 % Wilson interval at `x`. Lines are
 /// ordered by label (agents) or seat number.
 pub fn sweep_series(runs: &[(f64, &[GameRow])], key: SweepKey) -> Vec<Series> {
+    let tallied: Vec<(f64, Vec<SweepTally>)> = runs
+        .iter()
+        .map(|&(x, rows)| {
+            let mut groups: BTreeMap<(u8, String), Tally> = BTreeMap::new();
+            for r in rows {
+                let k = match key {
+                    SweepKey::Agent => (0, r.agent.clone()),
+                    SweepKey::Seat => (r.seat, format!("seat {}", r.seat)),
+                };
+                groups.entry(k).or_default().add(r);
+            }
+            let tallies = groups
+                .into_iter()
+                .map(|(k, mut t)| {
+                    t.finish();
+                    (k, t)
+                })
+                .collect();
+            (x, tallies)
+        })
+        .collect();
+    sweep_lines(&tallied)
+}
+
+/// One line's finished tally in one run: its sort key (seat, or 0 for
+/// agents), its label, and the tally.
+pub type SweepTally = ((u8, String), Tally);
+
+/// [`sweep_series`] from each run's finished tallies instead of its rows.
+pub fn sweep_lines(runs: &[(f64, Vec<SweepTally>)]) -> Vec<Series> {
     let mut lines: BTreeMap<(u8, String), Vec<SweepPoint>> = BTreeMap::new();
-    for &(x, rows) in runs {
-        let mut groups: BTreeMap<(u8, String), Vec<&GameRow>> = BTreeMap::new();
-        for r in rows {
-            let k = match key {
-                SweepKey::Agent => (0, r.agent.clone()),
-                SweepKey::Seat => (r.seat, format!("seat {}", r.seat)),
-            };
-            groups.entry(k).or_default().push(r);
-        }
-        for (k, sel) in groups {
-            let t = Tally::of(sel.into_iter());
-            lines.entry(k).or_default().push(SweepPoint {
-                x,
+    for (x, tallies) in runs {
+        for (k, t) in tallies {
+            lines.entry(k.clone()).or_default().push(SweepPoint {
+                x: *x,
                 rate: t.win_rate,
                 low: t.ci_low,
                 high: t.ci_high,

@@ -227,30 +227,85 @@ pub struct Paired {
 /// without draws is the textbook interval for a difference of dependent
 /// proportions.
 pub fn paired(d: &[f64]) -> Paired {
-    let n = d.len() as f64;
-    let sum: f64 = d.iter().sum();
-    let sq: f64 = d.iter().map(|x| x * x).sum();
-    let better: f64 = d.iter().filter(|&&x| x > 0.0).sum();
-    let worse: f64 = -d.iter().filter(|&&x| x < 0.0).sum::<f64>();
-    let mean = if n > 0.0 { sum / n } else { 0.0 };
-    let half = if n > 0.0 {
-        Z95 * (sq - n * mean * mean).max(0.0).sqrt() / n
-    } else {
-        0.0
-    };
-    let statistic = if sq > 0.0 { sum * sum / sq } else { 0.0 };
-    Paired {
-        n: d.len() as u64,
-        mean,
-        low: mean - half,
-        high: mean + half,
-        better,
-        worse,
-        test: TestResult {
-            statistic,
-            df: 1.0,
-            p_value: chi_square_sf(statistic, 1.0),
-        },
+    let mut sums = PairedSums::default();
+    d.iter().for_each(|&x| sums.add(x));
+    sums.finish()
+}
+
+/// The running sums of [`paired`], for differences that arrive one at a
+/// time: added in the same order, the result is bit for bit that of the slice.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PairedSums {
+    n: u64,
+    sum: f64,
+    sq: f64,
+    better: f64,
+    worse: f64,
+}
+
+impl Default for PairedSums {
+    fn default() -> Self {
+        // An empty float sum is -0.0, which a sum of nothing keeps.
+        let zero: f64 = std::iter::empty::<f64>().sum();
+        PairedSums {
+            n: 0,
+            sum: zero,
+            sq: zero,
+            better: zero,
+            worse: zero,
+        }
+    }
+}
+
+impl PairedSums {
+    /// Adds one pair's difference.
+    pub fn add(&mut self, x: f64) {
+        self.n += 1;
+        self.sum += x;
+        self.sq += x * x;
+        if x > 0.0 {
+            self.better += x;
+        }
+        if x < 0.0 {
+            self.worse += x;
+        }
+    }
+
+    /// Pairs so far.
+    pub fn len(&self) -> u64 {
+        self.n
+    }
+
+    /// True before the first pair.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// The comparison of the pairs so far.
+    pub fn finish(&self) -> Paired {
+        let s = self;
+        let (sum, sq, better, worse) = (s.sum, s.sq, s.better, -s.worse);
+        let n = s.n as f64;
+        let mean = if n > 0.0 { sum / n } else { 0.0 };
+        let half = if n > 0.0 {
+            Z95 * (sq - n * mean * mean).max(0.0).sqrt() / n
+        } else {
+            0.0
+        };
+        let statistic = if sq > 0.0 { sum * sum / sq } else { 0.0 };
+        Paired {
+            n: s.n,
+            mean,
+            low: mean - half,
+            high: mean + half,
+            better,
+            worse,
+            test: TestResult {
+                statistic,
+                df: 1.0,
+                p_value: chi_square_sf(statistic, 1.0),
+            },
+        }
     }
 }
 
