@@ -389,7 +389,10 @@ async function poll() {
   while (!closed) {
     try {
       const r = await fetch("/state?after=" + version);
-      render(await r.json());
+      const s = await r.json();
+      // A state that arrives after quitting must not bring the moves back.
+      if (closed) return;
+      render(s);
     } catch (e) {
       if (!closed) { $("notice").textContent = "the game's server is gone"; }
       return;
