@@ -752,17 +752,7 @@ mod tests {
                 bias: 0.5,
                 ..SearchConfig::default()
             };
-            let mut e = Engine::<TicTacToe>::default();
-            e.reset(legal[0]);
-            e.search(
-                &g,
-                &s,
-                0,
-                &cfg,
-                cfg.budget,
-                Sampling::Fixed,
-                &mut rng_from_seed(2),
-            );
+            let e = searched_from_the_empty_board(&cfg);
             let kids: Vec<(u8, f32)> = e
                 .tree()
                 .children(0)
@@ -783,19 +773,27 @@ mod tests {
             budget: Budget::Iterations(100),
             ..SearchConfig::default()
         };
+        let e = searched_from_the_empty_board(&cfg);
+        assert_eq!(e.tree().children(0).count(), 9);
+        assert!(e.tree().children(0).all(|c| e.tree().get(c).prior == 0.0));
+    }
+
+    /// The engine after searching tic-tac-toe's empty board with `cfg`.
+    fn searched_from_the_empty_board(cfg: &SearchConfig) -> Engine<TicTacToe> {
+        let g = TicTacToe;
+        let s = State::default();
         let mut e = Engine::<TicTacToe>::default();
-        e.reset(legal[0]);
+        e.reset(g.legal_actions(&s)[0]);
         e.search(
             &g,
             &s,
             0,
-            &cfg,
+            cfg,
             cfg.budget,
             Sampling::Fixed,
             &mut rng_from_seed(2),
         );
-        assert_eq!(e.tree().children(0).count(), 9);
-        assert!(e.tree().children(0).all(|c| e.tree().get(c).prior == 0.0));
+        e
     }
 
     /// The widening factor scales the children allowed: after 10 iterations
@@ -804,9 +802,6 @@ mod tests {
     /// that leave the search as it was.
     #[test]
     fn widening_factor_scales_the_children() {
-        let g = TicTacToe;
-        let s = State::default();
-        let legal = g.legal_actions(&s);
         for (widen_k, expected) in [(1.0, 4usize), (2.0, 7)] {
             let cfg = SearchConfig {
                 budget: Budget::Iterations(10),
@@ -814,17 +809,7 @@ mod tests {
                 widen_k,
                 ..SearchConfig::default()
             };
-            let mut e = Engine::<TicTacToe>::default();
-            e.reset(legal[0]);
-            e.search(
-                &g,
-                &s,
-                0,
-                &cfg,
-                cfg.budget,
-                Sampling::Fixed,
-                &mut rng_from_seed(2),
-            );
+            let e = searched_from_the_empty_board(&cfg);
             assert_eq!(e.tree().children(0).count(), expected, "k {widen_k}");
         }
         let read = |text: &str| {
