@@ -60,6 +60,11 @@ pub struct Decision<'a, G: Game> {
     pub deadline: Option<std::time::Instant>,
 }
 
+/// Builds a fresh agent for one game: parsed once, called per game. A
+/// library caller (the Python bindings) seats an agent that is not in the
+/// registry this way too.
+pub type AgentFactory<G> = std::sync::Arc<dyn Fn() -> Box<dyn Agent<G>> + Send + Sync>;
+
 /// A decision maker for one seat of a game of type `G`.
 ///
 /// An agent sees only its [`Decision`]: its seat's view of the state and the

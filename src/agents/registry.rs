@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use super::Agent;
+use std::sync::Arc;
+
 use super::alphabeta::AlphaBetaAgent;
 use super::faulty::{Fault, FaultyAgent};
 use super::greedy::GreedyAgent;
@@ -20,6 +21,7 @@ use super::mcts::moismcts::MoIsmctsAgent;
 use super::mcts::pimc::PimcAgent;
 use super::mcts::uct::{MctsAgent, TreeOptions};
 use super::random::RandomAgent;
+use super::{Agent, AgentFactory};
 use crate::error::SpecError;
 use crate::eval::Eval;
 use crate::game::Game;
@@ -428,7 +430,7 @@ impl AgentSpec {
     /// Checks that the spec names a kind with valid parameters, for any game
     /// (what needs the game, such as `eval=fitted`, is checked by [`AgentSpec::build`]).
     pub fn check(&self) -> Result<(), SpecError> {
-        self.build_for::<crate::games::tictactoe::TicTacToe>(false)
+        self.factory_for::<crate::games::tictactoe::TicTacToe>(false)
             .map(|_| ())
     }
 
@@ -446,12 +448,19 @@ impl AgentSpec {
 
     /// Builds a fresh agent for game type `G`.
     pub fn build<G: Game>(&self) -> Result<Box<dyn Agent<G>>, SpecError> {
-        self.build_for::<G>(true)
+        Ok(self.factory::<G>()?())
     }
 
-    /// [`AgentSpec::build`]; `check_game`: false when `G` only stands in
+    /// Parses and checks the spec once and returns what builds a fresh agent
+    /// from it, so that a run of many short games does not parse its agents'
+    /// parameters again for every game.
+    pub fn factory<G: Game>(&self) -> Result<AgentFactory<G>, SpecError> {
+        self.factory_for::<G>(true)
+    }
+
+    /// [`AgentSpec::factory`]; `check_game`: false when `G` only stands in
     /// for any game ([`AgentSpec::check`]).
-    fn build_for<G: Game>(&self, check_game: bool) -> Result<Box<dyn Agent<G>>, SpecError> {
+    fn factory_for<G: Game>(&self, check_game: bool) -> Result<AgentFactory<G>, SpecError> {
         let mut params = self.spec.params.clone();
         let name = self.spec.name.as_str();
         let search = |params: &mut Params| -> Result<SearchConfig, SpecError> {
@@ -459,9 +468,9 @@ impl AgentSpec {
             cfg.eval = Eval::from_params::<G>(params, check_game)?;
             Ok(cfg)
         };
-        let agent: Box<dyn Agent<G>> = match name {
-            "random" => Box::new(RandomAgent),
-            "human" => Box::new(HumanAgent),
+        let factory: AgentFactory<G> = match name {
+            "random" => Arc::new(|| Box::new(RandomAgent)),
+            "human" => Arc::new(|| Box::new(HumanAgent)),
             "faulty" => {
                 let fault = match params.choice("fault", 0, &["panic", "illegal", "slow"])? {
                     0 => Fault::Panic,
@@ -471,21 +480,25 @@ impl AgentSpec {
                     )),
                 };
                 let after = params.int("after", 1, 0, u64::from(u32::MAX))? as u32;
-                Box::new(FaultyAgent::new(fault, after))
+                Arc::new(move || Box::new(FaultyAgent::new(fault, after)))
             }
-            "greedy" => Box::new(GreedyAgent {
-                samples: params.int("samples", 4, 1, 1000)? as u32,
-                eval: Eval::from_params::<G>(&mut params, check_game)?,
-            }),
-            "alphabeta" => Box::new(AlphaBetaAgent::new(params.int("depth", 0, 0, 1000)? as u32)),
-            "mcts" => Box::new(MctsAgent::<G>::with_options(
-                search(&mut params)?,
-                TreeOptions::from_params(&mut params)?,
-            )),
-            "ismcts" => Box::new(IsmctsAgent::<G>::with_options(
-                search(&mut params)?,
-                TreeOptions::from_params(&mut params)?,
-            )),
+            "greedy" => {
+                let samples = params.int("samples", 4, 1, 1000)? as u32;
+                let eval = Eval::from_params::<G>(&mut params, check_game)?;
+                Arc::new(move || Box::new(GreedyAgent { samples, eval }))
+            }
+            "alphabeta" => {
+                let depth = params.int("depth", 0, 0, 1000)? as u32;
+                Arc::new(move || Box::new(AlphaBetaAgent::new(depth)))
+            }
+            "mcts" => {
+                let (cfg, opts) = (search(&mut params)?, TreeOptions::from_params(&mut params)?);
+                Arc::new(move || Box::new(MctsAgent::<G>::with_options(cfg, opts)))
+            }
+            "ismcts" => {
+                let (cfg, opts) = (search(&mut params)?, TreeOptions::from_params(&mut params)?);
+                Arc::new(move || Box::new(IsmctsAgent::<G>::with_options(cfg, opts)))
+            }
             "moismcts" => {
                 let cfg = search(&mut params)?;
                 let threads = params.int("threads", 1, 1, 64)? as u32;
@@ -493,12 +506,12 @@ impl AgentSpec {
                     reuse: false,
                     threads,
                 };
-                Box::new(MoIsmctsAgent::<G>::new(cfg, opts))
+                Arc::new(move || Box::new(MoIsmctsAgent::<G>::new(cfg, opts)))
             }
             "pimc" => {
                 let cfg = search(&mut params)?;
                 let worlds = params.int("determinizations", 10, 1, 100_000)? as u32;
-                Box::new(PimcAgent::<G>::new(cfg, worlds))
+                Arc::new(move || Box::new(PimcAgent::<G>::new(cfg, worlds)))
             }
             _ => {
                 let kinds: Vec<&str> = AGENT_KINDS.iter().map(|k| k.name).collect();
@@ -521,7 +534,7 @@ impl AgentSpec {
             .map(|k| k.params.iter().map(|p| p.name).collect())
             .unwrap_or_default();
         params.finish(name, &allowed)?;
-        Ok(agent)
+        Ok(factory)
     }
 }
 

@@ -235,9 +235,7 @@ fn widest_half_width(t: &Tallies) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Builds a fresh agent for one game: how a library caller (the Python
-/// bindings) seats an agent that is not in the registry.
-pub type AgentFactory<G> = std::sync::Arc<dyn Fn() -> Box<dyn Agent<G>> + Send + Sync>;
+pub use crate::agents::AgentFactory;
 
 /// Plays one game of the run and returns its rows.
 pub fn play_indexed<G: Game>(
@@ -297,7 +295,7 @@ fn play_raw<G: Game>(
     let n = game.num_players();
     let seating = seating(index, n);
     let seed = seed_of(master, index, n, opts.duplicate);
-    let mut agents: Vec<Box<dyn Agent<G>>> = Vec::with_capacity(n);
+    let mut agents: ArrayVec<Box<dyn Agent<G>>, { crate::game::MAX_PLAYERS }> = ArrayVec::new();
     for &a in &seating {
         if let Some(Some(make)) = factories.get(a) {
             agents.push(make());
@@ -816,11 +814,15 @@ pub fn run_with<G: Game>(
         ))
         .into());
     }
-    for (a, s) in specs.iter().enumerate() {
-        if !matches!(factories.get(a), Some(Some(_))) {
-            s.build::<G>()?;
-        }
-    }
+    // Each spec is parsed and checked once here, not again for every game.
+    let factories = specs
+        .iter()
+        .enumerate()
+        .map(|(a, s)| match factories.get(a) {
+            Some(Some(make)) => Ok(Some(make.clone())),
+            _ => s.factory::<G>().map(Some),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     if opts.games == 0 {
         return Err(SpecError::Invalid("--games must be at least 1".into()).into());
     }
@@ -1030,7 +1032,7 @@ pub fn run_with<G: Game>(
         play_span(
             game,
             specs,
-            factories,
+            &factories,
             &labels,
             opts,
             positions,

@@ -37,8 +37,9 @@ pub struct SeatResult {
 /// The result of one game.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameResult {
-    /// Per seat.
-    pub seats: ArrayVec<SeatResult, MAX_PLAYERS>,
+    /// Per seat. (A vector, not an inline array: a result moves through
+    /// several returns per game, and an inline one would be copied whole.)
+    pub seats: Vec<SeatResult>,
     /// Turns: runs of consecutive decisions by one player.
     pub turns: u32,
     /// Actions applied, chance outcomes included.
@@ -131,10 +132,6 @@ pub struct Step<A> {
     pub action: A,
 }
 
-/// A callback that sees each action before it is applied: the state, the
-/// acting seat (`None` for chance) and the action.
-pub type StepHook<'a, G> = dyn FnMut(&<G as Game>::State, Option<u8>, <G as Game>::Action) + 'a;
-
 /// The metric (1 for one seat per game) naming the game's first player: what
 /// [`Game::first_player`] says, or else the seat of the first decision.
 pub const FIRST_PLAYER: &str = "first_player";
@@ -143,12 +140,12 @@ pub const FIRST_PLAYER: &str = "first_player";
 /// setup and every chance outcome; each seat and the view determinizations have
 /// their own streams. `on_step` sees every action (with the acting seat, or
 /// `None` for chance) and the state before it; traces and narration use it.
-pub fn play_game<G: Game>(
+pub fn play_game<G: Game, H: FnMut(&G::State, Option<u8>, G::Action) + ?Sized>(
     game: &G,
     agents: &mut [Box<dyn Agent<G>>],
     seed: u64,
     move_timeout: Option<std::time::Duration>,
-    on_step: &mut StepHook<'_, G>,
+    on_step: &mut H,
 ) -> GameResult {
     play_game_split(game, agents, seed, seed, move_timeout, on_step)
 }
@@ -157,18 +154,24 @@ pub fn play_game<G: Game>(
 /// the view and seat streams from `agent_seed`: duplicate deals replay one
 /// deal's luck under each seating while the agents' own randomness stays
 /// fresh, so two copies of a random agent do not replay the same game.
-pub fn play_game_split<G: Game>(
+///
+/// The hook is a type parameter, not a trait object, so that a run without
+/// traces pays nothing per step for it.
+pub fn play_game_split<G: Game, H: FnMut(&G::State, Option<u8>, G::Action) + ?Sized>(
     game: &G,
     agents: &mut [Box<dyn Agent<G>>],
     chance_seed: u64,
     agent_seed: u64,
     move_timeout: Option<std::time::Duration>,
-    on_step: &mut StepHook<'_, G>,
+    on_step: &mut H,
 ) -> GameResult {
     let start = Instant::now();
     let n = game.num_players();
     let mut game_rng = stream_rng(chance_seed, Stream::Game);
-    let mut view_rng = stream_rng(agent_seed, Stream::View);
+    // In a game without hidden information the state is what every seat
+    // sees, so it is handed over as it is: no copy, no view stream.
+    let perfect_information = !game.has_hidden_information();
+    let mut view_rng = (!perfect_information).then(|| stream_rng(agent_seed, Stream::View));
     let mut seat_rngs: ArrayVec<GameRng, MAX_PLAYERS> = (0..n)
         .map(|s| stream_rng(agent_seed, Stream::Seat(s as u8)))
         .collect();
@@ -193,7 +196,8 @@ pub fn play_game_split<G: Game>(
     let mut kept_views: [Option<G::State>; MAX_PLAYERS] = Default::default();
     let mut watchdog: Option<Watchdog<G>> = None;
     loop {
-        let action = match game.turn(&state) {
+        let turn = game.turn(&state);
+        let action = match turn {
             Turn::Terminal => break,
             _ if actions >= game.max_game_length() => {
                 truncated = true;
@@ -210,11 +214,17 @@ pub fn play_game_split<G: Game>(
                     "the game offers seat {p} no legal action at its turn"
                 );
                 let seat = p as usize;
-                if fresh_views || kept_views[seat].is_none() {
-                    kept_views[seat] = Some(game.determinize(&state, p, &mut view_rng));
-                }
-                let Some(view) = &kept_views[seat] else {
-                    unreachable!("a view was determinized just above")
+                let view = match &mut view_rng {
+                    None => &state,
+                    Some(view_rng) => {
+                        if fresh_views || kept_views[seat].is_none() {
+                            kept_views[seat] = Some(game.determinize(&state, p, view_rng));
+                        }
+                        let Some(view) = &kept_views[seat] else {
+                            unreachable!("a view was determinized just above")
+                        };
+                        view
+                    }
                 };
                 let t = timed[seat].then(Instant::now);
                 // A search stops at the deadline; a tenth of the limit is
@@ -296,7 +306,7 @@ pub fn play_game_split<G: Game>(
                 }
             }
         };
-        let player = match game.turn(&state) {
+        let player = match turn {
             Turn::Player(p) => Some(p),
             _ => None,
         };

@@ -141,29 +141,17 @@ pub fn push_field(out: &mut Vec<u8>, field: &str) {
 }
 
 /// Appends an unsigned integer in decimal.
-pub fn push_u64(out: &mut Vec<u8>, mut v: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
+pub fn push_u64(out: &mut Vec<u8>, v: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
 }
 
 /// Appends a float as serde writes it into CSV (ryu's shortest form).
 pub fn push_f64(out: &mut Vec<u8>, v: f64) {
     // Whole numbers (most scores and returns) are written as ryu writes them,
     // `-3.0`, without its general algorithm; -0.0 keeps its sign through ryu.
-    if v.fract() == 0.0 && v.abs() < 1e15 && !(v == 0.0 && v.is_sign_negative()) {
-        if v < 0.0 {
-            out.push(b'-');
-        }
-        push_u64(out, v.abs() as u64);
+    // (`v as i64` truncates, so the test is `fract() == 0` without a libm call.)
+    if v.abs() < 1e15 && (v as i64) as f64 == v && !(v == 0.0 && v.is_sign_negative()) {
+        out.extend_from_slice(itoa::Buffer::new().format(v as i64).as_bytes());
         out.extend_from_slice(b".0");
     } else {
         out.extend_from_slice(ryu::Buffer::new().format(v).as_bytes());
@@ -172,7 +160,8 @@ pub fn push_f64(out: &mut Vec<u8>, v: f64) {
 
 /// Appends the games.csv lines of one game, byte for byte what serializing
 /// [`GameRow::from_result`] writes, without building the rows: `game` and
-/// `labels` come already escaped by [`push_field`].
+/// `labels` come already escaped by [`push_field`]. The columns every seat
+/// shares are formatted once and copied into each seat's line.
 pub fn push_game_rows(
     out: &mut Vec<u8>,
     game_index: u64,
@@ -182,16 +171,32 @@ pub fn push_game_rows(
     labels: &[Vec<u8>],
     r: &GameResult,
 ) {
+    // `game_index,seed,`, `turns,actions,`, `truncated,ending,rounds,error,`
+    // and `,wall_us` are the same in every seat's line.
+    let mut head = arrayvec::ArrayVec::<u8, 48>::new();
+    let mut turns = arrayvec::ArrayVec::<u8, 24>::new();
+    for v in [game_index, seed] {
+        let _ = head.try_extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        let _ = head.try_push(b',');
+    }
+    for v in [r.turns, r.actions] {
+        let _ = turns.try_extend_from_slice(itoa::Buffer::new().format(v).as_bytes());
+        let _ = turns.try_push(b',');
+    }
+    let mut wall = arrayvec::ArrayVec::<u8, 24>::new();
+    let _ = wall.try_push(b',');
+    let _ = wall.try_extend_from_slice(itoa::Buffer::new().format(r.wall_us).as_bytes());
+    let _ = wall.try_push(b'\n');
+    let mut int = itoa::Buffer::new();
+    // Written with the first seat's line, copied into the others.
+    let mut tail: Option<std::ops::Range<usize>> = None;
     for (seat, s) in r.seats.iter().enumerate() {
-        push_u64(out, game_index);
-        out.push(b',');
-        push_u64(out, seed);
-        out.push(b',');
+        out.extend_from_slice(&head);
         out.extend_from_slice(game);
         out.push(b',');
-        push_u64(out, seat as u64);
+        out.extend_from_slice(int.format(seat).as_bytes());
         out.push(b',');
-        push_u64(out, seating[seat] as u64);
+        out.extend_from_slice(int.format(seating[seat]).as_bytes());
         out.push(b',');
         out.extend_from_slice(&labels[seating[seat]]);
         out.push(b',');
@@ -203,41 +208,44 @@ pub fn push_game_rows(
         out.push(b',');
         push_f64(out, s.ret);
         out.push(b',');
-        push_u64(out, r.turns.into());
-        out.push(b',');
-        push_u64(out, r.actions.into());
-        out.push(b',');
-        push_u64(out, s.decisions.into());
+        out.extend_from_slice(&turns);
+        out.extend_from_slice(int.format(s.decisions).as_bytes());
         out.push(b',');
         push_f64(out, (s.branching * 1000.0).round() / 1000.0);
         out.push(b',');
-        push_u64(out, s.iterations);
+        out.extend_from_slice(int.format(s.iterations).as_bytes());
         out.push(b',');
-        out.extend_from_slice(if r.truncated { b"true" } else { b"false" });
-        out.push(b',');
-        push_field(out, r.ending);
-        out.push(b',');
-        if let Some(rounds) = r.rounds {
-            push_u64(out, rounds.into());
+        match tail {
+            Some(ref range) => out.extend_from_within(range.clone()),
+            None => {
+                let start = out.len();
+                out.extend_from_slice(if r.truncated { b"true," } else { b"false," });
+                push_field(out, r.ending);
+                out.push(b',');
+                if let Some(rounds) = r.rounds {
+                    out.extend_from_slice(int.format(rounds).as_bytes());
+                }
+                out.push(b',');
+                push_field(out, r.error.as_deref().unwrap_or_default());
+                out.push(b',');
+                tail = Some(start..out.len());
+            }
         }
-        out.push(b',');
-        push_field(out, r.error.as_deref().unwrap_or_default());
-        out.push(b',');
-        push_u64(out, s.think_us);
-        out.push(b',');
-        push_u64(out, r.wall_us);
-        out.push(b'\n');
+        out.extend_from_slice(int.format(s.think_us).as_bytes());
+        out.extend_from_slice(&wall);
     }
 }
 
 /// Appends the metrics.csv lines of one game, as serializing
 /// [`MetricRow::from_result`] writes them.
 pub fn push_metric_rows(out: &mut Vec<u8>, game_index: u64, r: &GameResult) {
+    let mut index = itoa::Buffer::new();
+    let index = index.format(game_index).as_bytes();
     for (seat, s) in r.seats.iter().enumerate() {
         for (name, value) in &s.metrics {
-            push_u64(out, game_index);
+            out.extend_from_slice(index);
             out.push(b',');
-            push_u64(out, seat as u64);
+            out.extend_from_slice(itoa::Buffer::new().format(seat).as_bytes());
             out.push(b',');
             push_field(out, name);
             out.push(b',');
