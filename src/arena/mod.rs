@@ -516,7 +516,7 @@ const BLOCK_TIME: std::time::Duration = std::time::Duration::from_millis(2);
 /// the writer while memory stays bounded by the blocks in flight.
 const WINDOW: usize = 128;
 
-/// A worker sends what it has after this long, however few games.
+/// A worker leaves what it has after this long, however few games.
 const SEND_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// The writer appends its games.csv and metrics.csv lines once they hold
@@ -529,9 +529,16 @@ const FLUSH_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
 /// Plays positions `from..to` on `threads` workers and hands each finished
 /// game to `take` in position order, with a `Tick` at least every 100 ms,
 /// until every game is taken or `take` returns false. Workers claim blocks
-/// of positions from one atomic counter, play and format them, and send
-/// them to this thread; they stay within a window of the writer, so memory
-/// does not grow with the run. No lock is taken on the way.
+/// of positions from one atomic counter, play and format them, and leave
+/// them among the ready blocks; they stay within a window of the written
+/// position, so memory does not grow with the run.
+///
+/// There is no writer thread: the worker that finishes a block takes the
+/// writer's role if no other worker holds it, and hands every ready block
+/// in order to `take`; a worker that finds the role taken goes back to its
+/// games at once, its block handed over by the holder. So `--threads N`
+/// keeps N cores busy with nothing idle beside them, and no worker ever
+/// waits on a lock held for longer than a map insertion.
 #[allow(clippy::too_many_arguments)]
 fn play_span<G: Game>(
     game: &G,
@@ -542,9 +549,10 @@ fn play_span<G: Game>(
     positions: Positions,
     (from, to): (usize, usize),
     threads: usize,
-    take: &mut dyn FnMut(Event<'_>) -> bool,
+    take: &mut (dyn FnMut(Event<'_>) -> bool + Send),
 ) -> Result<(), RunError> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{Mutex, MutexGuard};
     let next = AtomicUsize::new(from);
     let written = AtomicUsize::new(from);
     let halt = AtomicBool::new(false);
@@ -556,8 +564,54 @@ fn play_span<G: Game>(
     };
     let game_field = escape(&spec_text);
     let label_fields: Vec<Vec<u8>> = labels.iter().map(|l| escape(l)).collect();
-    let (tx, rx) = std::sync::mpsc::channel::<Batch>();
-    let worker = |tx: std::sync::mpsc::Sender<Batch>| {
+    // Blocks played but not yet handed over, by first position; and the
+    // writer's role: the next position to hand over, and where to.
+    let ready = Mutex::new(std::collections::BTreeMap::<usize, Batch>::new());
+    let writer = Mutex::new((from, take));
+    fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+        m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+    let hand_over = || {
+        loop {
+            let Ok(mut role) = writer.try_lock() else {
+                // The holder hands this block over too (see below).
+                return;
+            };
+            let (pos, take) = &mut *role;
+            loop {
+                let Some(batch) = lock(&ready).remove(pos) else {
+                    break;
+                };
+                let mut starts = (0, 0);
+                for p in &batch.played {
+                    let lines = (
+                        &batch.games[starts.0..p.ends.0],
+                        &batch.metrics[starts.1..p.ends.1],
+                    );
+                    starts = p.ends;
+                    if !take(Event::Game(p, lines.0, lines.1)) {
+                        halt.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    *pos += 1;
+                }
+                written.store(*pos, Ordering::Release);
+                take(Event::Taken(batch.played.len()));
+            }
+            let next = *pos;
+            drop(role);
+            // A block left while this thread held the role, by a worker that
+            // found it taken, is handed over now.
+            if !lock(&ready).contains_key(&next) {
+                return;
+            }
+        }
+    };
+    let leave = |batch: Batch| {
+        lock(&ready).insert(batch.first, batch);
+        hand_over();
+    };
+    let worker = || {
         let mut block = 1;
         // The last batch's sizes, to allocate the next one's buffers once.
         let mut sizes = (0, 0, 0);
@@ -623,10 +677,7 @@ fn play_span<G: Game>(
                 });
                 since += r.wall_us;
                 if pos + 1 < end && since >= SEND_EVERY.as_micros() as u64 {
-                    let full = std::mem::replace(&mut batch, new_batch(pos + 1, (0, 0, 0)));
-                    if tx.send(full).is_err() {
-                        return;
-                    }
+                    leave(std::mem::replace(&mut batch, new_batch(pos + 1, (0, 0, 0))));
                     since = 0;
                 }
             }
@@ -634,15 +685,18 @@ fn play_span<G: Game>(
             let fits = BLOCK_TIME.as_nanos() / per_game.as_nanos().max(1);
             block = (2 * block).min(fits as usize).clamp(1, MAX_BLOCK);
             sizes = (batch.games.len(), batch.metrics.len(), batch.played.len());
-            if tx.send(batch).is_err() {
-                return;
-            }
+            leave(batch);
         }
     };
+    let main = std::thread::current();
+    let running = AtomicUsize::new(threads);
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            let tx = tx.clone();
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, || worker(tx));
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, || {
+                worker();
+                running.fetch_sub(1, Ordering::AcqRel);
+                main.unpark();
+            });
             if let Err(e) = spawned {
                 halt.store(true, Ordering::Relaxed);
                 return Err(
@@ -650,38 +704,16 @@ fn play_span<G: Game>(
                 );
             }
         }
-        drop(tx);
-        let mut waiting = std::collections::BTreeMap::new();
-        let mut pos = from;
-        'writing: while pos < to {
-            match rx.recv_timeout(std::time::Duration::from_millis(100)) {
-                Ok(batch) => {
-                    waiting.insert(batch.first, batch);
-                }
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
-            }
-            while let Some(batch) = waiting.remove(&pos) {
-                let mut starts = (0, 0);
-                for p in &batch.played {
-                    let lines = (
-                        &batch.games[starts.0..p.ends.0],
-                        &batch.metrics[starts.1..p.ends.1],
-                    );
-                    starts = p.ends;
-                    if !take(Event::Game(p, lines.0, lines.1)) {
-                        break 'writing;
-                    }
-                    pos += 1;
-                }
-                written.store(pos, Ordering::Release);
-                take(Event::Taken(batch.played.len()));
-            }
-            if !take(Event::Tick) {
-                break;
+        // This thread only ticks, so that the writer flushes on time while
+        // no block finishes.
+        while running.load(Ordering::Acquire) > 0 {
+            std::thread::park_timeout(std::time::Duration::from_millis(100));
+            if let Ok(mut role) = writer.try_lock()
+                && !(role.1)(Event::Tick)
+            {
+                halt.store(true, Ordering::Relaxed);
             }
         }
-        halt.store(true, Ordering::Relaxed);
         Ok(())
     })
 }
