@@ -6,8 +6,8 @@ two threads, interleaved round by round so a load change hits every column.
     python3 results/runner-speed/measure.py [BOARDLAB[,BOARDLAB...]] [ROUNDS] [SECONDS]
 
 Prints a Markdown table: games/s per CPU second (bench and one-thread run,
-so a busy machine's descheduling does not count), their ratio, and from one
-to two threads the wall-time speed-up and the CPU seconds per game. Several
+so a busy machine's descheduling does not count), their ratio, the same
+ratio in wall games/s, and from one to two threads the wall-time speed-up and the CPU seconds per game. Several
 binaries (before and after a change) are measured in the same rounds, one
 after the other for each game, and get a table each.
 """
@@ -17,7 +17,9 @@ BINS = (sys.argv[1] if len(sys.argv) > 1 else "target/release/boardlab").split("
 ROUNDS = int(sys.argv[2]) if len(sys.argv) > 2 else 3
 SECONDS = float(sys.argv[3]) if len(sys.argv) > 3 else 2.0
 GAMES = ["connect4", "fox", "karmaka", "karmox", "hamunaptra"]
-OUT = tempfile.mkdtemp(prefix="runner-speed-")
+# The runs' output directory: RUNNER_SPEED_DIR (e.g. a tmpfs, to leave the
+# disk's write-back out of the figures), else a temporary directory.
+OUT = tempfile.mkdtemp(prefix="runner-speed-", dir=os.environ.get("RUNNER_SPEED_DIR"))
 
 
 def cpu():
@@ -39,7 +41,7 @@ def bench(game, BIN):
     out = subprocess.run([BIN, "bench", "--game", game, "--seconds", str(SECONDS), "--json"],
                          check=True, capture_output=True, text=True).stdout
     v = json.loads(out)
-    return v.get("games_per_cpu_s", v["games_per_s"])
+    return v.get("games_per_cpu_s", v["games_per_s"]), v["games_per_s"]
 
 
 # Size each run to about SECONDS of one thread.
@@ -58,10 +60,10 @@ load = [os.getloadavg()[0]]
 for _ in range(ROUNDS):
     for g in GAMES:
         for BIN in BINS:
-            b = bench(g, BIN)
+            b, bw = bench(g, BIN)
             w1, c1 = run(g, size[g], 1, BIN)
             w2, c2 = run(g, size[g], 2, BIN)
-            rows[BIN, g].append((b, size[g] / c1, w1 / w2, c2 / c1))
+            rows[BIN, g].append((b, size[g] / c1, w1 / w2, c2 / c1, (size[g] / w1) / bw))
     load.append(os.getloadavg()[0])
 shutil.rmtree(OUT, ignore_errors=True)
 
@@ -69,13 +71,13 @@ med = statistics.median
 for BIN in BINS:
     print(f"\n{BIN}\n")
     print(f"| game | bench, games/CPU s | run 1 thread, games/CPU s | run / bench | "
-          f"1 → 2 threads, wall speed-up | CPU s at 2 threads / 1 thread |")
-    print("|---|---|---|---|---|---|")
+          f"run / bench, games/s | 1 → 2 threads, wall speed-up | CPU s at 2 threads / 1 thread |")
+    print("|---|---|---|---|---|---|---|")
     for g in GAMES:
-        b, r, s, e = (med(x[i] for x in rows[BIN, g]) for i in range(4))
+        b, r, s, e, wr = (med(x[i] for x in rows[BIN, g]) for i in range(5))
         ratios = [x[1] / x[0] for x in rows[BIN, g]]
         print(f"| {g} | {b:,.0f} | {r:,.0f} | {med(ratios):.2f} "
-              f"({min(ratios):.2f}–{max(ratios):.2f}) | {s:.2f} | {e:.2f} |")
+              f"({min(ratios):.2f}–{max(ratios):.2f}) | {wr:.2f} | {s:.2f} | {e:.2f} |")
 print(f"\n{ROUNDS} interleaved rounds, medians (range of the ratio over rounds); "
       f"runs of {', '.join(f'{g} {size[g]}' for g in GAMES)} games; "
       f"1-minute load average {min(load):.1f}–{max(load):.1f}.")

@@ -494,7 +494,7 @@ struct Batch {
     played: Vec<Played>,
 }
 
-/// What the writer is told: a game in position order, that a batch of this
+/// What the writer's role is told: a game in position order, that a batch of this
 /// many games was taken, or that time passed.
 enum Event<'a> {
     Game(&'a Played, &'a [u8], &'a [u8]),
@@ -511,9 +511,9 @@ const MAX_BLOCK: usize = 256;
 /// The time a worker's block of games should take.
 const BLOCK_TIME: std::time::Duration = std::time::Duration::from_millis(2);
 
-/// How far ahead of the writer each worker may claim, in positions: this
+/// How far ahead of the written position each worker may claim, in positions: this
 /// many, or four of its blocks if more, so that the workers rarely wait for
-/// the writer while memory stays bounded by the blocks in flight.
+/// the writer's role while memory stays bounded by the blocks in flight.
 const WINDOW: usize = 128;
 
 /// A worker leaves what it has after this long, however few games.
@@ -571,7 +571,8 @@ fn play_span<G: Game>(
     fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
         m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
-    let hand_over = || {
+    // `tick`: also tell `take` that time passed (the ticking thread's call).
+    let hand_over = |tick: bool| {
         loop {
             let Ok(mut role) = writer.try_lock() else {
                 // The holder hands this block over too (see below).
@@ -598,6 +599,10 @@ fn play_span<G: Game>(
                 written.store(*pos, Ordering::Release);
                 take(Event::Taken(batch.played.len()));
             }
+            if tick && !take(Event::Tick) {
+                halt.store(true, Ordering::Relaxed);
+                return;
+            }
             let next = *pos;
             drop(role);
             // A block left while this thread held the role, by a worker that
@@ -609,7 +614,7 @@ fn play_span<G: Game>(
     };
     let leave = |batch: Batch| {
         lock(&ready).insert(batch.first, batch);
-        hand_over();
+        hand_over(false);
     };
     let worker = || {
         let mut block = 1;
@@ -704,15 +709,11 @@ fn play_span<G: Game>(
                 );
             }
         }
-        // This thread only ticks, so that the writer flushes on time while
-        // no block finishes.
+        // This thread only ticks, so that what is ready is written on time
+        // while the workers are deep in long games.
         while running.load(Ordering::Acquire) > 0 {
             std::thread::park_timeout(std::time::Duration::from_millis(100));
-            if let Ok(mut role) = writer.try_lock()
-                && !(role.1)(Event::Tick)
-            {
-                halt.store(true, Ordering::Relaxed);
-            }
+            hand_over(true);
         }
         Ok(())
     })
