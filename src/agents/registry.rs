@@ -323,6 +323,10 @@ pub const PRESETS: &[(&str, &str)] = &[
         include_str!("../../agents/karmaka-best-40ms.toml"),
     ),
     (
+        "karmaka-best-160ms",
+        include_str!("../../agents/karmaka-best-160ms.toml"),
+    ),
+    (
         "karmox-best-50ms",
         include_str!("../../agents/karmox-best-50ms.toml"),
     ),
