@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
+use super::records::{PAIRS_FILE, games_file};
 use super::skill::{SkillOptions, SkillResult, assess, at_budget, check, ladder_plan};
 use crate::arena::PlayedGame;
 use crate::arena::manifest::shard_indices;
@@ -26,8 +27,6 @@ use crate::ladder::{self, Journal};
 
 /// The file that marks a balance shard and records what it plays.
 pub const SHARD_FILE: &str = "balance-shard.json";
-/// The shard's ladder pairs (a ladder journal).
-const PAIRS_FILE: &str = "ladder-pairs.csv";
 
 /// What a shard was asked: everything that decides the merged result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -67,10 +66,6 @@ impl ShardSpec {
             threads,
         }
     }
-}
-
-fn games_file(budget: u64) -> String {
-    format!("games-{budget}.csv")
 }
 
 /// Whether `game` has a ladder in `balance` (two players and ladder games).
