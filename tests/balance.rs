@@ -535,6 +535,18 @@ fn balance_shards_merged_equal_the_unsharded_result_byte_for_byte() {
                 String::from_utf8_lossy(&from_shards)
             );
         }
+        // The same records: spec, and the games of the budgets rated only.
+        assert_eq!(
+            std::fs::read(dir.join("whole").join("balance-run.json")).unwrap(),
+            std::fs::read(merged.join("balance-run.json")).unwrap()
+        );
+        for b in [4, 8, 16] {
+            let (w, m) = (games(&dir.join("whole"), b), games(&merged, b));
+            assert_eq!(w.exists(), m.exists(), "tolerance {tolerance}: budget {b}");
+            if w.exists() {
+                assert_eq!(common::without_timing(&w), common::without_timing(&m));
+            }
+        }
         let csv = std::fs::read_to_string(merged.join("balance.csv")).unwrap();
         let rated = csv.lines().filter(|l| l.contains(",seat,0,")).count();
         assert_eq!(rated, budgets, "tolerance {tolerance}:\n{csv}");
