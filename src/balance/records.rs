@@ -132,7 +132,8 @@ pub struct Records<'a> {
 
 impl Records<'_> {
     /// Starts the study: checks a resumed directory holds this very study,
-    /// or writes [`RUN_FILE`] and clears its budgets' games files.
+    /// or writes [`RUN_FILE`] and clears its budgets' games files and the
+    /// ladder's pairs (an earlier study's, under `--force`).
     pub fn start<G: Game>(&self, game: &G, o: &SkillOptions) -> Result<()> {
         let spec = RunSpec::of(game, o);
         let refuse =
@@ -144,8 +145,9 @@ impl Records<'_> {
             }
             return Ok(());
         }
-        for &b in &o.budgets {
-            let path = self.dir.join(games_file(b));
+        let files = o.budgets.iter().map(|&b| games_file(b));
+        for name in files.chain([PAIRS_FILE.to_string()]) {
+            let path = self.dir.join(name);
             if path.exists() {
                 std::fs::remove_file(&path)
                     .with_context(|| format!("cannot remove {}", path.display()))?;
