@@ -535,6 +535,18 @@ fn balance_shards_merged_equal_the_unsharded_result_byte_for_byte() {
                 String::from_utf8_lossy(&from_shards)
             );
         }
+        // The same records: spec, and the games of the budgets rated only.
+        assert_eq!(
+            std::fs::read(dir.join("whole").join("balance-run.json")).unwrap(),
+            std::fs::read(merged.join("balance-run.json")).unwrap()
+        );
+        for b in [4, 8, 16] {
+            let (w, m) = (games(&dir.join("whole"), b), games(&merged, b));
+            assert_eq!(w.exists(), m.exists(), "tolerance {tolerance}: budget {b}");
+            if w.exists() {
+                assert_eq!(common::without_timing(&w), common::without_timing(&m));
+            }
+        }
         let csv = std::fs::read_to_string(merged.join("balance.csv")).unwrap();
         let rated = csv.lines().filter(|l| l.contains(",seat,0,")).count();
         assert_eq!(rated, budgets, "tolerance {tolerance}:\n{csv}");
@@ -576,4 +588,371 @@ fn balance_shards_refuse_a_game_count_that_depends_on_the_other_shards() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("drop --until and --max-seconds"), "{err}");
     assert!(!dir.exists(), "nothing is created on bad input");
+}
+
+/// `balance` on planted over budgets 4, 8 and 16 that never agree (tolerance
+/// 0.001), `--until ci=0.04` with duplicate deals, into `out`.
+fn resumable(out: &std::path::Path, threads: &str, extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "balance",
+        "--game",
+        "planted",
+        "--agent",
+        "mcts",
+        "--budgets",
+        "4,8,16",
+        "--until",
+        "ci=0.04",
+        "--max-games",
+        "1400",
+        "--duplicate",
+        "--tolerance",
+        "0.001",
+        "--ladder-games",
+        "6",
+        "--threads",
+        threads,
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    boardlab(&args)
+}
+
+/// Keeps the first `share` of `path`'s bytes, cutting a line in two.
+fn cut(path: &std::path::Path, share: f64) {
+    let bytes = std::fs::read(path).unwrap();
+    let keep = (bytes.len() as f64 * share) as usize;
+    assert!(bytes[keep - 1] != b'\n' || bytes[keep] != b'\n');
+    std::fs::write(path, &bytes[..keep]).unwrap();
+}
+
+/// A ladder journal without its timings (`think_us_*`), in pair order
+/// (threads finish pairs in any order).
+fn pairs_without_timing(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let header: Vec<&str> = text.lines().next().unwrap().split(',').collect();
+    let mut lines: Vec<String> = text
+        .lines()
+        .map(|l| {
+            l.split(',')
+                .zip(&header)
+                .filter(|(_, h)| !h.starts_with("think_us"))
+                .map(|(f, _)| f)
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// Budget `b`'s games file in `d`.
+fn games(d: &std::path::Path, b: u64) -> std::path::PathBuf {
+    d.join(format!("games-{b}.csv"))
+}
+
+/// What a kill leaves undone in a copy of a finished study.
+type Interrupt = dyn Fn(&std::path::Path);
+
+#[test]
+fn a_resumed_balance_study_writes_the_files_of_one_never_interrupted() {
+    let dir = temp_dir("balance-resume");
+    let whole = dir.join("whole");
+    let o = resumable(&whole, "1", &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Every budget was played, each stopping by --until short of the cap.
+    let lines = |b| {
+        std::fs::read_to_string(games(&whole, b))
+            .unwrap()
+            .lines()
+            .count()
+    };
+    for b in [4, 8, 16] {
+        assert!(
+            lines(b) > 401 && lines(b) < 1 + 2 * 1400,
+            "budget {b}: {} lines",
+            lines(b)
+        );
+    }
+    // Interrupted within a budget (the stopping checks of the games kept are
+    // replayed), or within the ladder that comes last.
+    let interruptions: [(&str, &Interrupt); 3] = [
+        ("in the first budget", &|d| {
+            cut(&games(d, 4), 0.3);
+            for b in [8, 16] {
+                std::fs::remove_file(games(d, b)).unwrap();
+            }
+            std::fs::remove_file(d.join("ladder-pairs.csv")).unwrap();
+        }),
+        ("in the second budget", &|d| {
+            cut(&games(d, 8), 0.55);
+            std::fs::remove_file(games(d, 16)).unwrap();
+            std::fs::remove_file(d.join("ladder-pairs.csv")).unwrap();
+        }),
+        ("in the ladder", &|d| cut(&d.join("ladder-pairs.csv"), 0.5)),
+    ];
+    for (i, (when, interrupt)) in interruptions.iter().enumerate() {
+        let part = dir.join(format!("part-{i}"));
+        std::fs::create_dir_all(&part).unwrap();
+        for entry in std::fs::read_dir(&whole).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_string();
+            if !name.starts_with("balance.") {
+                std::fs::copy(&path, part.join(name)).unwrap();
+            }
+        }
+        interrupt(&part);
+        // The complete games left (2 rows each), timings included.
+        let kept: Vec<(u64, String)> = [4, 8, 16]
+            .into_iter()
+            .filter(|&b| games(&part, b).exists())
+            .map(|b| {
+                let text = std::fs::read_to_string(games(&part, b)).unwrap();
+                let whole = text.lines().count() - usize::from(!text.ends_with('\n'));
+                let rows = 1 + (whole - 1) / 2 * 2;
+                (
+                    b,
+                    text.lines().take(rows).map(|l| format!("{l}\n")).collect(),
+                )
+            })
+            .collect();
+        let o = resumable(&part, "3", &["--resume"]);
+        assert!(
+            o.status.success(),
+            "{when}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        for f in [
+            "balance.csv",
+            "balance.json",
+            "balance.md",
+            "balance-run.json",
+        ] {
+            assert_eq!(
+                std::fs::read(whole.join(f)).unwrap(),
+                std::fs::read(part.join(f)).unwrap(),
+                "{when}: {f}"
+            );
+        }
+        // Kept, not played again: their timings are the interrupted run's.
+        for (b, prefix) in &kept {
+            let text = std::fs::read_to_string(games(&part, *b)).unwrap();
+            assert!(text.starts_with(prefix.as_str()), "{when}: budget {b}");
+        }
+        for b in [4, 8, 16] {
+            assert_eq!(
+                common::without_timing(&games(&whole, b)),
+                common::without_timing(&games(&part, b)),
+                "{when}: games of budget {b}"
+            );
+        }
+        assert_eq!(
+            pairs_without_timing(&whole.join("ladder-pairs.csv")),
+            pairs_without_timing(&part.join("ladder-pairs.csv")),
+            "{when}: ladder pairs"
+        );
+    }
+}
+
+#[test]
+fn resume_and_compare_refuse_foreign_or_malformed_directories_in_one_line() {
+    let dir = temp_dir("balance-resume-bad");
+    let study = dir.join("study");
+    let o = boardlab(&[
+        "balance",
+        "--game",
+        "planted",
+        "--agent",
+        "mcts",
+        "--budgets",
+        "4",
+        "--max-games",
+        "40",
+        "--ladder-games",
+        "0",
+        "--threads",
+        "1",
+        "--out",
+        study.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let copy = |name: &str, edit: &dyn Fn(&std::path::Path)| {
+        let d = dir.join(name);
+        std::fs::create_dir_all(&d).unwrap();
+        for f in ["balance-run.json", "games-4.csv"] {
+            std::fs::copy(study.join(f), d.join(f)).unwrap();
+        }
+        edit(&d);
+        d
+    };
+    let refused = |args: &[&str], needle: &str| {
+        let o = boardlab(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains(needle) && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    };
+    let resume = |d: &std::path::Path, budgets: &str, needle: &str| {
+        refused(
+            &[
+                "balance",
+                "--game",
+                "planted",
+                "--agent",
+                "mcts",
+                "--budgets",
+                budgets,
+                "--max-games",
+                "40",
+                "--ladder-games",
+                "0",
+                "--out",
+                d.to_str().unwrap(),
+                "--resume",
+            ],
+            needle,
+        );
+    };
+    let empty = copy("empty", &|d| {
+        std::fs::remove_file(d.join("balance-run.json")).unwrap();
+    });
+    resume(&empty, "4", "not a `balance` output directory");
+    let other = copy("other", &|_| {});
+    resume(
+        &other,
+        "4,8",
+        "not the same budgets ([4, 8] here, [4] in the existing study)",
+    );
+    let garbage = copy("garbage", &|d| {
+        let text = std::fs::read_to_string(d.join("games-4.csv")).unwrap();
+        let header = text.lines().next().unwrap();
+        std::fs::write(d.join("games-4.csv"), format!("{header}\nnot,a,row\n")).unwrap();
+    });
+    resume(&garbage, "4", "malformed");
+    let foreign = copy("foreign", &|d| {
+        let text = std::fs::read_to_string(d.join("games-4.csv")).unwrap();
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        lines[1] = lines[1].replacen(",", ",1", 1); // another seed
+        std::fs::write(d.join("games-4.csv"), lines.join("\n") + "\n").unwrap();
+    });
+    resume(&foreign, "4", "seed");
+    // A fresh study into an unfinished one is refused rather than mixed.
+    let unfinished = copy("unfinished", &|_| {});
+    refused(
+        &[
+            "balance",
+            "--game",
+            "planted",
+            "--agent",
+            "mcts",
+            "--budgets",
+            "4",
+            "--out",
+            unfinished.to_str().unwrap(),
+        ],
+        "--resume",
+    );
+    // Studies on different seeds do not pair.
+    let reseeded = dir.join("reseeded");
+    let o = boardlab(&[
+        "balance",
+        "--game",
+        "planted",
+        "--agent",
+        "mcts",
+        "--budgets",
+        "4",
+        "--max-games",
+        "40",
+        "--ladder-games",
+        "0",
+        "--seed",
+        "2",
+        "--out",
+        reseeded.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    refused(
+        &[
+            "compare",
+            "--base",
+            study.to_str().unwrap(),
+            "--variant",
+            reseeded.to_str().unwrap(),
+        ],
+        "same seeds",
+    );
+}
+
+#[test]
+fn compare_recovers_the_planted_komi_effect_with_a_paired_interval() {
+    // Seat 0 wins p·(1 − komi): komi 0.2 moves it by −0.6 · 0.2 = −0.12. The
+    // last draw is one uniform number u on both sides, so the games differ only
+    // when 0.48 ≤ u < 0.6: the paired difference's variance is 0.12 − 0.12²,
+    // against 0.24 + 0.2496 for two independent samples.
+    let dir = temp_dir("balance-compare");
+    let study = |name: &str, game: &str| {
+        let out = dir.join(name);
+        let o = boardlab(&[
+            "balance",
+            "--game",
+            game,
+            "--agent",
+            "mcts",
+            "--budgets",
+            "4",
+            "--max-games",
+            "2000",
+            "--ladder-games",
+            "0",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out
+    };
+    let (base, variant) = (
+        study("base", "planted"),
+        study("variant", "planted(komi=0.2)"),
+    );
+    let o = boardlab(&[
+        "compare",
+        "--base",
+        base.to_str().unwrap(),
+        "--variant",
+        variant.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(variant.join("paired.csv")).unwrap();
+    assert!(variant.join("paired.md").exists());
+    let row = csv
+        .lines()
+        .find(|l| l.starts_with("4,seat,0,"))
+        .unwrap_or_else(|| panic!("{csv}"));
+    let f: Vec<f64> = row.split(',').skip(3).map(|x| x.parse().unwrap()).collect();
+    let (pairs, diff, low, high) = (f[0], f[3], f[4], f[5]);
+    assert_eq!(pairs, 2000.0);
+    let se = (high - low) / 2.0 / 1.959964;
+    let truth_se = ((0.12f64 - 0.0144) / 2000.0).sqrt();
+    assert!((diff + 0.12).abs() <= 4.0 * truth_se, "{row}");
+    // The interval is the paired one: about 0.46 of the independent samples'.
+    let independent = ((0.24f64 + 0.2496) / 2000.0).sqrt();
+    assert!(se < 0.6 * independent && se > 0.35 * independent, "{row}");
+    // The card's effect is the same in both games: no difference.
+    let card = csv.lines().find(|l| l.starts_with("4,role,card,")).unwrap();
+    let f: Vec<f64> = card
+        .split(',')
+        .skip(3)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!(f[4] <= 0.0 && f[5] >= 0.0, "{card}");
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("4,ending,end,2000,1.0000,1.0000,0.0000")),
+        "{csv}"
+    );
 }

@@ -20,7 +20,7 @@ fn refuse(dir: &Path, why: impl Into<String>) -> RunError {
 /// The length of `file` up to and including its last line break: a torn
 /// last line (no newline yet) is dropped and its game redone. Reads only the
 /// tail, so a file of any size costs no memory.
-fn whole_lines(file: &std::fs::File) -> std::io::Result<u64> {
+pub(crate) fn whole_lines(file: &std::fs::File) -> std::io::Result<u64> {
     use std::os::unix::fs::FileExt as _;
     let mut end = file.metadata()?.len();
     let mut buf = vec![0u8; 64 << 10];

@@ -9,6 +9,8 @@
 
 pub mod ablate;
 pub mod fair;
+pub mod paired;
+pub mod records;
 pub mod shard;
 pub mod skill;
 

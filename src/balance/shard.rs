@@ -4,7 +4,8 @@
 //! pairs, and keeps them as raw files. The merge rates them exactly as one
 //! machine would: the same games in the same order, the same stop, the same
 //! ladder, so balance.csv, balance.json and balance.md come out byte for byte
-//! those of the unsharded command.
+//! those of the unsharded command, beside the same records (its spec and
+//! games files, timing columns aside).
 //!
 //! A shard cannot know whether the budgets will agree early, so it plays
 //! every budget and the ladder of all of them; when the merged budgets stop
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
+use super::records::{PAIRS_FILE, RUN_FILE, RunSpec, games_file};
 use super::skill::{SkillOptions, SkillResult, assess, at_budget, check, ladder_plan};
 use crate::arena::PlayedGame;
 use crate::arena::manifest::shard_indices;
@@ -26,8 +28,6 @@ use crate::ladder::{self, Journal};
 
 /// The file that marks a balance shard and records what it plays.
 pub const SHARD_FILE: &str = "balance-shard.json";
-/// The shard's ladder pairs (a ladder journal).
-const PAIRS_FILE: &str = "ladder-pairs.csv";
 
 /// What a shard was asked: everything that decides the merged result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -67,10 +67,6 @@ impl ShardSpec {
             threads,
         }
     }
-}
-
-fn games_file(budget: u64) -> String {
-    format!("games-{budget}.csv")
 }
 
 /// Whether `game` has a ladder in `balance` (two players and ladder games).
@@ -196,10 +192,23 @@ pub fn merge<G: Game>(
         by_budget.insert(b, read_budget(game, dirs, &spec, b)?);
     }
     let all = o.budgets.clone();
+    // The records of the unsharded study: its spec and the games of every
+    // budget it rates, so that `compare` and `--resume` take a merge as well.
+    super::save(
+        out,
+        RUN_FILE,
+        &serde_json::to_string_pretty(&RunSpec::of(game, &o))?,
+    )?;
     assess(
         game,
         &o,
-        |b| Ok(by_budget.remove(&b)),
+        |b| {
+            let games = by_budget.remove(&b);
+            if let Some(games) = &games {
+                write_games(&out.join(games_file(b)), games)?;
+            }
+            Ok(games)
+        },
         |plan| {
             let pairs = out.join(PAIRS_FILE);
             if plan.entrants.len() != all.len() + 1 {

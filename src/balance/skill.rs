@@ -9,9 +9,10 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{Group, Rate, group_rate, groups, play_identical, tost};
+use super::records::{Records, play_budget};
+use super::{Group, Rate, group_rate, groups, tost};
 use crate::agents::registry::AgentSpec;
-use crate::arena::{PlayedGame, rounded_games, until_batch};
+use crate::arena::PlayedGame;
 use crate::game::Game;
 use crate::ladder::{self, BudgetUnit};
 use crate::stats::bootstrap::Interval;
@@ -83,42 +84,6 @@ pub fn at_budget(base: &AgentSpec, budget: u64) -> AgentSpec {
     spec
 }
 
-/// Games of one budget: all `max_games`, or with `until` whole batches until
-/// every seat's and role's half-width is small enough.
-fn play_budget<G: Game>(
-    game: &G,
-    agent: &AgentSpec,
-    o: &SkillOptions,
-    pool: &rayon::ThreadPool,
-) -> Vec<PlayedGame> {
-    let n = game.num_players();
-    let cap = rounded_games(o.max_games, n);
-    let Some(ci) = o.until else {
-        return play_identical(game, agent, 0..cap, o.seed, o.duplicate, pool);
-    };
-    let batch = until_batch(n);
-    let mut games = Vec::new();
-    while (games.len() as u64) < cap {
-        let start = games.len() as u64;
-        games.extend(play_identical(
-            game,
-            agent,
-            start..(start + batch).min(cap),
-            o.seed,
-            o.duplicate,
-            pool,
-        ));
-        let widest = groups(&games, n)
-            .iter()
-            .map(|g| group_rate(&games, g, n, o.duplicate).half_width())
-            .fold(0.0, f64::max);
-        if widest <= ci {
-            break;
-        }
-    }
-    games
-}
-
 /// The share of `games` that ended each way, clustered like the win rates
 /// (by deal with duplicate deals).
 fn ending_shares(games: &[PlayedGame], seats: usize, duplicate: bool) -> Vec<(String, Rate)> {
@@ -164,7 +129,20 @@ pub fn check<G: Game>(game: &G, o: &SkillOptions) -> Result<AgentSpec> {
 
 /// Measures balance at each budget in turn; see the module doc.
 pub fn measure<G: Game>(game: &G, o: &SkillOptions) -> Result<SkillResult> {
+    measure_with(game, o, None)
+}
+
+/// [`measure`], keeping every game in `records` (and continuing the study
+/// there when it resumes).
+pub fn measure_with<G: Game>(
+    game: &G,
+    o: &SkillOptions,
+    records: Option<Records>,
+) -> Result<SkillResult> {
     let base = check(game, o)?;
+    if let Some(r) = records {
+        r.start(game, o)?;
+    }
     let pool = super::pool(o.threads)?;
     let started = Instant::now();
     assess(
@@ -177,9 +155,10 @@ pub fn measure<G: Game>(game: &G, o: &SkillOptions) -> Result<SkillResult> {
             {
                 return Ok(None);
             }
-            Ok(Some(play_budget(game, &at_budget(&base, b), o, &pool)))
+            let agent = at_budget(&base, b);
+            play_budget(game, &agent, b, o, &pool, records).map(Some)
         },
-        |_| Ok(None),
+        |plan| records.map(|r| r.journal(plan, o)).transpose(),
     )
 }
 
@@ -416,6 +395,7 @@ impl SkillResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::balance::play_identical;
 
     fn rate(rate: f64, se: f64) -> Rate {
         Rate {

@@ -2,7 +2,8 @@
 
 use anyhow::{Context, Result, bail};
 
-use super::{BalanceArgs, MergeArgs, Registry};
+use super::{BalanceArgs, CompareArgs, MergeArgs, Registry};
+use crate::balance::records::{RUN_FILE, Records};
 use crate::balance::skill::{SkillOptions, SkillResult};
 use crate::balance::{prepare_out, save};
 
@@ -57,8 +58,39 @@ pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
         );
         return Ok(());
     }
-    prepare_out(&a.out, "balance.csv", a.force)?;
-    write(&a.out, &game.balance(&opts)?)
+    if a.resume {
+        if !a.out.is_dir() {
+            bail!(
+                "cannot resume in {}: no such directory (drop --resume to start the study)",
+                a.out.display()
+            );
+        }
+    } else {
+        prepare_out(&a.out, "balance.csv", a.force)?;
+        if !a.force && a.out.join(RUN_FILE).exists() {
+            bail!(
+                "{} holds an unfinished balance study (use --resume to continue it, --force to start over, or another --out)",
+                a.out.display()
+            );
+        }
+    }
+    let records = Records {
+        dir: &a.out,
+        resume: a.resume,
+    };
+    write(&a.out, &game.balance(&opts, records)?)
+}
+
+/// `compare`: the paired differences of a variant's balance study against the base game's.
+pub(super) fn compare(a: &CompareArgs) -> Result<()> {
+    let c = crate::balance::paired::compare(&a.base, &a.variant)?;
+    let out = a.out.as_ref().unwrap_or(&a.variant);
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    save(out, "paired.csv", &c.to_csv())?;
+    let md = c.to_markdown();
+    save(out, "paired.md", &md)?;
+    print!("{md}");
+    Ok(())
 }
 
 /// `merge` of the shard directories of one `balance --shard` command.

@@ -36,6 +36,7 @@ pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
         Command::Tune(a) => super::tune::run(a, registry)?,
         Command::Fit(a) => super::fit::run(a)?,
         Command::Balance(a) => super::balance::run(a, registry)?,
+        Command::Compare(a) => super::balance::compare(&a)?,
         Command::Fair(a) => super::fair::run(a, registry)?,
         Command::Ablate(a) => super::ablate::run(a, registry)?,
     }

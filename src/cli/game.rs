@@ -16,6 +16,7 @@ use super::{ExploitabilityArgs, LadderArgs, SprtArgs, TuneArgs};
 use crate::agents::registry::AgentSpec;
 use crate::analysis::quality::Trajectory;
 use crate::arena::trace::Header;
+use crate::balance::records::Records;
 use crate::balance::skill::{SkillOptions, SkillResult};
 use crate::games::erased::{DynGame, Typed};
 use crate::ladder::{Journal, LadderPlan};
@@ -57,8 +58,8 @@ pub(super) trait GameCommands: DynGame {
     ) -> Result<Vec<Trajectory>>;
     /// `tune`: searches, prints and writes the tuning.
     fn tune(&self, space: &SearchSpace, against: &AgentSpec, a: &TuneArgs) -> Result<()>;
-    /// `balance`: balance against skill.
-    fn balance(&self, opts: &SkillOptions) -> Result<SkillResult>;
+    /// `balance`: balance against skill, every game kept in `records`.
+    fn balance(&self, opts: &SkillOptions, records: Records) -> Result<SkillResult>;
     /// `balance --shard K/N`: plays shard K of N into `dir`.
     fn balance_shard(&self, opts: &SkillOptions, shard: (u64, u64), dir: &Path) -> Result<()>;
     /// `merge` of `balance` shards.
@@ -115,8 +116,8 @@ impl<G: Picture> GameCommands for Typed<G> {
     fn tune(&self, space: &SearchSpace, against: &AgentSpec, a: &TuneArgs) -> Result<()> {
         super::tune::tune_game(self.game(), space, against, a)
     }
-    fn balance(&self, opts: &SkillOptions) -> Result<SkillResult> {
-        crate::balance::skill::measure(self.game(), opts)
+    fn balance(&self, opts: &SkillOptions, records: Records) -> Result<SkillResult> {
+        crate::balance::skill::measure_with(self.game(), opts, Some(records))
     }
     fn balance_shard(&self, opts: &SkillOptions, shard: (u64, u64), dir: &Path) -> Result<()> {
         crate::balance::shard::play(self.game(), opts, shard, dir)

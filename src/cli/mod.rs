@@ -148,10 +148,17 @@ pub enum Command {
     Fit(FitArgs),
     /// Seat and role balance of one search agent against itself at doubling
     /// budgets, until two consecutive budgets agree (TOST) or a cap; writes
-    /// balance.csv, balance.json and balance.md (does the imbalance grow, shrink or flip).
+    /// balance.csv, balance.json and balance.md (does the imbalance grow, shrink or flip),
+    /// and every game of each budget (games-<budget>.csv) for --resume and `compare`.
     ///
     /// Example: boardlab balance --game fox --agent ismcts --budgets 250,500,1000 --until ci=0.03 --max-games 2000 --out results/balance/fox
     Balance(BalanceArgs),
+    /// A variant against its base game, game by game: the paired differences
+    /// (seat and role win rates, endings, lengths) of two `balance` studies
+    /// played on the same seeds, with their 95 % intervals; writes paired.csv and paired.md.
+    ///
+    /// Example: boardlab compare --base results/balance-hamunaptra --variant results/balance-hamunaptra-rule4
+    Compare(CompareArgs),
     /// Compensation solver: bisection with sequential tests on a numeric game
     /// parameter for the value where the first seat (or a role) wins at the target rate.
     ///
@@ -232,8 +239,26 @@ pub struct BalanceArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Overwrite an earlier result in --out.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     pub force: bool,
+    /// Continue the interrupted (or time-capped) study in --out, given the same
+    /// options: its complete games are kept and only the rest is played.
+    #[arg(long, conflicts_with = "shard")]
+    pub resume: bool,
+}
+
+/// Arguments of `compare`.
+#[derive(Debug, clap::Args)]
+pub struct CompareArgs {
+    /// The base game's `balance` output directory.
+    #[arg(long)]
+    pub base: PathBuf,
+    /// The variant's `balance` output directory, played with the same --seed.
+    #[arg(long)]
+    pub variant: PathBuf,
+    /// Where to write paired.csv and paired.md (default: the variant's directory).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }
 
 /// Arguments of `fair`.

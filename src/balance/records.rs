@@ -1,0 +1,336 @@
+//! The per-game records of `boardlab balance` and `balance --resume`.
+//!
+//! The output directory holds [`RUN_FILE`] (everything that decides the
+//! games, written first), per budget `games-<budget>.csv` (the rows of every
+//! game, appended in index order chunk by chunk as they are played, never
+//! all in memory) and the ladder's pairs. A game depends on its index alone,
+//! and `--until` looks at the rates only after whole batches of
+//! [`until_batch`] games, so a resumed study keeps each budget's complete
+//! games, drops a torn last line, replays the stopping checks over what it
+//! kept and plays the rest: its files and rates are those of a study that
+//! never stopped, for any thread count.
+
+use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+
+use super::skill::SkillOptions;
+use super::{group_rate, groups};
+use crate::agents::registry::AgentSpec;
+use crate::arena::manifest::Identity;
+use crate::arena::record::{GameRow, check_games_header};
+use crate::arena::{PlayedGame, rounded_games, until_batch};
+use crate::game::Game;
+
+/// What decides a balance study's games and rates, written before any game.
+pub const RUN_FILE: &str = "balance-run.json";
+/// The ladder's pairs (a ladder journal), appended as pairs finish.
+pub const PAIRS_FILE: &str = "ladder-pairs.csv";
+
+/// The games file of one budget.
+pub fn games_file(budget: u64) -> String {
+    format!("games-{budget}.csv")
+}
+
+/// The contents of [`RUN_FILE`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunSpec {
+    /// Canonical game spec.
+    pub game: String,
+    /// The agent as given.
+    pub agent: String,
+    /// Budgets in iterations per decision.
+    pub budgets: Vec<u64>,
+    /// `--until ci=X`.
+    pub until: Option<f64>,
+    /// Games per budget (after rounding to whole seat rotations).
+    pub max_games: u64,
+    /// Duplicate deals.
+    pub duplicate: bool,
+    /// The agreement tolerance.
+    pub tolerance: f64,
+    /// Games per ladder meeting.
+    pub ladder_games: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// boardlab version that played the games.
+    pub version: String,
+    /// Fingerprint of the sources that decide games.
+    pub code: String,
+}
+
+impl RunSpec {
+    /// The spec of `o` on `game`.
+    pub fn of<G: Game>(game: &G, o: &SkillOptions) -> RunSpec {
+        RunSpec {
+            game: game.spec(),
+            agent: o.agent.clone(),
+            budgets: o.budgets.clone(),
+            until: o.until,
+            max_games: rounded_games(o.max_games, game.num_players()),
+            duplicate: o.duplicate,
+            tolerance: o.tolerance,
+            ladder_games: o.ladder_games,
+            seed: o.seed,
+            version: crate::provenance::VERSION.to_string(),
+            code: crate::provenance::CODE_FINGERPRINT.to_string(),
+        }
+    }
+
+    /// The first field in which `self` (this command) and `old` differ.
+    fn difference(&self, old: &RunSpec) -> Option<String> {
+        let show = |v: &dyn std::fmt::Debug| format!("{v:?}");
+        [
+            ("game", show(&self.game), show(&old.game)),
+            ("agent", show(&self.agent), show(&old.agent)),
+            ("budgets", show(&self.budgets), show(&old.budgets)),
+            ("until", show(&self.until), show(&old.until)),
+            (
+                "games per budget",
+                show(&self.max_games),
+                show(&old.max_games),
+            ),
+            ("duplicate", show(&self.duplicate), show(&old.duplicate)),
+            ("tolerance", show(&self.tolerance), show(&old.tolerance)),
+            (
+                "ladder games",
+                show(&self.ladder_games),
+                show(&old.ladder_games),
+            ),
+            ("seed", show(&self.seed), show(&old.seed)),
+            ("boardlab version", show(&self.version), show(&old.version)),
+            ("code fingerprint", show(&self.code), show(&old.code)),
+        ]
+        .into_iter()
+        .find(|(_, a, b)| a != b)
+        .map(|(what, a, b)| format!("not the same {what} ({a} here, {b} in the existing study)"))
+    }
+}
+
+/// Reads the [`RUN_FILE`] of `dir`.
+pub fn read_spec(dir: &Path) -> Result<RunSpec> {
+    let path = dir.join(RUN_FILE);
+    let text = crate::fsutil::read_text(&path, 1 << 20).with_context(|| {
+        format!(
+            "cannot read {}: not a `balance` output directory (or one written before games were kept)",
+            path.display()
+        )
+    })?;
+    serde_json::from_str(&text).with_context(|| format!("malformed {}", path.display()))
+}
+
+/// Where a balance study keeps its records, and whether it continues one.
+#[derive(Clone, Copy, Debug)]
+pub struct Records<'a> {
+    /// The output directory.
+    pub dir: &'a Path,
+    /// Continue the study already there.
+    pub resume: bool,
+}
+
+impl Records<'_> {
+    /// Starts the study: checks a resumed directory holds this very study,
+    /// or writes [`RUN_FILE`] and clears its budgets' games files and the
+    /// ladder's pairs (an earlier study's, under `--force`).
+    pub fn start<G: Game>(&self, game: &G, o: &SkillOptions) -> Result<()> {
+        let spec = RunSpec::of(game, o);
+        let refuse =
+            |why: String| anyhow::anyhow!("cannot resume in {}: {why}", self.dir.display());
+        if self.resume {
+            let old = read_spec(self.dir).map_err(|e| refuse(format!("{e:#}")))?;
+            if let Some(diff) = spec.difference(&old) {
+                return Err(refuse(diff));
+            }
+            return Ok(());
+        }
+        let files = o.budgets.iter().map(|&b| games_file(b));
+        for name in files.chain([PAIRS_FILE.to_string()]) {
+            let path = self.dir.join(name);
+            if path.exists() {
+                std::fs::remove_file(&path)
+                    .with_context(|| format!("cannot remove {}", path.display()))?;
+            }
+        }
+        super::save(self.dir, RUN_FILE, &serde_json::to_string_pretty(&spec)?)
+    }
+
+    /// The ladder journal: the pairs already played when resuming.
+    pub fn journal(
+        &self,
+        plan: &crate::ladder::LadderPlan,
+        o: &SkillOptions,
+    ) -> Result<crate::ladder::Journal> {
+        let path = self.dir.join(PAIRS_FILE);
+        if self.resume && path.exists() {
+            crate::ladder::Journal::resume(&path, plan, o.ladder_games.div_ceil(2).max(1))
+                .map_err(|e| anyhow::anyhow!("cannot resume in {}: {e:#}", self.dir.display()))
+        } else {
+            crate::ladder::Journal::create(&path)
+        }
+    }
+}
+
+/// Plays budget `agent`'s games (all `max_games`, or with `until` whole
+/// batches until every seat's and role's half-width is small enough),
+/// appending them to the budget's games file; when resuming, the games
+/// already there are kept and the stopping checks replayed over them.
+pub fn play_budget<G: Game>(
+    game: &G,
+    agent: &AgentSpec,
+    budget: u64,
+    o: &SkillOptions,
+    pool: &rayon::ThreadPool,
+    records: Option<Records>,
+) -> Result<Vec<PlayedGame>> {
+    let n = game.num_players();
+    let cap = rounded_games(o.max_games, n);
+    let batch = until_batch(n);
+    // Stop at a batch boundary once every group is precise enough.
+    let precise = |games: &[PlayedGame]| {
+        o.until.is_some_and(|ci| {
+            groups(games, n)
+                .iter()
+                .map(|g| group_rate(games, g, n, o.duplicate).half_width())
+                .fold(0.0, f64::max)
+                <= ci
+        })
+    };
+    let (mut games, mut sink) = match records {
+        None => (Vec::new(), None),
+        Some(r) => {
+            let path = r.dir.join(games_file(budget));
+            let (kept, file) = if r.resume && path.exists() {
+                reopen(game, &path, o, &agent.label, cap)?
+            } else {
+                (
+                    Vec::new(),
+                    crate::fsutil::create(&path)
+                        .with_context(|| format!("cannot create {}", path.display()))?,
+                )
+            };
+            (kept, Some((file, path)))
+        }
+    };
+    for end in (batch..games.len() as u64 + 1).step_by(batch as usize) {
+        if end < cap && precise(&games[..end as usize]) {
+            if end != games.len() as u64 {
+                bail!(
+                    "cannot resume: {} holds {} games, but the study stops at {end}",
+                    sink.map_or(String::new(), |s| s.1.display().to_string()),
+                    games.len()
+                );
+            }
+            return Ok(games);
+        }
+    }
+    // A chunk between checkpoints of the file: a deal at a time at least, and
+    // never across a stopping check.
+    let chunk = rounded_games(20.max(2 * pool.current_num_threads() as u64), n);
+    while (games.len() as u64) < cap {
+        let start = games.len() as u64;
+        let boundary = if o.until.is_some() {
+            (start / batch + 1) * batch
+        } else {
+            cap
+        };
+        let end = (start + chunk).min(boundary).min(cap);
+        let mut played = super::play_identical(game, agent, start..end, o.seed, o.duplicate, pool);
+        for g in &mut played {
+            g.metrics = Vec::new();
+        }
+        if let Some((file, path)) = &mut sink {
+            append(file, path, &played, start == 0)?;
+        }
+        games.extend(played);
+        if end == boundary && end < cap && precise(&games) {
+            break;
+        }
+    }
+    Ok(games)
+}
+
+/// Appends `games`' rows to `file` (with the header when `first`).
+fn append(file: &mut std::fs::File, path: &Path, games: &[PlayedGame], first: bool) -> Result<()> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(first)
+        .from_writer(Vec::new());
+    for row in games.iter().flat_map(|g| &g.rows) {
+        w.serialize(row)?;
+    }
+    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    file.write_all(&bytes)
+        .and_then(|()| file.flush())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Reads the complete games of an interrupted budget from `path`, each
+/// checked to be the game this study plays at its place, truncates the file
+/// after the last of them and returns them with the file open at its end.
+fn reopen<G: Game>(
+    game: &G,
+    path: &Path,
+    o: &SkillOptions,
+    label: &str,
+    cap: u64,
+) -> Result<(Vec<PlayedGame>, std::fs::File)> {
+    let n = game.num_players();
+    let refuse = |why: String| anyhow::anyhow!("cannot resume: {}: {why}", path.display());
+    let mut file = crate::fsutil::open_existing(path).map_err(|e| refuse(e.to_string()))?;
+    let whole = crate::arena::resume::whole_lines(&file).map_err(|e| refuse(e.to_string()))?;
+    let identity = Identity {
+        game: game.spec(),
+        agents: vec![label.to_string(); n],
+        resolved_agents: Vec::new(),
+        seed: o.seed,
+        games: cap,
+        duplicate: o.duplicate,
+        until: None,
+        move_timeout_ms: None,
+        data_files: Default::default(),
+        version: String::new(),
+        code: String::new(),
+    };
+    let mut reader = csv::Reader::from_reader(std::io::BufReader::new((&file).take(whole)));
+    let header = reader
+        .headers()
+        .map_err(|e| refuse(format!("malformed: {e}")))?
+        .clone();
+    let mut games = Vec::new();
+    let mut keep = 0;
+    if !header.is_empty() {
+        check_games_header(&header).map_err(|e| refuse(format!("malformed: {e}")))?;
+        let mut line = csv::StringRecord::new();
+        let mut pending: Vec<GameRow> = Vec::new();
+        while reader
+            .read_record(&mut line)
+            .map_err(|e| refuse(format!("malformed: {e}")))?
+        {
+            let row: GameRow = line
+                .deserialize(Some(&header))
+                .map_err(|e| refuse(format!("malformed row: {e}")))?;
+            pending.push(row);
+            if pending.len() == n {
+                let index = games.len() as u64;
+                if index >= cap {
+                    return Err(refuse(format!(
+                        "holds more than the {cap} games of a budget"
+                    )));
+                }
+                crate::arena::check::game_rows(game, &identity, index, &pending).map_err(refuse)?;
+                games.push(PlayedGame {
+                    rows: std::mem::take(&mut pending),
+                    metrics: Vec::new(),
+                    stop: None,
+                });
+                keep = reader.position().byte();
+            }
+        }
+    }
+    drop(reader);
+    let io = |e: std::io::Error| refuse(format!("cannot truncate: {e}"));
+    file.set_len(keep).map_err(io)?;
+    file.seek(SeekFrom::End(0)).map_err(io)?;
+    Ok((games, file))
+}
