@@ -121,7 +121,9 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// game; the runner stops a game there and records it as truncated.
     fn max_game_length(&self) -> u32;
 
-    /// True when some seat cannot see the whole state.
+    /// True when some seat cannot see the whole state. When false, the
+    /// runner hands every seat the state itself as its view (nothing is
+    /// hidden, so nothing is determinized).
     fn has_hidden_information(&self) -> bool;
 
     /// The largest magnitude any return can have, for games that pay in chips
