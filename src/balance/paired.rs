@@ -4,7 +4,7 @@
 //! budget from the same seed and seating (common random numbers), so each
 //! quantity is compared as the mean of per-game differences (variant minus
 //! base), with the paired interval and sign-flip test of
-//! [`PairedSums`](crate::stats::seat_tests::PairedSums) — the same statistics
+//! [`PairedSums`] — the same statistics
 //! as an experiment's comparisons with its baseline cell. Whatever the two
 //! games share of their deals cancels out, so the interval is never wider
 //! than that of two independent samples and narrower the more they share.

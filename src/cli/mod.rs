@@ -149,7 +149,7 @@ pub enum Command {
     /// Seat and role balance of one search agent against itself at doubling
     /// budgets, until two consecutive budgets agree (TOST) or a cap; writes
     /// balance.csv, balance.json and balance.md (does the imbalance grow, shrink or flip),
-    /// and every game of each budget (games-<budget>.csv) for --resume and `compare`.
+    /// and every game of each budget (`games-<budget>.csv`) for --resume and `compare`.
     ///
     /// Example: boardlab balance --game fox --agent ismcts --budgets 250,500,1000 --until ci=0.03 --max-games 2000 --out results/balance/fox
     Balance(BalanceArgs),
