@@ -755,27 +755,33 @@ fn a_resumed_balance_study_writes_the_files_of_one_never_interrupted() {
     }
 }
 
-#[test]
-fn resume_and_compare_refuse_foreign_or_malformed_directories_in_one_line() {
-    let dir = temp_dir("balance-resume-bad");
-    let study = dir.join("study");
-    let o = boardlab(&[
+/// The arguments of a 40-game `balance` study of planted at `budgets`, into
+/// `out`, without a ladder.
+fn small_study<'a>(out: &'a std::path::Path, budgets: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
         "balance",
         "--game",
         "planted",
         "--agent",
         "mcts",
         "--budgets",
-        "4",
+        budgets,
         "--max-games",
         "40",
         "--ladder-games",
         "0",
-        "--threads",
-        "1",
         "--out",
-        study.to_str().unwrap(),
-    ]);
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[test]
+fn resume_and_compare_refuse_foreign_or_malformed_directories_in_one_line() {
+    let dir = temp_dir("balance-resume-bad");
+    let study = dir.join("study");
+    let o = boardlab(&small_study(&study, "4", &["--threads", "1"]));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let copy = |name: &str, edit: &dyn Fn(&std::path::Path)| {
         let d = dir.join(name);
@@ -797,25 +803,7 @@ fn resume_and_compare_refuse_foreign_or_malformed_directories_in_one_line() {
         );
     };
     let resume = |d: &std::path::Path, budgets: &str, needle: &str| {
-        refused(
-            &[
-                "balance",
-                "--game",
-                "planted",
-                "--agent",
-                "mcts",
-                "--budgets",
-                budgets,
-                "--max-games",
-                "40",
-                "--ladder-games",
-                "0",
-                "--out",
-                d.to_str().unwrap(),
-                "--resume",
-            ],
-            needle,
-        );
+        refused(&small_study(d, budgets, &["--resume"]), needle);
     };
     let empty = copy("empty", &|d| {
         std::fs::remove_file(d.join("balance-run.json")).unwrap();
@@ -858,23 +846,7 @@ fn resume_and_compare_refuse_foreign_or_malformed_directories_in_one_line() {
     );
     // Studies on different seeds do not pair.
     let reseeded = dir.join("reseeded");
-    let o = boardlab(&[
-        "balance",
-        "--game",
-        "planted",
-        "--agent",
-        "mcts",
-        "--budgets",
-        "4",
-        "--max-games",
-        "40",
-        "--ladder-games",
-        "0",
-        "--seed",
-        "2",
-        "--out",
-        reseeded.to_str().unwrap(),
-    ]);
+    let o = boardlab(&small_study(&reseeded, "4", &["--seed", "2"]));
     assert!(o.status.success());
     refused(
         &[

@@ -586,7 +586,7 @@ fn play_span<G: Game>(
             };
             let (pos, take) = &mut *role;
             loop {
-                let Some(batch) = lock(&ready).remove(pos) else {
+                let Some(mut batch) = lock(&ready).remove(pos) else {
                     break;
                 };
                 let mut starts = (0, 0);
@@ -604,7 +604,6 @@ fn play_span<G: Game>(
                 }
                 written.store(*pos, Ordering::Release);
                 take(Event::Taken(batch.played.len()));
-                let mut batch = batch;
                 batch.games.clear();
                 batch.metrics.clear();
                 batch.played.clear();
