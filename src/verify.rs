@@ -7,8 +7,8 @@
 //! recorded rows: from games.csv, or from sample.csv (the first games, kept
 //! when a large games.csv is not committed), and the metrics of those games.
 //! A `boardlab balance` study (a folder holding balance-run.json) is replayed
-//! the same way, budget by budget, from its games-<budget>.csv or the
-//! sample-<budget>.csv kept in its place.
+//! the same way, budget by budget, from its `games-<budget>.csv` or the
+//! `sample-<budget>.csv` kept in its place.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -140,7 +140,7 @@ pub fn verify_study(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck> 
 }
 
 /// The games file of `budget` kept in a balance study: the whole
-/// games-<budget>.csv, or the sample-<budget>.csv kept in its place.
+/// `games-<budget>.csv`, or the `sample-<budget>.csv` kept in its place.
 fn balance_games_file(dir: &Path, budget: u64) -> Option<PathBuf> {
     [records::games_file(budget), records::sample_file(budget)]
         .into_iter()
