@@ -6,6 +6,9 @@
 //! binary at hand and compares every column except the timings with the
 //! recorded rows: from games.csv, or from sample.csv (the first games, kept
 //! when a large games.csv is not committed), and the metrics of those games.
+//! A `boardlab balance` study (a folder holding balance-run.json) is replayed
+//! the same way, budget by budget, from its `games-<budget>.csv` or the
+//! `sample-<budget>.csv` kept in its place.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,6 +17,7 @@ use rayon::prelude::*;
 
 use crate::agents::registry::AgentSpec;
 use crate::arena::{self, RunOptions, manifest};
+use crate::balance::{records, skill};
 use crate::game::Game;
 use crate::games::AnyGame;
 use crate::with_game;
@@ -82,9 +86,10 @@ pub fn superseded(dir: &Path) -> Option<String> {
         .map(|l| l.replace("**", "").trim_end().to_string())
 }
 
-/// The run directories at or below `dir` (those holding run.json), in order.
+/// The run directories at or below `dir` (those holding run.json, or a
+/// balance study's balance-run.json), in order.
 pub fn run_dirs(dir: &Path) -> Vec<PathBuf> {
-    if dir.join("run.json").is_file() {
+    if dir.join("run.json").is_file() || dir.join(records::RUN_FILE).is_file() {
         return vec![dir.to_path_buf()];
     }
     let mut subs: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -120,15 +125,151 @@ pub fn verify_study(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck> 
         }];
     }
     runs.iter()
-        .map(|r| {
+        .flat_map(|r| {
+            if r.join(records::RUN_FILE).is_file() {
+                return verify_balance(r, sample, threads);
+            }
             let (games, status) = verify_run(r, sample, threads);
-            RunCheck {
+            vec![RunCheck {
                 dir: r.clone(),
+                games,
+                status,
+            }]
+        })
+        .collect()
+}
+
+/// The games file of `budget` kept in a balance study: the whole
+/// `games-<budget>.csv`, or the `sample-<budget>.csv` kept in its place.
+fn balance_games_file(dir: &Path, budget: u64) -> Option<PathBuf> {
+    [records::games_file(budget), records::sample_file(budget)]
+        .into_iter()
+        .map(|name| dir.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Verifies a `boardlab balance` study: each budget's first `sample` games
+/// are replayed from balance-run.json and compared with its games file. A
+/// budget without a file after the last one with a file was never played
+/// (the study converged or hit its time cap first).
+pub fn verify_balance(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck> {
+    let fail = |status: Status| {
+        vec![RunCheck {
+            dir: dir.to_path_buf(),
+            games: 0,
+            status,
+        }]
+    };
+    let spec = match records::read_spec(dir) {
+        Ok(spec) => spec,
+        Err(e) => return fail(Status::NotReproducible(format!("{e:#}"))),
+    };
+    let files: Vec<Option<PathBuf>> = spec
+        .budgets
+        .iter()
+        .map(|&b| balance_games_file(dir, b))
+        .collect();
+    let Some(played) = files.iter().rposition(Option::is_some) else {
+        return fail(Status::NotReproducible(format!(
+            "no games-<budget>.csv or sample-<budget>.csv kept for budgets {:?}",
+            spec.budgets
+        )));
+    };
+    spec.budgets[..=played]
+        .iter()
+        .zip(&files)
+        .map(|(&budget, file)| {
+            let Some(file) = file else {
+                return RunCheck {
+                    dir: dir.join(records::games_file(budget)),
+                    games: 0,
+                    status: Status::NotReproducible(format!(
+                        "neither {} nor {} is kept, though a larger budget was played",
+                        records::games_file(budget),
+                        records::sample_file(budget)
+                    )),
+                };
+            };
+            let (games, status) = match replay_budget(&spec, budget, file, sample, threads) {
+                Ok((n, None)) => (n, Status::Fresh),
+                Ok((n, Some(diff))) => {
+                    let code = crate::provenance::CODE_FINGERPRINT;
+                    let why = if spec.code == code {
+                        diff
+                    } else {
+                        format!("{diff} (code fingerprint {} then, {code} now)", spec.code)
+                    };
+                    (n, Status::Stale(why))
+                }
+                Err(why) => (0, Status::NotReproducible(why)),
+            };
+            RunCheck {
+                dir: file.clone(),
                 games,
                 status,
             }
         })
         .collect()
+}
+
+/// Replays the first `sample` games of `budget` recorded in `file` with the
+/// agent and seeds of `spec`; the games replayed and the first difference.
+fn replay_budget(
+    spec: &records::RunSpec,
+    budget: u64,
+    file: &Path,
+    sample: usize,
+    threads: usize,
+) -> Outcome {
+    let name = file
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    let recorded = read_table(file)?;
+    let game = AnyGame::parse(&spec.game)
+        .map_err(|e| format!("game '{}' no longer builds: {e}", spec.game))?;
+    let base = AgentSpec::parse(&spec.agent).map_err(|e| format!("agent '{}': {e}", spec.agent))?;
+    let agent = skill::at_budget(&base, budget);
+    let indices: Vec<u64> = (0..spec.max_games)
+        .filter(|i| recorded.rows.contains_key(&(*i, 0)))
+        .take(sample)
+        .collect();
+    if indices.is_empty() {
+        return Err(format!("{name} holds no game"));
+    }
+    let pool = crate::balance::pool(threads).map_err(|e| e.to_string())?;
+    let played: Vec<arena::PlayedGame> = with_game!(&game, g => {
+        crate::balance::play_identical(g, &agent, indices.iter().copied(), spec.seed, spec.duplicate, &pool)
+    });
+    let replayed = games_table(&played)?;
+    Ok((
+        indices.len(),
+        compare(&name, &recorded, &replayed, &indices),
+    ))
+}
+
+/// The games rows of `played` as a table, as games.csv would hold them.
+fn games_table(played: &[arena::PlayedGame]) -> Result<Table, String> {
+    to_table(true, &|w| {
+        played
+            .iter()
+            .flat_map(|g| &g.rows)
+            .try_for_each(|r| w.serialize(r))
+    })
+}
+
+/// Writes rows with `write` and reads them back as a table; `auto_header`:
+/// csv writes the header with the first row (there is always a game row;
+/// metrics may have none, so theirs is written by hand).
+fn to_table(
+    auto_header: bool,
+    write: &dyn Fn(&mut csv::Writer<Vec<u8>>) -> csv::Result<()>,
+) -> Result<Table, String> {
+    let mut w = csv::WriterBuilder::new()
+        .has_headers(auto_header)
+        .from_writer(Vec::new());
+    write(&mut w).map_err(|e| e.to_string())?;
+    let bytes = w.into_inner().map_err(|e| e.to_string())?;
+    parse_table(&String::from_utf8_lossy(&bytes))
 }
 
 /// Recorded rows of a CSV file: its header and rows keyed by `(game_index, seat)`.
@@ -306,23 +447,7 @@ fn replay_and_compare(dir: &Path, sample: usize, threads: usize) -> Outcome {
                 .collect()
         })
     });
-    // `auto_header`: csv writes the header with the first row (there is
-    // always a game row; metrics may have none, so theirs is written by hand).
-    let to_table =
-        |auto_header: bool, write: &dyn Fn(&mut csv::Writer<Vec<u8>>) -> csv::Result<()>| {
-            let mut w = csv::WriterBuilder::new()
-                .has_headers(auto_header)
-                .from_writer(Vec::new());
-            write(&mut w).map_err(|e| e.to_string())?;
-            let bytes = w.into_inner().map_err(|e| e.to_string())?;
-            parse_table(&String::from_utf8_lossy(&bytes))
-        };
-    let replayed = to_table(true, &|w| {
-        played
-            .iter()
-            .flat_map(|g| &g.rows)
-            .try_for_each(|r| w.serialize(r))
-    })?;
+    let replayed = games_table(&played)?;
     if let Some(diff) = compare(games_file, &recorded, &replayed, &indices) {
         return Ok((indices.len(), Some(diff)));
     }

@@ -546,6 +546,13 @@ fn balance_shards_merged_equal_the_unsharded_result_byte_for_byte() {
             if w.exists() {
                 assert_eq!(common::without_timing(&w), common::without_timing(&m));
             }
+            // And the samples `verify` replays when the games are not kept.
+            let sample = |d: &std::path::Path| d.join(format!("sample-{b}.csv"));
+            let (w, m) = (sample(&dir.join("whole")), sample(&merged));
+            assert_eq!(w.exists(), m.exists(), "tolerance {tolerance}: sample {b}");
+            if w.exists() {
+                assert_eq!(common::without_timing(&w), common::without_timing(&m));
+            }
         }
         let csv = std::fs::read_to_string(merged.join("balance.csv")).unwrap();
         let rated = csv.lines().filter(|l| l.contains(",seat,0,")).count();
@@ -927,4 +934,83 @@ fn compare_recovers_the_planted_komi_effect_with_a_paired_interval() {
             .any(|l| l.starts_with("4,ending,end,2000,1.0000,1.0000,0.0000")),
         "{csv}"
     );
+}
+
+#[test]
+fn resume_with_more_games_extends_a_finished_study_to_the_larger_one() {
+    let dir = temp_dir("balance-extend");
+    let (small, extended, whole) = (dir.join("small"), dir.join("extended"), dir.join("whole"));
+    let study = |out: &std::path::Path, games: &str, extra: &[&str]| {
+        let mut args = small_study(out, "4,8", &["--threads", "2", "--tolerance", "0.001"]);
+        let at = args.iter().position(|a| *a == "40").unwrap();
+        args[at] = games;
+        args.extend_from_slice(extra);
+        let o = boardlab(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    study(&whole, "60", &[]);
+    study(&small, "20", &[]);
+    std::fs::create_dir_all(&extended).unwrap();
+    for entry in std::fs::read_dir(&small).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, extended.join(path.file_name().unwrap())).unwrap();
+    }
+    study(&extended, "60", &["--resume"]);
+    for f in [
+        "balance.csv",
+        "balance.json",
+        "balance.md",
+        "balance-run.json",
+    ] {
+        assert_eq!(
+            std::fs::read(whole.join(f)).unwrap(),
+            std::fs::read(extended.join(f)).unwrap(),
+            "{f}"
+        );
+    }
+    for b in [4, 8] {
+        // The first 20 games are kept, not played again.
+        let kept = std::fs::read_to_string(games(&small, b)).unwrap();
+        let text = std::fs::read_to_string(games(&extended, b)).unwrap();
+        assert!(text.starts_with(&kept), "budget {b}");
+        assert_eq!(
+            common::without_timing(&games(&whole, b)),
+            common::without_timing(&games(&extended, b)),
+            "budget {b}"
+        );
+    }
+    // A study grows, it does not shrink.
+    let o = boardlab(&small_study(
+        &extended,
+        "4,8",
+        &["--tolerance", "0.001", "--resume"],
+    ));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("fewer than the 60 games"), "{err}");
+}
+
+#[test]
+fn compare_leaves_out_a_torn_last_game_as_resume_does() {
+    let dir = temp_dir("balance-compare-torn");
+    let (base, variant) = (dir.join("base"), dir.join("variant"));
+    let o = boardlab(&small_study(&base, "4", &["--threads", "1"]));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut args = small_study(&variant, "4", &["--threads", "1"]);
+    let at = args.iter().position(|a| *a == "planted").unwrap();
+    args[at] = "planted(komi=0.2)";
+    let o = boardlab(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The base killed while writing its last game: a line cut in two.
+    cut(&games(&base, 4), 0.99);
+    let o = boardlab(&[
+        "compare",
+        "--base",
+        base.to_str().unwrap(),
+        "--variant",
+        variant.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let csv = std::fs::read_to_string(variant.join("paired.csv")).unwrap();
+    assert!(csv.lines().any(|l| l.starts_with("4,seat,0,39,")), "{csv}");
 }

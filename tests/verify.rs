@@ -173,3 +173,91 @@ fn what_cannot_be_replayed_is_not_reproducible() {
     let (code, text) = verify(&["/nonexistent/study"]);
     assert_eq!(code, Some(2), "{text}");
 }
+
+/// A `balance` study of planted at budgets 4 and 8, 12 games each, in `dir`.
+fn small_balance(dir: &Path) {
+    let o = boardlab(&[
+        "balance",
+        "--game",
+        "planted",
+        "--agent",
+        "mcts",
+        "--budgets",
+        "4,8",
+        "--max-games",
+        "12",
+        "--ladder-games",
+        "0",
+        "--seed",
+        "5",
+        "--threads",
+        "2",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn a_balance_study_is_replayed_budget_by_budget() {
+    let dir = temp_dir("balance-fresh");
+    small_balance(&dir);
+    let (code, text) = verify(&["--sample", "4", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{text}");
+    for b in [4, 8] {
+        assert!(
+            text.contains(&format!("games-{b}.csv (4 games replayed)")),
+            "{text}"
+        );
+    }
+    // An altered game of the second budget is stale and named.
+    edit_outcome(&dir.join("games-8.csv"));
+    let (code, text) = verify(&[dir.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("stale: games-8.csv game 1 seat 0 column outcome"),
+        "{text}"
+    );
+    assert!(text.contains(": stale"), "{text}");
+}
+
+#[test]
+fn a_balance_study_verifies_from_its_samples_alone() {
+    let dir = temp_dir("balance-sample");
+    small_balance(&dir);
+    // The samples hold the first games, as the games files do.
+    for b in [4, 8] {
+        let games = std::fs::read_to_string(dir.join(format!("games-{b}.csv"))).unwrap();
+        let sample = std::fs::read_to_string(dir.join(format!("sample-{b}.csv"))).unwrap();
+        assert_eq!(games, sample, "12 games: the sample is all of them");
+        std::fs::remove_file(dir.join(format!("games-{b}.csv"))).unwrap();
+    }
+    let (code, text) = verify(&["--sample", "3", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("sample-8.csv (3 games replayed)"), "{text}");
+    edit_outcome(&dir.join("sample-4.csv"));
+    let (code, text) = verify(&[dir.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("stale: sample-4.csv game 1 seat 0 column outcome"),
+        "{text}"
+    );
+    // Another seed recorded: every game differs from its record.
+    let reseeded = temp_dir("balance-reseeded");
+    small_balance(&reseeded);
+    let run = reseeded.join("balance-run.json");
+    let spec = std::fs::read_to_string(&run).unwrap();
+    std::fs::write(&run, spec.replace("\"seed\": 5", "\"seed\": 6")).unwrap();
+    let (code, text) = verify(&[reseeded.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("stale: games-4.csv game"), "{text}");
+    // A lost budget below one that was kept cannot be replayed.
+    std::fs::remove_file(reseeded.join("games-4.csv")).unwrap();
+    std::fs::remove_file(reseeded.join("sample-4.csv")).unwrap();
+    let (code, text) = verify(&[reseeded.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("not reproducible: neither games-4.csv"),
+        "{text}"
+    );
+}

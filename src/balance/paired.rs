@@ -13,12 +13,14 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::io::Read as _;
 use std::path::Path;
 
 use anyhow::{Result, bail};
 
 use super::records::{RunSpec, games_file, read_spec};
-use crate::arena::record::{GameRow, role_parts};
+
+use crate::arena::record::{GameRow, check_games_header, check_row, role_parts};
 use crate::stats::seat_tests::{Paired, PairedSums};
 
 /// One quantity's paired difference at one budget.
@@ -152,13 +154,56 @@ pub fn compare(base: &Path, variant: &Path) -> Result<Comparison> {
     })
 }
 
+/// The complete games of a games file, one at a time: a torn last line and a
+/// last game missing seats (a study still playing, or killed mid-write) are
+/// left out, as `balance --resume` leaves them.
+fn whole_games(
+    path: &Path,
+) -> Result<impl Iterator<Item = Result<Vec<GameRow>, String>> + use<>, String> {
+    let fail = |e: &dyn std::fmt::Display| format!("cannot read {}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(|e| fail(&e))?;
+    let whole = crate::arena::resume::whole_lines(&file).map_err(|e| fail(&e))?;
+    let mut reader = csv::Reader::from_reader(std::io::BufReader::new(file.take(whole)));
+    let malformed = {
+        let path = path.display().to_string();
+        move |e: &dyn std::fmt::Display| format!("malformed {path}: {e}")
+    };
+    let header = reader.headers().map_err(|e| malformed(&e))?.clone();
+    if !header.is_empty() {
+        check_games_header(&header).map_err(|e| malformed(&e))?;
+    }
+    let mut rows = reader.into_deserialize::<GameRow>().peekable();
+    let mut seats = None;
+    Ok(std::iter::from_fn(move || {
+        let row = |r: Option<csv::Result<GameRow>>| -> Option<Result<GameRow, String>> {
+            let r = r?.map_err(|e| malformed(&e));
+            Some(r.and_then(|r| check_row(&r).map(|()| r).map_err(|e| malformed(&e))))
+        };
+        let mut game = match row(rows.next())? {
+            Ok(first) => vec![first],
+            Err(e) => return Some(Err(e)),
+        };
+        while rows
+            .peek()
+            .is_some_and(|r| r.as_ref().is_ok_and(|r| r.game_index == game[0].game_index))
+        {
+            match row(rows.next())? {
+                Ok(r) => game.push(r),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        let n = *seats.get_or_insert(game.len());
+        (rows.peek().is_some() || game.len() == n).then_some(Ok(game))
+    }))
+}
+
 fn compare_budget(
     budget: u64,
     base: &Path,
     variant: &Path,
     duplicate: bool,
 ) -> Result<Vec<Difference>> {
-    let games = |p: &Path| crate::report::stream::games_of(p).map_err(anyhow::Error::msg);
+    let games = |p: &Path| whole_games(p).map_err(anyhow::Error::msg);
     // Every ending either side saw, so that each game counts 1 or 0 for each.
     let mut endings = BTreeSet::new();
     for p in [base, variant] {

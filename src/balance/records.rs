@@ -3,7 +3,8 @@
 //! The output directory holds [`RUN_FILE`] (everything that decides the
 //! games, written first), per budget `games-<budget>.csv` (the rows of every
 //! game, appended in index order chunk by chunk as they are played, never
-//! all in memory) and the ladder's pairs. A game depends on its index alone,
+//! all in memory) and `sample-<budget>.csv` (its first games, written when the
+//! budget is done, for `boardlab verify`), and the ladder's pairs. A game depends on its index alone,
 //! and `--until` looks at the rates only after whole batches of
 //! [`until_batch`] games, so a resumed study keeps each budget's complete
 //! games, drops a torn last line, replays the stopping checks over what it
@@ -32,6 +33,24 @@ pub const PAIRS_FILE: &str = "ladder-pairs.csv";
 /// The games file of one budget.
 pub fn games_file(budget: u64) -> String {
     format!("games-{budget}.csv")
+}
+
+/// The first games of one budget, kept in place of its games file when that
+/// is too large to keep, so `boardlab verify` can still replay the study.
+pub fn sample_file(budget: u64) -> String {
+    format!("sample-{budget}.csv")
+}
+
+/// Writes [`sample_file`] of `budget`: the rows of its first
+/// [`SAMPLE_GAMES`](crate::verify::SAMPLE_GAMES) games.
+pub fn write_sample(dir: &Path, budget: u64, games: &[PlayedGame]) -> Result<()> {
+    let first = &games[..games.len().min(crate::verify::SAMPLE_GAMES)];
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for row in first.iter().flat_map(|g| &g.rows) {
+        w.serialize(row)?;
+    }
+    let bytes = w.into_inner().map_err(|e| anyhow::anyhow!("{e}"))?;
+    super::save(dir, &sample_file(budget), &String::from_utf8_lossy(&bytes))
 }
 
 /// The contents of [`RUN_FILE`].
@@ -140,12 +159,30 @@ impl Records<'_> {
             |why: String| anyhow::anyhow!("cannot resume in {}: {why}", self.dir.display());
         if self.resume {
             let old = read_spec(self.dir).map_err(|e| refuse(format!("{e:#}")))?;
-            if let Some(diff) = spec.difference(&old) {
+            // More games per budget extend the study: a game depends on its
+            // index alone, so the games kept are the first of the larger one.
+            let same_games = RunSpec {
+                max_games: old.max_games,
+                ..spec.clone()
+            };
+            if let Some(diff) = same_games.difference(&old) {
                 return Err(refuse(diff));
+            }
+            if spec.max_games < old.max_games {
+                return Err(refuse(format!(
+                    "--max-games {} is fewer than the {} games per budget of the existing study (a study can grow, not shrink)",
+                    spec.max_games, old.max_games
+                )));
+            }
+            if spec.max_games > old.max_games {
+                super::save(self.dir, RUN_FILE, &serde_json::to_string_pretty(&spec)?)?;
             }
             return Ok(());
         }
-        let files = o.budgets.iter().map(|&b| games_file(b));
+        let files = o
+            .budgets
+            .iter()
+            .flat_map(|&b| [games_file(b), sample_file(b)]);
         for name in files.chain([PAIRS_FILE.to_string()]) {
             let path = self.dir.join(name);
             if path.exists() {

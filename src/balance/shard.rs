@@ -206,6 +206,7 @@ pub fn merge<G: Game>(
             let games = by_budget.remove(&b);
             if let Some(games) = &games {
                 write_games(&out.join(games_file(b)), games)?;
+                super::records::write_sample(out, b, games)?;
             }
             Ok(games)
         },

@@ -156,7 +156,11 @@ pub fn measure_with<G: Game>(
                 return Ok(None);
             }
             let agent = at_budget(&base, b);
-            play_budget(game, &agent, b, o, &pool, records).map(Some)
+            let games = play_budget(game, &agent, b, o, &pool, records)?;
+            if let Some(r) = records {
+                super::records::write_sample(r.dir, b, &games)?;
+            }
+            Ok(Some(games))
         },
         |plan| records.map(|r| r.journal(plan, o)).transpose(),
     )

@@ -242,7 +242,8 @@ pub struct BalanceArgs {
     #[arg(long, conflicts_with = "resume")]
     pub force: bool,
     /// Continue the interrupted (or time-capped) study in --out, given the same
-    /// options: its complete games are kept and only the rest is played.
+    /// options: its complete games are kept and only the rest is played. A
+    /// larger --max-games extends a finished study the same way.
     #[arg(long, conflicts_with = "shard")]
     pub resume: bool,
 }
