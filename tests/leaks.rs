@@ -215,13 +215,17 @@ fn no_agent_decides_on_hidden_information() {
 /// agents that use it decide alike on two truths the seat cannot tell apart.
 #[test]
 fn fitted_evaluation_decides_on_the_view_only() {
-    let spec = "karmaka";
-    let game = AnyGame::parse(spec).unwrap();
     let agents = [
         "greedy(samples=2,eval=fitted)",
         "ismcts(iterations=40,max_rollout=5,eval=fitted)",
         "moismcts(iterations=40,max_rollout=5,eval=fitted)",
     ];
-    let (compared, differing) = with_game!(&game, g => check(g, spec, &agents));
-    assert!(compared >= 20 && differing > 0, "{compared} {differing}");
+    for spec in ["karmaka", "hamunaptra"] {
+        let game = AnyGame::parse(spec).unwrap();
+        let (compared, differing) = with_game!(&game, g => check(g, spec, &agents));
+        assert!(
+            compared >= 20 && differing > 0,
+            "{spec}: {compared} {differing}"
+        );
+    }
 }

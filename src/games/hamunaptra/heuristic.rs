@@ -87,7 +87,7 @@ impl Hamunaptra {
     /// Estimated VP including exit potential (§9 items 1–2): the farthest
     /// character's progress toward distance D, an open cell in the exit zone
     /// next to one of its characters, and (own hand only) stairs held.
-    fn estimate(&self, s: &State, p: PlayerId, own_hand: bool) -> f64 {
+    pub(super) fn estimate(&self, s: &State, p: PlayerId, own_hand: bool) -> f64 {
         let v = self.vp(s, p);
         let mut est = f64::from(v.total);
         if !own_hand {

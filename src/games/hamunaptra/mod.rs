@@ -11,6 +11,7 @@ pub mod combat;
 pub mod data;
 pub mod determinize;
 pub mod encoding;
+pub mod features;
 pub mod heuristic;
 pub mod invariants;
 pub mod render;
@@ -657,6 +658,15 @@ impl Game for Hamunaptra {
     }
     fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
         self.heuristic_value(state, player)
+    }
+    fn feature_names() -> &'static [&'static str] {
+        &features::FEATURES
+    }
+    fn eval_features(&self, state: &State, player: PlayerId, out: &mut [f64]) {
+        self.features_into(state, player, out);
+    }
+    fn fitted_eval() -> Option<&'static str> {
+        Some(features::FITTED)
     }
     fn render(&self, state: &State, viewer: Option<PlayerId>) -> String {
         self.render_text(state, viewer)

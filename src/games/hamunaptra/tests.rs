@@ -2635,3 +2635,89 @@ fn trade_answers_are_public_but_not_their_cards() {
         g.action_label_for(&s, notebook, 0)
     );
 }
+
+#[test]
+fn exit_reach_counts_steps_to_an_exit() {
+    let g = game("hamunaptra");
+    let at = |y: i32| h18_scenario(&g).at("C13", -3, y).build().unwrap();
+    // Ann's exit is (−3,8): her Explorer one step, on it, or left behind at
+    // the start with the others (seven steps).
+    assert!((g.exit_reach(&at(7), 0) - 0.5).abs() < 1e-12);
+    assert!((g.exit_reach(&at(8), 0) - 1.0).abs() < 1e-12);
+    assert!((g.exit_reach(&at(1), 0) - 1.0 / 8.0).abs() < 1e-12);
+}
+
+#[test]
+fn exit_features_reward_the_leader_near_an_exit() {
+    let g = game("hamunaptra");
+    let mut f = [0.0; 5];
+    let mut feats = |s: &State, p: u8| {
+        g.features_into(s, p, &mut f);
+        f
+    };
+    // Bob loses three characters: Ann leads, her Explorer one step from her exit.
+    let lead = |y: i32| {
+        h18_scenario(&g)
+            .at("C13", -3, y)
+            .dead("C16")
+            .dead("C14")
+            .dead("C12")
+            .build()
+            .unwrap()
+    };
+    let s = lead(7);
+    assert!(g.vp(&s, 0).total > g.vp(&s, 1).total);
+    let (a, b) = (feats(&s, 0), feats(&s, 1));
+    assert!(
+        a[1] > 0.0 && (a[1] + b[1]).abs() < 1e-12,
+        "vp_lead {a:?} {b:?}"
+    );
+    assert!((a[3] - 0.5).abs() < 1e-12, "exit_ahead {a:?}");
+    assert!(
+        (b[3] + 0.5).abs() < 1e-12,
+        "the trailing side sees the threat: {b:?}"
+    );
+    assert_eq!((a[4], b[4]), (0.0, 0.0), "not the last round");
+    // Closer to the exit is worth more to the leader.
+    assert!(feats(&lead(8), 0)[3] > feats(&lead(4), 0)[3]);
+    // In the last round, the lead's sign.
+    let mut last = lead(7);
+    last.final_round = true;
+    assert_eq!((feats(&last, 0)[4], feats(&last, 1)[4]), (1.0, -1.0));
+    // The late lead grows with the round: round 20 of the 60-round cap.
+    assert!((a[2] - a[1] * 20.0 / 60.0).abs() < 1e-12, "{a:?}");
+}
+
+#[test]
+fn lead_feature_at_weight_two_is_the_heuristic() {
+    use crate::eval::LinearEval;
+    let g = game("hamunaptra");
+    let w = LinearEval {
+        fitted_on: String::new(),
+        features: features::FEATURES.iter().map(|s| s.to_string()).collect(),
+        weights: vec![2.0, 0.0, 0.0, 0.0, 0.0],
+        quality: None,
+    };
+    let mut rng = rng_from_seed(11);
+    let mut s = g.initial_state(&mut rng);
+    let mut checked = 0;
+    for _ in 0..400 {
+        match g.turn(&s) {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                let a = g.sample_chance(&s, &mut rng);
+                g.apply(&mut s, a);
+            }
+            Turn::Player(_) => {
+                for p in 0..2 {
+                    let (lin, h) = (w.value(&g, &s, p), g.heuristic(&s, p));
+                    assert!((lin - h).abs() < 1e-9 || lin.abs() >= 0.99, "{lin} {h}");
+                }
+                checked += 1;
+                let legal = g.legal_actions(&s);
+                g.apply(&mut s, legal[below(&mut rng, legal.len())]);
+            }
+        }
+    }
+    assert!(checked > 50, "{checked}");
+}
