@@ -6,7 +6,8 @@ use anyhow::{Result, bail};
 
 use super::FitArgs;
 use crate::agents::registry::AgentSpec;
-use crate::eval::fit::{Collect, collect, fit};
+use crate::eval::LinearEval;
+use crate::eval::fit::{Collect, accuracy, collect, fit, log_loss};
 use crate::game::Game;
 use crate::games::AnyGame;
 
@@ -45,6 +46,7 @@ fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
         stride: a.stride,
         threads: a.threads,
     };
+    let other = a.compare.as_deref().map(other_weights::<G>).transpose()?;
     let samples = collect(game, agent, &c)?;
     let held_out = ((a.games as f64 * a.holdout).round() as u64).clamp(1, a.games - 1);
     let mut eval = fit::<G>(&samples, a.games - held_out, a.l2)?;
@@ -74,6 +76,33 @@ fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
             q.heuristic_accuracy
         );
     }
+    if let (Some(name), Some(w)) = (&a.compare, &other) {
+        let test: Vec<_> = samples
+            .iter()
+            .filter(|s| s.game >= a.games - held_out)
+            .collect();
+        let x: Vec<Vec<f64>> = test.iter().map(|s| s.features.clone()).collect();
+        let y: Vec<f64> = test.iter().map(|s| s.outcome).collect();
+        println!(
+            "compared  {name}: log-loss {:.4}  accuracy {:.4} (same held-out positions)",
+            log_loss(&w.weights, &x, &y),
+            accuracy(&w.weights, &x, &y)
+        );
+    }
     println!("wrote {}", a.out.display());
     Ok(())
+}
+
+/// The weights named by `--compare`: `fitted` (the game's own) or a file.
+fn other_weights<G: Game>(name: &str) -> Result<LinearEval> {
+    let w = if name == "fitted" {
+        let Some(body) = G::fitted_eval() else {
+            bail!("--compare fitted: this game ships no fitted weights");
+        };
+        LinearEval::parse(body, "fitted")?
+    } else {
+        LinearEval::parse(&crate::data::read_text(name)?, name)?
+    };
+    w.check::<G>()?;
+    Ok(w)
 }

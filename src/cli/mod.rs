@@ -538,6 +538,12 @@ pub struct FitArgs {
     /// The weights file to write (TOML).
     #[arg(long)]
     pub out: PathBuf,
+    /// Other weights to measure on the same held-out games, beside the new
+    /// fit and the heuristic: `fitted` (the game's shipped weights) or a
+    /// weights file written by `boardlab fit`. Printed only; the weights
+    /// written do not depend on it.
+    #[arg(long)]
+    pub compare: Option<String>,
 }
 
 /// Arguments of `sprt`.
