@@ -1627,3 +1627,45 @@ fn balance_inputs() {
     check(cases);
     assert!(!out.join("balance.csv").exists() && !out.join("fair.csv").exists());
 }
+
+/// `fit --compare` names weights to measure beside the new fit: a game without
+/// shipped weights, a missing or foreign file and another game's weights are
+/// refused before any game is played, and the output is not written.
+#[test]
+fn fit_compare_weights_it_cannot_use() {
+    let dir = made_dir("fit-compare");
+    let out = dir.join("weights.toml").display().to_string();
+    let fit = |game: &'static str, compare: &str| -> Vec<String> {
+        [
+            "fit",
+            "--game",
+            game,
+            "--agent",
+            "greedy",
+            "--games",
+            "2",
+            "--out",
+            &out,
+            "--compare",
+            compare,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let missing = dir.join("missing.toml").display().to_string();
+    let cases = vec![
+        case(&owned(&fit("fox", "fitted")), "ships no fitted weights"),
+        case(&owned(&fit("karmaka", &missing)), "missing.toml"),
+        case(&owned(&fit("karmaka", "Cargo.toml")), "unknown field"),
+        case(
+            &owned(&fit("karmaka", "src/games/hamunaptra/fitted.toml")),
+            "are not this game's",
+        ),
+    ];
+    check(cases);
+    assert!(
+        !dir.join("weights.toml").exists(),
+        "a refused fit wrote its output"
+    );
+}
