@@ -398,9 +398,20 @@ fn replay_and_compare(dir: &Path, sample: usize, threads: usize) -> Outcome {
         let resolved = id.resolved_agents.get(i).unwrap_or(label);
         let spec = crate::spec::Spec::parse(resolved)
             .map_err(|e| format!("agent '{label}' ({resolved}): {e}"))?;
-        if spec.params.iter().any(|(k, _)| k == "time_ms") {
+        // A time budget, wall (`time_ms`) or the thread's CPU (`cpu_ms`),
+        // buys a different number of iterations on every run.
+        if let Some((key, _)) = spec
+            .params
+            .iter()
+            .find(|(k, _)| *k == "time_ms" || *k == "cpu_ms")
+        {
+            let budget = if key == "time_ms" {
+                "wall-time"
+            } else {
+                "CPU-time"
+            };
             return Err(format!(
-                "agent '{label}' searches for a wall-time budget (time_ms); its games cannot be replayed exactly"
+                "agent '{label}' searches for a {budget} budget ({key}); its games cannot be replayed exactly"
             ));
         }
         let today = AgentSpec::parse(label).map_err(|e| format!("agent '{label}': {e}"))?;

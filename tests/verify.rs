@@ -165,6 +165,14 @@ fn what_cannot_be_replayed_is_not_reproducible() {
         text.contains("not reproducible: agent 'mcts(time_ms=1)' searches for a wall-time budget"),
         "{text}"
     );
+    let cpu = temp_dir("cpu-timed");
+    small_run(&cpu, "greedy,mcts(cpu_ms=1)");
+    let (code, text) = verify(&[cpu.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("not reproducible: agent 'mcts(cpu_ms=1)' searches for a CPU-time budget"),
+        "{text}"
+    );
     let bare = temp_dir("bare");
     std::fs::create_dir_all(&bare).unwrap();
     let (code, text) = verify(&[bare.to_str().unwrap()]);
