@@ -157,22 +157,21 @@ fn an_experiment_verifies_from_its_samples_alone() {
 
 #[test]
 fn what_cannot_be_replayed_is_not_reproducible() {
-    let timed = temp_dir("timed");
-    small_run(&timed, "greedy,mcts(time_ms=1)");
-    let (code, text) = verify(&[timed.to_str().unwrap()]);
-    assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains("not reproducible: agent 'mcts(time_ms=1)' searches for a wall-time budget"),
-        "{text}"
-    );
-    let cpu = temp_dir("cpu-timed");
-    small_run(&cpu, "greedy,mcts(cpu_ms=1)");
-    let (code, text) = verify(&[cpu.to_str().unwrap()]);
-    assert_eq!(code, Some(1), "{text}");
-    assert!(
-        text.contains("not reproducible: agent 'mcts(cpu_ms=1)' searches for a CPU-time budget"),
-        "{text}"
-    );
+    for (dir, agent, budget) in [
+        ("timed", "mcts(time_ms=1)", "wall-time"),
+        ("cpu-timed", "mcts(cpu_ms=1)", "CPU-time"),
+    ] {
+        let dir = temp_dir(dir);
+        small_run(&dir, &format!("greedy,{agent}"));
+        let (code, text) = verify(&[dir.to_str().unwrap()]);
+        assert_eq!(code, Some(1), "{text}");
+        assert!(
+            text.contains(&format!(
+                "not reproducible: agent '{agent}' searches for a {budget} budget"
+            )),
+            "{text}"
+        );
+    }
     let bare = temp_dir("bare");
     std::fs::create_dir_all(&bare).unwrap();
     let (code, text) = verify(&[bare.to_str().unwrap()]);

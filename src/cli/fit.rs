@@ -49,7 +49,9 @@ fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
     let other = a.compare.as_deref().map(other_weights::<G>).transpose()?;
     let samples = collect(game, agent, &c)?;
     let held_out = ((a.games as f64 * a.holdout).round() as u64).clamp(1, a.games - 1);
-    let mut eval = fit::<G>(&samples, a.games - held_out, a.l2)?;
+    // Games `0..train_games` fit the weights; the rest are held out.
+    let train_games = a.games - held_out;
+    let mut eval = fit::<G>(&samples, train_games, a.l2)?;
     eval.fitted_on = format!(
         "boardlab fit --game '{}' --agent '{}' --games {} --seed {} --stride {} --holdout {} --l2 {}",
         game.spec(),
@@ -77,10 +79,7 @@ fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
         );
     }
     if let (Some(name), Some(w)) = (&a.compare, &other) {
-        let test: Vec<_> = samples
-            .iter()
-            .filter(|s| s.game >= a.games - held_out)
-            .collect();
+        let test: Vec<_> = samples.iter().filter(|s| s.game >= train_games).collect();
         let x: Vec<Vec<f64>> = test.iter().map(|s| s.features.clone()).collect();
         let y: Vec<f64> = test.iter().map(|s| s.outcome).collect();
         println!(
