@@ -124,8 +124,10 @@ impl Karmox {
     }
 
     /// Writes [`FEATURES`] for `player` into `out` (length 16): `player`'s
-    /// side minus the rival side the heuristic compares with. All zero once
-    /// the game is over.
+    /// side minus the rival side the heuristic compares with. Like the
+    /// heuristic, a Move of one of the side's characters is scored at its
+    /// best destination (by the heuristic's side value), so one-step
+    /// look-ahead sees what the Move is for. All zero once the game is over.
     ///
     /// - `lead`: the heuristic's lead before its squashing, / 12.
     /// - `xp`: permanent XP / 10; `xp_late`: that lead times the larger
@@ -150,8 +152,10 @@ impl Karmox {
         let h = self.sheet_summary(s);
         let pos = self.positions(s);
         self.with_distances(|t| {
-            let (lead, rival) = self.raw_lead(s, side, &pos, &h, t);
-            let a = self.side_terms(s, side, &pos, &h, t);
+            // The side's own terms where the heuristic takes its value: a
+            // Move of one of ours at its best destination.
+            let (lead, rival, at) = self.raw_lead(s, side, &pos, &h, t);
+            let a = self.side_terms(s, side, &at, &h, t);
             let r = self.side_terms(s, rival, &pos, &h, t);
             let mut missions = 0.0;
             let dist = |x: u16, to: u16| -> f64 {
@@ -164,7 +168,7 @@ impl Karmox {
             for card in &s.piles[side as usize] {
                 let m = &self.c.missions[card.id as usize];
                 missions +=
-                    f64::from(m.xp) * self.mission_progress(s, side, m.check, &pos, &h, &dist);
+                    f64::from(m.xp) * self.mission_progress(s, side, m.check, &at, &h, &dist);
             }
             out[0] = lead / 12.0;
             out[1] = a.xp - r.xp;

@@ -390,7 +390,7 @@ impl Karmox {
         let h = self.sheet_summary(s);
         let pos = self.positions(s);
         self.with_distances(|t| {
-            let (lead, _) = self.raw_lead(s, side, &pos, &h, t);
+            let (lead, _, _) = self.raw_lead(s, side, &pos, &h, t);
             (lead / 12.0).tanh().clamp(-0.99, 0.99)
         })
     }
@@ -407,7 +407,8 @@ impl Karmox {
     }
 
     /// `side`'s value minus the best rival side's, in XP-like units (the
-    /// heuristic before its squashing), and that rival side.
+    /// heuristic before its squashing), that rival side, and the squares
+    /// `side`'s value was taken at (a Move's best destination included).
     pub(super) fn raw_lead(
         &self,
         s: &State,
@@ -415,7 +416,7 @@ impl Karmox {
         pos: &[u16; 6],
         h: &[Holding; 6],
         t: &Distances,
-    ) -> (f64, u8) {
+    ) -> (f64, u8, [u16; 6]) {
         let (mut best_other, mut rival) = (f64::NEG_INFINITY, side);
         for x in (0..self.n_sides as u8).filter(|&x| x != side) {
             let v = self.side_value(s, x, false, pos, h, t);
@@ -424,6 +425,7 @@ impl Karmox {
             }
         }
         let mut mine = self.side_value(s, side, true, pos, h, t);
+        let mut at = *pos;
         // A Move of one of ours is worth its best destination.
         if let Phase::MoveDest(c) = s.phase
             && self.side_of_char(c as usize) == side
@@ -433,10 +435,13 @@ impl Karmox {
             self.each_destination(s, c, lim, |d| {
                 let mut trial = *pos;
                 trial[c] = d;
-                mine = mine.max(self.side_value(s, side, true, &trial, h, t));
+                let v = self.side_value(s, side, true, &trial, h, t);
+                if v > mine {
+                    (mine, at) = (v, trial);
+                }
             });
         }
-        (mine - best_other, rival)
+        (mine - best_other, rival, at)
     }
 }
 

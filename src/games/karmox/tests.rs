@@ -2517,3 +2517,28 @@ fn shipped_fitted_weights_load_and_move() {
     assert!(eval.value(&g, &s, 0) > even, "more XP is better");
     assert!(eval.value(&g, &s, 0).abs() < 1.0);
 }
+
+#[test]
+fn features_score_a_move_at_its_best_destination() {
+    let g = game("");
+    let mine = g.side_of_char(ch("MGa"));
+    let seat = (0..2u8).find(|&p| g.seat_side[p as usize] == mine).unwrap();
+    let mut s = base(&g, seat);
+    s.xp[mine as usize] = 10;
+    let before = feats(&g, &s, seat);
+    // Choosing to move a character: the portal race is scored as if it had
+    // walked to its best square, for at least one of the side's characters.
+    let closer = g
+        .side_chars(mine)
+        .filter(|&c| g.legal_actions(&s).contains(&Action::Move(c as u8)))
+        .filter(|&c| {
+            let mut t = s.clone();
+            play(&g, &mut t, Action::Move(c as u8));
+            assert!(matches!(t.phase, Phase::MoveDest(_)), "{:?}", t.phase);
+            let f = feats(&g, &t, seat);
+            assert!(f[4] >= before[4], "portal {} < {}", f[4], before[4]);
+            f[4] > before[4]
+        })
+        .count();
+    assert!(closer >= 1, "no Move brought the portal closer");
+}
