@@ -101,42 +101,22 @@ fn no_allocation_per_step_in_any_game() {
 /// must not allocate either (the weights are loaded once, before).
 #[test]
 fn fitted_evaluation_does_not_allocate() {
-    use boardlab::eval::Eval;
-    use boardlab::spec::Params;
-    let mut params = Params::from_pairs([("eval", "fitted")]);
-    let eval = Eval::from_params::<boardlab::games::karmaka::Karmaka>(&mut params, true).unwrap();
     for spec in [
         "karmaka",
         "karmaka(players=3)",
         "karmaka(players=4,teams=true)",
         "karmaka(variant=big-bad-wolf)",
+        "karmox",
+        "karmox(players=3)",
+        "karmox(players=4,mode=teams)",
+        "karmox(players=6,mode=clones)",
     ] {
-        let AnyGame::Karmaka(game) = AnyGame::parse(spec).unwrap() else {
-            unreachable!("{spec} is Karmaka")
+        let game = AnyGame::parse(spec).unwrap();
+        let (allocs, evals, sum) = match &game {
+            AnyGame::Karmaka(g) => fitted_allocations(g, 10),
+            AnyGame::Karmox(g) => fitted_allocations(&g.with_cap(8).unwrap(), 3),
+            _ => unreachable!("{spec} has fitted weights"),
         };
-        let mut rng = rng_from_seed(3);
-        let (mut allocs, mut evals, mut sum) = (0, 0, 0.0);
-        for _ in 0..10 {
-            let mut state = game.initial_state(&mut rng);
-            while game.turn(&state) != Turn::Terminal {
-                let before = allocations();
-                MEASURING.with(|m| m.set(true));
-                for p in 0..game.num_players() as u8 {
-                    sum += eval.value(&game, &state, p);
-                    evals += 1;
-                }
-                MEASURING.with(|m| m.set(false));
-                allocs += allocations() - before;
-                let action = match game.turn(&state) {
-                    Turn::Chance => game.sample_chance(&state, &mut rng),
-                    _ => {
-                        let legal = game.legal_actions(&state);
-                        legal[below(&mut rng, legal.len())]
-                    }
-                };
-                game.apply(&mut state, action);
-            }
-        }
         assert!(
             evals > 100 && sum.is_finite(),
             "{spec}: {evals} evaluations"
@@ -146,4 +126,40 @@ fn fitted_evaluation_does_not_allocate() {
             "{spec}: {allocs} allocations in {evals} evaluations"
         );
     }
+}
+
+/// Allocations made by `eval=fitted` over `games` random games of `game`,
+/// for every seat at every state: (allocations, evaluations, sum of values).
+fn fitted_allocations<G: Game>(game: &G, games: u32) -> (u64, u64, f64) {
+    use boardlab::eval::Eval;
+    use boardlab::spec::Params;
+    let mut params = Params::from_pairs([("eval", "fitted")]);
+    let eval = Eval::from_params::<G>(&mut params, true).unwrap();
+    // The first call builds per-thread tables (Karmox's walking distances).
+    let first = game.initial_state(&mut rng_from_seed(0));
+    let _ = eval.value(game, &first, 0);
+    let mut rng = rng_from_seed(3);
+    let (mut allocs, mut evals, mut sum) = (0, 0, 0.0);
+    for _ in 0..games {
+        let mut state = game.initial_state(&mut rng);
+        while game.turn(&state) != Turn::Terminal {
+            let before = allocations();
+            MEASURING.with(|m| m.set(true));
+            for p in 0..game.num_players() as u8 {
+                sum += eval.value(game, &state, p);
+                evals += 1;
+            }
+            MEASURING.with(|m| m.set(false));
+            allocs += allocations() - before;
+            let action = match game.turn(&state) {
+                Turn::Chance => game.sample_chance(&state, &mut rng),
+                _ => {
+                    let legal = game.legal_actions(&state);
+                    legal[below(&mut rng, legal.len())]
+                }
+            };
+            game.apply(&mut state, action);
+        }
+    }
+    (allocs, evals, sum)
 }

@@ -220,7 +220,7 @@ fn fitted_evaluation_decides_on_the_view_only() {
         "ismcts(iterations=40,max_rollout=5,eval=fitted)",
         "moismcts(iterations=40,max_rollout=5,eval=fitted)",
     ];
-    for spec in ["karmaka", "hamunaptra"] {
+    for spec in ["karmaka", "hamunaptra", "karmox"] {
         let game = AnyGame::parse(spec).unwrap();
         let (compared, differing) = with_game!(&game, g => check(g, spec, &agents));
         assert!(

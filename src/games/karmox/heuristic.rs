@@ -20,7 +20,7 @@ use super::rules::p2d6;
 use super::state::{DRAW, Loc, NO_RESULT, Phase, State, ev};
 
 /// Distance standing for "unreachable" or "off the board".
-const FAR: u8 = 40;
+pub(super) const FAR: u8 = 40;
 
 /// Value of each tile on a character's sheet, above the tempo term's 0.4
 /// for standing on the icon of the tile waiting in its cell.
@@ -39,10 +39,10 @@ const MISSION: f64 = 0.9;
 const WAITING: f64 = 0.9;
 
 /// All-pairs walking distances on the empty board, row-major by square.
-struct Distances {
+pub(super) struct Distances {
     walk: Vec<bool>,
-    n: usize,
-    d: Vec<u8>,
+    pub(super) n: usize,
+    pub(super) d: Vec<u8>,
 }
 
 thread_local! {
@@ -53,13 +53,13 @@ thread_local! {
 
 /// What one character holds, from one pass over the tiles.
 #[derive(Clone, Copy, Default)]
-struct Holding {
-    tiles: u8,
-    kinds: [u8; 6],
+pub(super) struct Holding {
+    pub(super) tiles: u8,
+    pub(super) kinds: [u8; 6],
 }
 
 impl Karmox {
-    fn with_distances<R>(&self, f: impl FnOnce(&Distances) -> R) -> R {
+    pub(super) fn with_distances<R>(&self, f: impl FnOnce(&Distances) -> R) -> R {
         DIST.with(|cell| {
             let mut slot = cell.borrow_mut();
             let b = &self.c.board;
@@ -102,7 +102,7 @@ impl Karmox {
         })
     }
 
-    fn sheet_summary(&self, s: &State) -> [Holding; 6] {
+    pub(super) fn sheet_summary(&self, s: &State) -> [Holding; 6] {
         let mut h = [Holding::default(); 6];
         for (loc, tile) in s.tiles.iter().zip(&self.c.tiles) {
             if let Loc::Sheet(c) = *loc {
@@ -207,7 +207,7 @@ impl Karmox {
     /// Danger to character `c` (spec 9, term 4): for each enemy next to it,
     /// the chance that enemy wins an attack on `c`, doubled when `c` has one
     /// life left (a defeat costs about five turns in prison).
-    fn threat(&self, s: &State, c: usize, pos: &[u16; 6], t: &Distances) -> f64 {
+    pub(super) fn threat(&self, s: &State, c: usize, pos: &[u16; 6], t: &Distances) -> f64 {
         let side = self.side_of_char(c);
         let mut danger = 0.0;
         for e in 0..6 {
@@ -232,7 +232,7 @@ impl Karmox {
     /// of its XP below 1 (`MISSION`), so completing a card beats nearing it;
     /// a card asking for tiles counts the right tile waiting in the cell,
     /// by the walk to its icon.
-    fn mission_progress(
+    pub(super) fn mission_progress(
         &self,
         s: &State,
         side: u8,
@@ -388,32 +388,60 @@ impl Karmox {
             };
         }
         let h = self.sheet_summary(s);
+        let pos = self.positions(s);
+        self.with_distances(|t| {
+            let (lead, _, _) = self.raw_lead(s, side, &pos, &h, t);
+            (lead / 12.0).tanh().clamp(-0.99, 0.99)
+        })
+    }
+
+    /// Each character's square, `NO_SQ` off the board.
+    pub(super) fn positions(&self, s: &State) -> [u16; 6] {
         let mut pos = [NO_SQ; 6];
         for (p, ch) in pos.iter_mut().zip(&s.ch) {
             if ch.on_board() {
                 *p = ch.pos;
             }
         }
-        self.with_distances(|t| {
-            let best_other = (0..self.n_sides as u8)
-                .filter(|&x| x != side)
-                .map(|x| self.side_value(s, x, false, &pos, &h, t))
-                .fold(f64::NEG_INFINITY, f64::max);
-            let mut mine = self.side_value(s, side, true, &pos, &h, t);
-            // A Move of one of ours is worth its best destination.
-            if let Phase::MoveDest(c) = s.phase
-                && self.side_of_char(c as usize) == side
-            {
-                let c = c as usize;
-                let lim = self.allowance(s, c);
-                self.each_destination(s, c, lim, |d| {
-                    let mut trial = pos;
-                    trial[c] = d;
-                    mine = mine.max(self.side_value(s, side, true, &trial, &h, t));
-                });
+        pos
+    }
+
+    /// `side`'s value minus the best rival side's, in XP-like units (the
+    /// heuristic before its squashing), that rival side, and the squares
+    /// `side`'s value was taken at (a Move's best destination included).
+    pub(super) fn raw_lead(
+        &self,
+        s: &State,
+        side: u8,
+        pos: &[u16; 6],
+        h: &[Holding; 6],
+        t: &Distances,
+    ) -> (f64, u8, [u16; 6]) {
+        let (mut best_other, mut rival) = (f64::NEG_INFINITY, side);
+        for x in (0..self.n_sides as u8).filter(|&x| x != side) {
+            let v = self.side_value(s, x, false, pos, h, t);
+            if rival == side || v > best_other {
+                (best_other, rival) = (v, x);
             }
-            ((mine - best_other) / 12.0).tanh().clamp(-0.99, 0.99)
-        })
+        }
+        let mut mine = self.side_value(s, side, true, pos, h, t);
+        let mut at = *pos;
+        // A Move of one of ours is worth its best destination.
+        if let Phase::MoveDest(c) = s.phase
+            && self.side_of_char(c as usize) == side
+        {
+            let c = c as usize;
+            let lim = self.allowance(s, c);
+            self.each_destination(s, c, lim, |d| {
+                let mut trial = *pos;
+                trial[c] = d;
+                let v = self.side_value(s, side, true, &trial, h, t);
+                if v > mine {
+                    (mine, at) = (v, trial);
+                }
+            });
+        }
+        (mine - best_other, rival, at)
     }
 }
 

@@ -9,6 +9,7 @@ pub mod combat;
 pub mod data;
 pub mod determinize;
 pub mod encoding;
+pub mod features;
 pub mod heuristic;
 pub mod invariants;
 pub mod missions;
@@ -457,6 +458,15 @@ impl Game for Karmox {
     }
     fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
         self.evaluate(s, player)
+    }
+    fn feature_names() -> &'static [&'static str] {
+        &features::FEATURES
+    }
+    fn eval_features(&self, s: &State, player: PlayerId, out: &mut [f64]) {
+        self.features_into(s, player, out);
+    }
+    fn fitted_eval() -> Option<&'static str> {
+        Some(features::FITTED)
     }
     fn render(&self, s: &State, viewer: Option<PlayerId>) -> String {
         self.render_text(s, viewer)

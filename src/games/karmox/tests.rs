@@ -2360,3 +2360,185 @@ fn observer_labels_hide_rivals_draws_only() {
         g.action_label(&t, attack)
     );
 }
+
+/// The features of `seat` in `s`.
+fn feats(g: &Karmox, s: &State, seat: u8) -> [f64; 16] {
+    let mut f = [0.0; 16];
+    g.features_into(s, seat, &mut f);
+    f
+}
+
+#[test]
+fn features_are_named_deterministic_and_zero_at_the_end() {
+    use crate::rng::below;
+    assert_eq!(Karmox::feature_names().len(), features::FEATURES.len());
+    assert!(features::FEATURES.len() <= crate::game::MAX_FEATURES);
+    assert_eq!(features::FEATURES[0], "lead");
+    for spec in ["", "players=6,mode=clones"] {
+        let g = game(spec).with_cap(10).unwrap();
+        let mut rng = rng_from_seed(5);
+        let mut s = g.initial_state(&mut rng);
+        let (mut checked, mut moved) = (0, 0.0f64);
+        while g.turn(&s) != Turn::Terminal {
+            if let Turn::Player(_) = g.turn(&s) {
+                for p in 0..g.n as u8 {
+                    let (a, b) = (feats(&g, &s, p), feats(&g, &s, p));
+                    assert_eq!(a, b, "{spec}: features differ between calls");
+                    assert!(a.iter().all(|x| x.is_finite() && x.abs() < 50.0), "{a:?}");
+                    moved = moved.max(a[0].abs());
+                }
+                checked += 1;
+            }
+            let a = match g.turn(&s) {
+                Turn::Chance => g.sample_chance(&s, &mut rng),
+                _ => {
+                    let legal = g.legal_actions(&s);
+                    legal[below(&mut rng, legal.len())]
+                }
+            };
+            g.apply(&mut s, a);
+        }
+        assert!(checked > 50 && moved > 0.0, "{spec}: {checked} {moved}");
+        for p in 0..g.n as u8 {
+            assert_eq!(feats(&g, &s, p), [0.0; 16], "{spec}: game over");
+        }
+    }
+}
+
+#[test]
+fn features_count_sides_by_hand() {
+    let g = game("");
+    let mine = g.side_of_char(ch("MGa"));
+    let seat = (0..2u8).find(|&p| g.seat_side[p as usize] == mine).unwrap();
+    let other = 1 - seat;
+    let mut s = base(&g, seat);
+    let even = feats(&g, &s, seat);
+    assert_eq!(even[15], 1.0, "the seat to move");
+    assert_eq!(feats(&g, &s, other)[15], -1.0);
+    s.xp[mine as usize] = 6;
+    s.xp[1 - mine as usize] = 2;
+    equip(&g, &mut s, "T01", "MGa");
+    s.ch[ch("MGa")].life = 3;
+    hold(&g, &mut s, 1 - mine as usize, &["M07"]);
+    let f = feats(&g, &s, seat);
+    let near = |i: usize, want: f64| {
+        assert!(
+            (f[i] - want).abs() < 1e-12,
+            "{} = {} not {want}",
+            features::FEATURES[i],
+            f[i]
+        )
+    };
+    near(1, 0.4); // xp: (6 − 2) / 10
+    near(2, 0.4 * 0.6); // xp_late: times the larger side's 6 / 10
+    near(3, 0.0); // neither side may take the portal
+    near(4, 0.0);
+    near(5, 0.0); // no cards of our own
+    near(6, -1.0 / 3.0); // the rival holds one card
+    near(7, -0.4); // two lives fewer, / 5
+    near(10, 1.0 / 3.0); // one tile held, / 3
+    near(11, 1.0); // a ring
+    near(13, 0.0);
+    // The rival's view is the mirror image of the public terms.
+    let r = feats(&g, &s, other);
+    for i in [1, 2, 6, 7, 10, 11] {
+        assert!((r[i] + f[i]).abs() < 1e-12, "{}", features::FEATURES[i]);
+    }
+    // A rival's card is read by number only: another card changes nothing.
+    let mut t = s.clone();
+    t.piles[1 - mine as usize].clear();
+    hold(&g, &mut t, 1 - mine as usize, &["M01"]);
+    assert_ne!(
+        t.piles[1 - mine as usize][0].id,
+        s.piles[1 - mine as usize][0].id
+    );
+    assert_eq!(feats(&g, &t, seat), f);
+    // Ten XP: ready, and the portal race counts.
+    s.xp[mine as usize] = 10;
+    let f = feats(&g, &s, seat);
+    assert_eq!(f[3], 1.0);
+    assert!(f[4] > 0.0 && f[4] <= 1.0, "portal {}", f[4]);
+}
+
+#[test]
+fn lead_feature_at_weight_two_is_the_heuristic() {
+    use crate::eval::LinearEval;
+    use crate::rng::below;
+    let g = game("").with_cap(10).unwrap();
+    let mut weights = vec![0.0; features::FEATURES.len()];
+    weights[0] = 2.0;
+    let w = LinearEval {
+        fitted_on: String::new(),
+        features: features::FEATURES.iter().map(|s| s.to_string()).collect(),
+        weights,
+        quality: None,
+    };
+    let mut rng = rng_from_seed(11);
+    let mut s = g.initial_state(&mut rng);
+    let mut checked = 0;
+    while g.turn(&s) != Turn::Terminal {
+        let a = match g.turn(&s) {
+            Turn::Chance => g.sample_chance(&s, &mut rng),
+            _ => {
+                for p in 0..2 {
+                    let (lin, h) = (w.value(&g, &s, p), g.heuristic(&s, p));
+                    assert!((lin - h).abs() < 1e-9, "{lin} {h}");
+                }
+                checked += 1;
+                let legal = g.legal_actions(&s);
+                legal[below(&mut rng, legal.len())]
+            }
+        };
+        g.apply(&mut s, a);
+    }
+    assert!(checked > 50, "{checked}");
+}
+
+#[test]
+fn shipped_fitted_weights_load_and_move() {
+    use crate::eval::{Eval, LinearEval};
+    use crate::spec::Params;
+    let w = LinearEval::parse(features::FITTED, "fitted").unwrap();
+    w.check::<Karmox>().unwrap();
+    assert!(
+        w.fitted_on.starts_with("boardlab fit --game 'karmox"),
+        "{}",
+        w.fitted_on
+    );
+    let q = w.quality.as_ref().expect("the fit's quality is recorded");
+    assert!(q.log_loss < 0.693 && q.test_positions > 1000, "{q:?}");
+    let mut p = Params::from_pairs([("eval".to_string(), "fitted".to_string())]);
+    let eval = Eval::from_params::<Karmox>(&mut p, true).unwrap();
+    assert!(matches!(eval, Eval::Linear(_)));
+    let g = game("");
+    let mut s = base(&g, 0);
+    let even = eval.value(&g, &s, 0);
+    s.xp[g.seat_side[0] as usize] = 9;
+    assert!(eval.value(&g, &s, 0) > even, "more XP is better");
+    assert!(eval.value(&g, &s, 0).abs() < 1.0);
+}
+
+#[test]
+fn features_score_a_move_at_its_best_destination() {
+    let g = game("");
+    let mine = g.side_of_char(ch("MGa"));
+    let seat = (0..2u8).find(|&p| g.seat_side[p as usize] == mine).unwrap();
+    let mut s = base(&g, seat);
+    s.xp[mine as usize] = 10;
+    let before = feats(&g, &s, seat);
+    // Choosing to move a character: the portal race is scored as if it had
+    // walked to its best square, for at least one of the side's characters.
+    let closer = g
+        .side_chars(mine)
+        .filter(|&c| g.legal_actions(&s).contains(&Action::Move(c as u8)))
+        .filter(|&c| {
+            let mut t = s.clone();
+            play(&g, &mut t, Action::Move(c as u8));
+            assert!(matches!(t.phase, Phase::MoveDest(_)), "{:?}", t.phase);
+            let f = feats(&g, &t, seat);
+            assert!(f[4] >= before[4], "portal {} < {}", f[4], before[4]);
+            f[4] > before[4]
+        })
+        .count();
+    assert!(closer >= 1, "no Move brought the portal closer");
+}
