@@ -8,7 +8,7 @@
 //! `eval=fitted` or `eval=@FILE`. No allocation.
 
 use super::Karmox;
-use super::data::{Kind, NO_SQ};
+use super::data::Kind;
 use super::heuristic::{Distances, FAR, Holding};
 use super::state::{Phase, State};
 use crate::game::{PlayerId, Turn};
@@ -55,16 +55,6 @@ struct SideTerms {
 }
 
 impl Karmox {
-    /// Walking distance from `a` to the nearest of `targets`, `FAR` off the board.
-    fn nearest(t: &Distances, a: u16, targets: impl Iterator<Item = u16>) -> f64 {
-        if a == NO_SQ {
-            return f64::from(FAR);
-        }
-        targets
-            .map(|q| f64::from(t.d[a as usize * t.n + q as usize]))
-            .fold(f64::from(FAR), f64::min)
-    }
-
     /// Terms every seat can see: XP, readiness and the portal race as the
     /// heuristic counts them, the number of mission cards, the characters'
     /// sheets, the danger they stand in, prison and the tempo term.
@@ -101,8 +91,7 @@ impl Karmox {
                 out.threat += self.threat(s, c, pos, t);
                 let to_icon = self.slot(s, c).map_or(f64::from(FAR), |tile| {
                     let icon = self.c.tiles[tile].icon;
-                    Self::nearest(
-                        t,
+                    t.nearest(
                         pos[c],
                         (0..b.walk.len())
                             .filter(|&q| b.icon_at[q] == icon)
@@ -114,7 +103,7 @@ impl Karmox {
             if ch.prison > 0 {
                 out.prison += 1.0;
             } else if ch.in_play && (xp >= 10.0 || xp_items(c) >= 1) {
-                portal = portal.min(Self::nearest(t, pos[c], b.access.iter().copied()));
+                portal = portal.min(t.nearest(pos[c], b.access.iter().copied()));
             }
         }
         if ready {
@@ -158,13 +147,7 @@ impl Karmox {
             let a = self.side_terms(s, side, &at, &h, t);
             let r = self.side_terms(s, rival, &pos, &h, t);
             let mut missions = 0.0;
-            let dist = |x: u16, to: u16| -> f64 {
-                if x == NO_SQ || to == NO_SQ {
-                    f64::from(FAR)
-                } else {
-                    f64::from(t.d[x as usize * t.n + to as usize])
-                }
-            };
+            let dist = |x: u16, to: u16| t.between(x, to);
             for card in &s.piles[side as usize] {
                 let m = &self.c.missions[card.id as usize];
                 missions +=

@@ -41,8 +41,26 @@ const WAITING: f64 = 0.9;
 /// All-pairs walking distances on the empty board, row-major by square.
 pub(super) struct Distances {
     walk: Vec<bool>,
-    pub(super) n: usize,
-    pub(super) d: Vec<u8>,
+    n: usize,
+    d: Vec<u8>,
+}
+
+impl Distances {
+    /// Walking distance from `a` to `to`; `FAR` when either is off the board.
+    pub(super) fn between(&self, a: u16, to: u16) -> f64 {
+        if a == NO_SQ || to == NO_SQ {
+            f64::from(FAR)
+        } else {
+            f64::from(self.d[a as usize * self.n + to as usize])
+        }
+    }
+
+    /// Walking distance from `a` to the nearest of `targets`, at most `FAR`.
+    pub(super) fn nearest(&self, a: u16, targets: impl Iterator<Item = u16>) -> f64 {
+        targets
+            .map(|q| self.between(a, q))
+            .fold(f64::from(FAR), f64::min)
+    }
 }
 
 thread_local! {
@@ -127,19 +145,8 @@ impl Karmox {
         t: &Distances,
     ) -> f64 {
         let b = &self.c.board;
-        let dist = |a: u16, to: u16| -> f64 {
-            if a == NO_SQ || to == NO_SQ {
-                f64::from(FAR)
-            } else {
-                f64::from(t.d[a as usize * t.n + to as usize])
-            }
-        };
-        let nearest = |a: u16, targets: &[u16]| -> f64 {
-            targets
-                .iter()
-                .map(|&q| dist(a, q))
-                .fold(f64::from(FAR), f64::min)
-        };
+        let dist = |a: u16, to: u16| t.between(a, to);
+        let nearest = |a: u16, targets: &[u16]| t.nearest(a, targets.iter().copied());
         let xp = f64::from(s.xp[side as usize]);
         let mut v = xp;
         let xp_items = |c: usize| {
@@ -187,10 +194,12 @@ impl Karmox {
         for c in self.side_chars(side).filter(|&c| s.ch[c].on_board()) {
             let to_icon = self.slot(s, c).map_or(f64::from(FAR), |tile| {
                 let icon = self.c.tiles[tile].icon;
-                (0..b.walk.len())
-                    .filter(|&q| b.icon_at[q] == icon)
-                    .map(|q| dist(pos[c], q as u16))
-                    .fold(f64::from(FAR), f64::min)
+                t.nearest(
+                    pos[c],
+                    (0..b.walk.len())
+                        .filter(|&q| b.icon_at[q] == icon)
+                        .map(|q| q as u16),
+                )
             });
             if to_icon < f64::from(FAR) {
                 v += 0.4 * (1.0 - to_icon / 24.0).max(0.0);
