@@ -66,7 +66,6 @@ impl Karmox {
         h: &[Holding; 6],
         t: &Distances,
     ) -> SideTerms {
-        let b = &self.c.board;
         let xp = f64::from(s.xp[side as usize]);
         let xp_items = |c: usize| {
             usize::from(h[c].kinds[Kind::Scroll as usize] + h[c].kinds[Kind::Forziere as usize])
@@ -90,20 +89,14 @@ impl Karmox {
             if ch.on_board() {
                 out.threat += self.threat(s, c, pos, t);
                 let to_icon = self.slot(s, c).map_or(f64::from(FAR), |tile| {
-                    let icon = self.c.tiles[tile].icon;
-                    t.nearest(
-                        pos[c],
-                        (0..b.walk.len())
-                            .filter(|&q| b.icon_at[q] == icon)
-                            .map(|q| q as u16),
-                    )
+                    t.to_icon(pos[c], self.c.tiles[tile].icon)
                 });
                 out.tempo += (1.0 - to_icon / 24.0).max(0.0);
             }
             if ch.prison > 0 {
                 out.prison += 1.0;
             } else if ch.in_play && (xp >= 10.0 || xp_items(c) >= 1) {
-                portal = portal.min(t.nearest(pos[c], b.access.iter().copied()));
+                portal = portal.min(t.to_access(pos[c]));
             }
         }
         if ready {
@@ -147,11 +140,9 @@ impl Karmox {
             let a = self.side_terms(s, side, &at, &h, t);
             let r = self.side_terms(s, rival, &pos, &h, t);
             let mut missions = 0.0;
-            let dist = |x: u16, to: u16| t.between(x, to);
             for card in &s.piles[side as usize] {
                 let m = &self.c.missions[card.id as usize];
-                missions +=
-                    f64::from(m.xp) * self.mission_progress(s, side, m.check, &at, &h, &dist);
+                missions += f64::from(m.xp) * self.mission_progress(s, side, m.check, &at, &h, t);
             }
             out[0] = lead / 12.0;
             out[1] = a.xp - r.xp;

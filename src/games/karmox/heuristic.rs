@@ -11,11 +11,12 @@
 //! value of a Move before its destination is chosen.
 
 use std::cell::RefCell;
+use std::sync::Arc;
 
 use crate::game::PlayerId;
 
 use super::Karmox;
-use super::data::{Check, Kind, NO_SQ, colour_of};
+use super::data::{Board, Check, Components, Kind, NO_SQ, colour_of};
 use super::rules::p2d6;
 use super::state::{DRAW, Loc, NO_RESULT, Phase, State, ev};
 
@@ -38,14 +39,91 @@ const MISSION: f64 = 0.9;
 /// cell, in held tiles, when the character stands on its icon.
 const WAITING: f64 = 0.9;
 
-/// All-pairs walking distances on the empty board, row-major by square.
+/// All-pairs walking distances on the empty board, row-major by square, and
+/// from each square to the nearest of the board's fixed target sets (icons,
+/// portal access, teleports, wings), so the heuristic never scans the board.
 pub(super) struct Distances {
-    walk: Vec<bool>,
     n: usize,
     d: Vec<u8>,
+    /// Icon-major: `icon[i * n + a]` is the walk from `a` to the nearest
+    /// square printed with icon `i`.
+    icon: Vec<u8>,
+    n_icons: usize,
+    access: Vec<u8>,
+    teleport: Vec<u8>,
+    /// By colour (`colour_of`): 0 the red wing, 1 the blue wing.
+    wing: [Vec<u8>; 2],
 }
 
 impl Distances {
+    /// Builds the tables of board `b` (a breadth-first walk from every square).
+    fn build(b: &Board) -> Distances {
+        let n = b.walk.len();
+        let mut d = vec![FAR; n * n];
+        let mut queue = Vec::with_capacity(n);
+        for from in 0..n {
+            if !b.walk[from] {
+                continue;
+            }
+            let row = &mut d[from * n..(from + 1) * n];
+            row[from] = 0;
+            queue.clear();
+            queue.push(from as u16);
+            let mut head = 0;
+            while head < queue.len() {
+                let q = queue[head];
+                head += 1;
+                let dq = row[q as usize];
+                for dir in 0..4 {
+                    if let Some(nb) = b.step(q, dir)
+                        && b.walk[nb as usize]
+                        && row[nb as usize] == FAR
+                        && dq + 1 < FAR
+                    {
+                        row[nb as usize] = dq + 1;
+                        queue.push(nb);
+                    }
+                }
+            }
+        }
+        let nearest = |targets: &[u16]| -> Vec<u8> {
+            (0..n)
+                .map(|a| {
+                    targets
+                        .iter()
+                        .map(|&q| d[a * n + q as usize])
+                        .fold(FAR, u8::min)
+                })
+                .collect()
+        };
+        let n_icons = b.icon_names.len();
+        let icon = (0..n_icons)
+            .flat_map(|i| {
+                let squares: Vec<u16> = (0..n)
+                    .filter(|&q| usize::from(b.icon_at[q]) == i)
+                    .map(|q| q as u16)
+                    .collect();
+                nearest(&squares)
+            })
+            .collect();
+        let wing = |rows: [u16; 2]| -> Vec<u8> {
+            let squares: Vec<u16> = (rows[0]..=rows[1])
+                .flat_map(|y| (0..b.w).map(move |x| b.sq(x, usize::from(y))))
+                .filter(|&q| (q as usize) < n && b.walk[q as usize])
+                .collect();
+            nearest(&squares)
+        };
+        Distances {
+            icon,
+            n_icons,
+            access: nearest(&b.access),
+            teleport: nearest(&b.teleports),
+            wing: [wing(b.red_wing), wing(b.blue_wing)],
+            n,
+            d,
+        }
+    }
+
     /// Walking distance from `a` to `to`; `FAR` when either is off the board.
     pub(super) fn between(&self, a: u16, to: u16) -> f64 {
         if a == NO_SQ || to == NO_SQ {
@@ -55,18 +133,52 @@ impl Distances {
         }
     }
 
-    /// Walking distance from `a` to the nearest of `targets`, at most `FAR`.
-    pub(super) fn nearest(&self, a: u16, targets: impl Iterator<Item = u16>) -> f64 {
-        targets
-            .map(|q| self.between(a, q))
-            .fold(f64::from(FAR), f64::min)
+    fn lookup(table: &[u8], a: u16) -> f64 {
+        f64::from(table.get(usize::from(a)).copied().unwrap_or(FAR))
+    }
+
+    /// Walk from `a` to the nearest square printed with icon `icon`.
+    pub(super) fn to_icon(&self, a: u16, icon: u8) -> f64 {
+        let i = usize::from(icon);
+        if a == NO_SQ || i >= self.n_icons {
+            return f64::from(FAR);
+        }
+        Self::lookup(&self.icon[i * self.n..(i + 1) * self.n], a)
+    }
+
+    /// Walk from `a` to the nearest portal access square.
+    pub(super) fn to_access(&self, a: u16) -> f64 {
+        Self::lookup(&self.access, a)
+    }
+
+    /// Walk from `a` to the nearest teleport.
+    pub(super) fn to_teleport(&self, a: u16) -> f64 {
+        Self::lookup(&self.teleport, a)
+    }
+
+    /// Walk from `a` to the nearest walkable square of colour `colour`'s
+    /// wing (the Explorer mission's target).
+    pub(super) fn to_wing(&self, a: u16, colour: u8) -> f64 {
+        Self::lookup(&self.wing[usize::from(colour.min(1))], a)
     }
 }
 
 thread_local! {
-    /// The table of the last board seen on this thread, rebuilt when the
-    /// walkable squares differ (a board file can replace the default).
-    static DIST: RefCell<Option<Distances>> = const { RefCell::new(None) };
+    /// The tables of the last components seen on this thread, rebuilt when
+    /// their board differs (a board file can replace the default).
+    static DIST: RefCell<Option<(Arc<Components>, Distances)>> = const { RefCell::new(None) };
+}
+
+/// True when two boards give the same distance tables.
+fn same_targets(a: &Board, b: &Board) -> bool {
+    a.w == b.w
+        && a.walk == b.walk
+        && a.icon_at == b.icon_at
+        && a.icon_names.len() == b.icon_names.len()
+        && a.access == b.access
+        && a.teleports == b.teleports
+        && a.red_wing == b.red_wing
+        && a.blue_wing == b.blue_wing
 }
 
 /// What one character holds, from one pass over the tiles.
@@ -80,43 +192,14 @@ impl Karmox {
     pub(super) fn with_distances<R>(&self, f: impl FnOnce(&Distances) -> R) -> R {
         DIST.with(|cell| {
             let mut slot = cell.borrow_mut();
-            let b = &self.c.board;
-            if slot.as_ref().is_none_or(|t| t.walk != b.walk) {
-                let n = b.walk.len();
-                let mut d = vec![FAR; n * n];
-                let mut queue = Vec::with_capacity(n);
-                for from in 0..n {
-                    if !b.walk[from] {
-                        continue;
-                    }
-                    let row = &mut d[from * n..(from + 1) * n];
-                    row[from] = 0;
-                    queue.clear();
-                    queue.push(from as u16);
-                    let mut head = 0;
-                    while head < queue.len() {
-                        let q = queue[head];
-                        head += 1;
-                        let dq = row[q as usize];
-                        for dir in 0..4 {
-                            if let Some(nb) = b.step(q, dir)
-                                && b.walk[nb as usize]
-                                && row[nb as usize] == FAR
-                                && dq + 1 < FAR
-                            {
-                                row[nb as usize] = dq + 1;
-                                queue.push(nb);
-                            }
-                        }
-                    }
+            match slot.as_mut() {
+                Some((comps, _)) if Arc::ptr_eq(comps, &self.c) => {}
+                Some((comps, _)) if same_targets(&comps.board, &self.c.board) => {
+                    *comps = Arc::clone(&self.c);
                 }
-                *slot = Some(Distances {
-                    walk: b.walk.clone(),
-                    n,
-                    d,
-                });
+                _ => *slot = Some((Arc::clone(&self.c), Distances::build(&self.c.board))),
             }
-            f(slot.as_ref().expect("built above"))
+            f(&slot.as_ref().expect("set above").1)
         })
     }
 
@@ -144,9 +227,6 @@ impl Karmox {
         h: &[Holding; 6],
         t: &Distances,
     ) -> f64 {
-        let b = &self.c.board;
-        let dist = |a: u16, to: u16| t.between(a, to);
-        let nearest = |a: u16, targets: &[u16]| t.nearest(a, targets.iter().copied());
         let xp = f64::from(s.xp[side as usize]);
         let mut v = xp;
         let xp_items = |c: usize| {
@@ -176,7 +256,7 @@ impl Karmox {
             if ch.prison > 0 {
                 v -= 1.0;
             } else if ch.in_play && (xp >= 10.0 || xp_items(c) >= 1) {
-                portal = portal.min(nearest(pos[c], &b.access));
+                portal = portal.min(t.to_access(pos[c]));
             }
         }
         if ready {
@@ -193,22 +273,16 @@ impl Karmox {
         // the tile waiting in its cell, else toward the centre of the board.
         for c in self.side_chars(side).filter(|&c| s.ch[c].on_board()) {
             let to_icon = self.slot(s, c).map_or(f64::from(FAR), |tile| {
-                let icon = self.c.tiles[tile].icon;
-                t.nearest(
-                    pos[c],
-                    (0..b.walk.len())
-                        .filter(|&q| b.icon_at[q] == icon)
-                        .map(|q| q as u16),
-                )
+                t.to_icon(pos[c], self.c.tiles[tile].icon)
             });
             if to_icon < f64::from(FAR) {
                 v += 0.4 * (1.0 - to_icon / 24.0).max(0.0);
             }
-            v -= 0.01 * nearest(pos[c], &b.access).min(24.0);
+            v -= 0.01 * t.to_access(pos[c]).min(24.0);
         }
         for card in &s.piles[side as usize] {
             let m = &self.c.missions[card.id as usize];
-            v += f64::from(m.xp) * self.mission_progress(s, side, m.check, pos, h, &dist);
+            v += f64::from(m.xp) * self.mission_progress(s, side, m.check, pos, h, t);
         }
         v
     }
@@ -248,7 +322,7 @@ impl Karmox {
         check: Check,
         pos: &[u16; 6],
         h: &[Holding; 6],
-        dist: &impl Fn(u16, u16) -> f64,
+        t: &Distances,
     ) -> f64 {
         let b = &self.c.board;
         let mine = || self.side_chars(side).filter(|&c| s.ch[c].on_board());
@@ -265,12 +339,7 @@ impl Karmox {
         // cell, when that tile is of `kind` (any kind for None).
         let waiting = |c: usize, kind: Option<Kind>| match self.slot(s, c) {
             Some(tile) if kind.is_none_or(|k| self.c.tiles[tile].kind == k) => {
-                let icon = self.c.tiles[tile].icon;
-                let d = (0..b.walk.len())
-                    .filter(|&q| b.icon_at[q] == icon)
-                    .map(|q| dist(pos[c], q as u16))
-                    .fold(f64::from(FAR), f64::min);
-                WAITING * close(d, 24.0)
+                WAITING * close(t.to_icon(pos[c], self.c.tiles[tile].icon), 24.0)
             }
             _ => 0.0,
         };
@@ -288,40 +357,17 @@ impl Karmox {
                 .fold(0.0, f64::max)
         };
         let p = match check {
-            Check::PortalSentinel => best_close(
-                &|_, a| {
-                    b.access
-                        .iter()
-                        .map(|&q| dist(a, q))
-                        .fold(f64::from(FAR), f64::min)
-                },
-                24.0,
-            ),
+            Check::PortalSentinel => best_close(&|_, a| t.to_access(a), 24.0),
             Check::Intruder => best_close(
                 &|_, a| {
                     (0..6)
                         .filter(|&e| s.ch[e].in_play && self.side_of_char(e) != side)
-                        .map(|e| dist(a, b.front[e]))
+                        .map(|e| t.between(a, b.front[e]))
                         .fold(f64::from(FAR), f64::min)
                 },
                 24.0,
             ),
-            Check::Explorer => best_close(
-                &|c, a| {
-                    let wing = if colour_of(c) == 0 {
-                        b.red_wing
-                    } else {
-                        b.blue_wing
-                    };
-                    let row = (wing[0]..=wing[1]).map(|y| y as usize);
-                    row.flat_map(|y| (0..b.w).map(move |x| (x, y)))
-                        .map(|(x, y)| b.sq(x, y))
-                        .filter(|&q| b.walk[q as usize])
-                        .map(|q| dist(a, q))
-                        .fold(f64::from(FAR), f64::min)
-                },
-                24.0,
-            ),
+            Check::Explorer => best_close(&|c, a| t.to_wing(a, colour_of(c)), 24.0),
             Check::Forzieri2 => count(Kind::Forziere, 2),
             Check::Tiles3 => mine()
                 .map(|c| {
@@ -340,10 +386,7 @@ impl Karmox {
                     if h[c].kinds[Kind::Scroll as usize] == 0 {
                         return f64::from(FAR);
                     }
-                    b.teleports
-                        .iter()
-                        .map(|&q| dist(a, q))
-                        .fold(f64::from(FAR), f64::min)
+                    t.to_teleport(a)
                 },
                 24.0,
             ),
@@ -361,7 +404,7 @@ impl Karmox {
                                 } else {
                                     0.0
                                 };
-                                (dist(a, pos[e]) - 1.0).max(0.0) - weak
+                                (t.between(a, pos[e]) - 1.0).max(0.0) - weak
                             })
                             .fold(f64::from(FAR), f64::min)
                     },
@@ -371,11 +414,7 @@ impl Karmox {
             Check::Event(bit) if bit == ev::EQUIP_RING => best_close(
                 &|c, a| match self.slot(s, c) {
                     Some(tile) if self.c.tiles[tile].kind == Kind::Ring => {
-                        let icon = self.c.tiles[tile].icon;
-                        (0..b.walk.len())
-                            .filter(|&q| b.icon_at[q] == icon)
-                            .map(|q| dist(a, q as u16))
-                            .fold(f64::from(FAR), f64::min)
+                        t.to_icon(a, self.c.tiles[tile].icon)
                     }
                     _ => f64::from(FAR),
                 },

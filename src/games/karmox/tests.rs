@@ -292,6 +292,60 @@ fn default_board_matches_the_spec_counts() {
     assert!(reach(&s, sq(3, 15), 17) && !reach(&s, sq(3, 15), 16));
 }
 
+#[test]
+fn nearest_target_tables_match_a_scan_of_the_board() {
+    let g = game("");
+    let b = &g.c.board;
+    g.with_distances(|t| {
+        let scan = |a: u16, targets: &mut dyn Iterator<Item = u16>| {
+            targets
+                .map(|q| t.between(a, q))
+                .fold(f64::from(heuristic::FAR), f64::min)
+        };
+        let wing = |rows: [u16; 2]| -> Vec<u16> {
+            (rows[0]..=rows[1])
+                .flat_map(|y| (0..b.w).map(move |x| sq(x, usize::from(y))))
+                .filter(|&q| b.walk[q as usize])
+                .collect()
+        };
+        let (red, blue) = (wing(b.red_wing), wing(b.blue_wing));
+        assert!(!red.is_empty() && !blue.is_empty());
+        let squares = (0..b.walk.len() as u16).chain([NO_SQ]);
+        for a in squares {
+            assert_eq!(t.to_access(a), scan(a, &mut b.access.iter().copied()));
+            assert_eq!(t.to_teleport(a), scan(a, &mut b.teleports.iter().copied()));
+            assert_eq!(t.to_wing(a, 0), scan(a, &mut red.iter().copied()));
+            assert_eq!(t.to_wing(a, 1), scan(a, &mut blue.iter().copied()));
+            for icon in 0..b.icon_names.len() as u8 {
+                let mut printed =
+                    (0..b.walk.len() as u16).filter(|&q| b.icon_at[q as usize] == icon);
+                assert_eq!(t.to_icon(a, icon), scan(a, &mut printed));
+            }
+        }
+        // Hand-counted walks to the nearer access square, (11,8) or (11,9).
+        assert_eq!(t.to_access(sq(11, 10)), 1.0);
+        assert_eq!(t.to_access(sq(13, 7)), 3.0);
+    });
+}
+
+#[test]
+fn distance_tables_follow_a_replaced_board() {
+    let g = game("");
+    let mut other = g.clone();
+    let mut comps = (*g.c).clone();
+    comps.board.access = vec![sq(1, 4)];
+    other.c = std::sync::Arc::new(comps);
+    // Alternate on one thread: each game must see its own board's tables.
+    for _ in 0..2 {
+        assert_eq!(g.with_distances(|t| t.to_access(sq(11, 8))), 0.0);
+        assert_eq!(other.with_distances(|t| t.to_access(sq(1, 4))), 0.0);
+        assert!(other.with_distances(|t| t.to_access(sq(11, 8))) > 0.0);
+    }
+    // A copy sharing the components reuses them.
+    let copy = g.clone();
+    assert_eq!(copy.with_distances(|t| t.to_access(sq(11, 9))), 0.0);
+}
+
 // ----- 2.7 combat probabilities -----
 
 #[test]
