@@ -67,11 +67,8 @@ impl Karmox {
         t: &Distances,
     ) -> SideTerms {
         let xp = f64::from(s.xp[side as usize]);
-        let xp_items = |c: usize| {
-            usize::from(h[c].kinds[Kind::Scroll as usize] + h[c].kinds[Kind::Forziere as usize])
-        };
-        let all_items = self.side_chars(side).all(|c| xp_items(c) >= 1);
-        let ready = xp >= 10.0 || (xp >= 9.0 && all_items);
+        let xp_items = |c: usize| h[c].xp_items();
+        let ready = self.portal_ready(side, xp, h);
         let mut out = SideTerms {
             xp: xp / 10.0,
             ready: if ready { 1.0 } else { 0.0 },

@@ -188,7 +188,20 @@ pub(super) struct Holding {
     pub(super) kinds: [u8; 6],
 }
 
+impl Holding {
+    /// Tiles that count toward the portal's XP: scrolls and chests.
+    pub(super) fn xp_items(&self) -> usize {
+        usize::from(self.kinds[Kind::Scroll as usize] + self.kinds[Kind::Forziere as usize])
+    }
+}
+
 impl Karmox {
+    /// True when `side` (with `xp` permanent XP) may take the portal: 10 XP,
+    /// or 9 with an XP item on every one of its characters.
+    pub(super) fn portal_ready(&self, side: u8, xp: f64, h: &[Holding; 6]) -> bool {
+        xp >= 10.0 || (xp >= 9.0 && self.side_chars(side).all(|c| h[c].xp_items() >= 1))
+    }
+
     pub(super) fn with_distances<R>(&self, f: impl FnOnce(&Distances) -> R) -> R {
         DIST.with(|cell| {
             let mut slot = cell.borrow_mut();
@@ -229,11 +242,8 @@ impl Karmox {
     ) -> f64 {
         let xp = f64::from(s.xp[side as usize]);
         let mut v = xp;
-        let xp_items = |c: usize| {
-            usize::from(h[c].kinds[Kind::Scroll as usize] + h[c].kinds[Kind::Forziere as usize])
-        };
-        let all_items = self.side_chars(side).all(|c| xp_items(c) >= 1);
-        let ready = xp >= 10.0 || (xp >= 9.0 && all_items);
+        let xp_items = |c: usize| h[c].xp_items();
+        let ready = self.portal_ready(side, xp, h);
         // The portal race: the nearest eligible character's walk to an access square.
         let mut portal = f64::from(FAR);
         for c in self.side_chars(side) {
