@@ -331,6 +331,10 @@ pub const PRESETS: &[(&str, &str)] = &[
         include_str!("../../agents/karmox-best-50ms.toml"),
     ),
     (
+        "karmox-best-cpu-50ms",
+        include_str!("../../agents/karmox-best-cpu-50ms.toml"),
+    ),
+    (
         "hamunaptra-best-cpu-20ms",
         include_str!("../../agents/hamunaptra-best-cpu-20ms.toml"),
     ),
