@@ -67,7 +67,6 @@ impl Karmox {
         t: &Distances,
     ) -> SideTerms {
         let xp = f64::from(s.xp[side as usize]);
-        let xp_items = |c: usize| h[c].xp_items();
         let ready = self.portal_ready(side, xp, h);
         let mut out = SideTerms {
             xp: xp / 10.0,
@@ -92,7 +91,7 @@ impl Karmox {
             }
             if ch.prison > 0 {
                 out.prison += 1.0;
-            } else if ch.in_play && (xp >= 10.0 || xp_items(c) >= 1) {
+            } else if ch.in_play && (xp >= 10.0 || h[c].xp_items() >= 1) {
                 portal = portal.min(t.to_access(pos[c]));
             }
         }

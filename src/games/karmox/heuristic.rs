@@ -242,7 +242,6 @@ impl Karmox {
     ) -> f64 {
         let xp = f64::from(s.xp[side as usize]);
         let mut v = xp;
-        let xp_items = |c: usize| h[c].xp_items();
         let ready = self.portal_ready(side, xp, h);
         // The portal race: the nearest eligible character's walk to an access square.
         let mut portal = f64::from(FAR);
@@ -258,14 +257,14 @@ impl Karmox {
             v += 0.1
                 * f64::from(h[c].kinds[Kind::Potion as usize] + h[c].kinds[Kind::Tome as usize]);
             if xp >= 8.0 {
-                v += 0.4 * xp_items(c).min(1) as f64;
+                v += 0.4 * h[c].xp_items().min(1) as f64;
             }
             if ch.on_board() {
                 v -= RISK * self.threat(s, c, pos, t);
             }
             if ch.prison > 0 {
                 v -= 1.0;
-            } else if ch.in_play && (xp >= 10.0 || xp_items(c) >= 1) {
+            } else if ch.in_play && (xp >= 10.0 || h[c].xp_items() >= 1) {
                 portal = portal.min(t.to_access(pos[c]));
             }
         }
@@ -307,7 +306,7 @@ impl Karmox {
             if !s.ch[e].on_board() || self.side_of_char(e) == side || pos[e] == NO_SQ {
                 continue;
             }
-            let d = f64::from(t.d[pos[e] as usize * t.n + pos[c] as usize]);
+            let d = t.between(pos[e], pos[c]);
             if d > 1.0 {
                 continue;
             }
