@@ -158,6 +158,11 @@ const SEARCH_PARAMS: &[ParamInfo] = &[
         help: "stop a rollout after this many actions and score it with the heuristic (0: play to the end)",
     },
     ParamInfo {
+        name: "cut",
+        default: "depth",
+        help: "with max_rollout: depth (stop right there) or turn (play on to the next change of the seat to move, so the heuristic scores a turn's end)",
+    },
+    ParamInfo {
         name: "widen",
         default: "0",
         help: "progressive widening exponent α (0: off): a node visited n times has at most ⌈(n+1)^α⌉ children, best heuristic first (0-1)",
@@ -215,6 +220,7 @@ const TREE_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[11],
     SEARCH_PARAMS[12],
     SEARCH_PARAMS[13],
+    SEARCH_PARAMS[14],
     ParamInfo {
         name: "reuse",
         default: "false",
@@ -239,6 +245,7 @@ const MO_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[11],
     SEARCH_PARAMS[12],
     SEARCH_PARAMS[13],
+    SEARCH_PARAMS[14],
     THREADS,
 ];
 
@@ -258,6 +265,7 @@ const PIMC_PARAMS: &[ParamInfo] = &[
     SEARCH_PARAMS[11],
     SEARCH_PARAMS[12],
     SEARCH_PARAMS[13],
+    SEARCH_PARAMS[14],
     ParamInfo {
         name: "determinizations",
         default: "10",

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use super::{Rollout, SearchConfig, heuristic_values};
+use super::{CutCounter, Rollout, SearchConfig, heuristic_values};
 use crate::agents::greedy::normalized_returns;
 use crate::game::{Game, PlayerId, Turn};
 use crate::rng::{GameRng, below, unit};
@@ -62,14 +62,14 @@ impl<A: Copy + Eq + std::hash::Hash> Mast<A> {
         rng: &mut GameRng,
     ) -> crate::game::Returns {
         let cap = game.max_game_length();
-        let mut n = 0u32;
+        let mut cut = CutCounter::default();
         self.played.clear();
         loop {
             let turn = game.turn(state);
             if turn == Turn::Terminal {
                 return normalized_returns(game, state);
             }
-            if (cfg.max_rollout > 0 && n >= cfg.max_rollout) || steps >= cap {
+            if cut.reached(cfg, turn) || steps >= cap {
                 return heuristic_values(game, state, &cfg.eval);
             }
             let action = match turn {
@@ -83,7 +83,7 @@ impl<A: Copy + Eq + std::hash::Hash> Mast<A> {
                 Turn::Terminal => unreachable!(),
             };
             game.apply(state, action);
-            n += 1;
+            cut.step(turn);
             steps += 1;
         }
     }

@@ -73,6 +73,48 @@ impl Rollout {
     }
 }
 
+/// Where a rollout cut by `max_rollout` stops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// After exactly `max_rollout` actions (chance outcomes included).
+    Depth,
+    /// After `max_rollout` actions, at the first seat to move that is not the
+    /// seat of the last decision: in games where a seat takes its turn's
+    /// steps in a row, the heuristic then scores a turn's end, not a state
+    /// halfway through a turn.
+    Turn,
+}
+
+/// A rollout's progress toward its cut: the actions applied and the seat
+/// of the last decision among them.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CutCounter {
+    actions: u32,
+    last_mover: Option<PlayerId>,
+}
+
+impl CutCounter {
+    /// Whether the rollout stops here, before the move of `turn` (not terminal).
+    pub fn reached(&self, cfg: &SearchConfig, turn: Turn) -> bool {
+        if cfg.max_rollout == 0 || self.actions < cfg.max_rollout {
+            return false;
+        }
+        match (cfg.cut, turn) {
+            (Cut::Depth, _) => true,
+            (Cut::Turn, Turn::Player(p)) => self.last_mover != Some(p),
+            (Cut::Turn, _) => false,
+        }
+    }
+
+    /// Counts the action taken at `turn`.
+    pub fn step(&mut self, turn: Turn) {
+        self.actions += 1;
+        if let Turn::Player(p) = turn {
+            self.last_mover = Some(p);
+        }
+    }
+}
+
 /// Exploration constant for returns in [-1, 1].
 ///
 /// UCB1's `sqrt(2)` assumes rewards in [0, 1]; on our range of width 2 the
@@ -96,6 +138,9 @@ pub struct SearchConfig {
     pub rollout: Rollout,
     /// Actions after which a rollout stops and is scored by the heuristic (0: never).
     pub max_rollout: u32,
+    /// Where past `max_rollout` the rollout stops: at once, or where the
+    /// seat to move next changes.
+    pub cut: Cut,
     /// Progressive widening exponent α (0: off): a node visited `n` times has
     /// at most `⌈(n + 1)^α⌉` children legal in the iteration's state, added
     /// in the order the heuristic rates them (progressive unpruning).
@@ -134,6 +179,7 @@ impl Default for SearchConfig {
             c: DEFAULT_C,
             rollout: Rollout::Random,
             max_rollout: 0,
+            cut: Cut::Depth,
             widen: 0.0,
             widen_k: 1.0,
             candidates: 0,
@@ -147,7 +193,7 @@ impl Default for SearchConfig {
 
 impl SearchConfig {
     /// Reads `iterations`, `time_ms`, `cpu_ms`, `c`, `rollout`, `epsilon`,
-    /// `tau`, `max_rollout`, `widen`, `widen_k`, `candidates`, `bias`, `normalize`. `time_ms` > 0 replaces the
+    /// `tau`, `max_rollout`, `cut`, `widen`, `widen_k`, `candidates`, `bias`, `normalize`. `time_ms` > 0 replaces the
     /// iteration budget with a wall-clock one, `cpu_ms` > 0 with one in the
     /// searching thread's CPU time.
     pub fn from_params(params: &mut Params) -> Result<SearchConfig, SpecError> {
@@ -164,6 +210,7 @@ impl SearchConfig {
         let epsilon = params.float("epsilon", 0.1, 0.0, 1.0)?;
         let tau = params.float("tau", 1.0, 0.01, 100.0)?;
         let max_rollout = params.int("max_rollout", 0, 0, u64::from(u32::MAX))?;
+        let cut = params.choice("cut", 0, &["depth", "turn"])?;
         let widen = params.float("widen", 0.0, 0.0, 1.0)?;
         let widen_k = params.float("widen_k", 1.0, 0.01, 100.0)?;
         let candidates = params.int("candidates", 0, 0, 1000)?;
@@ -188,6 +235,7 @@ impl SearchConfig {
                 _ => Rollout::MastGibbs { tau },
             },
             max_rollout: max_rollout as u32,
+            cut: if cut == 0 { Cut::Depth } else { Cut::Turn },
             widen,
             widen_k,
             candidates: candidates as u32,
@@ -599,13 +647,13 @@ pub fn rollout<G: Game>(
     rng: &mut GameRng,
 ) -> Returns {
     let cap = game.max_game_length();
-    let mut n = 0u32;
+    let mut cut = CutCounter::default();
     loop {
         let turn = game.turn(state);
         if turn == Turn::Terminal {
             return normalized_returns(game, state);
         }
-        if (cfg.max_rollout > 0 && n >= cfg.max_rollout) || steps >= cap {
+        if cut.reached(cfg, turn) || steps >= cap {
             return heuristic_values(game, state, &cfg.eval);
         }
         let action = match turn {
@@ -631,7 +679,7 @@ pub fn rollout<G: Game>(
             Turn::Terminal => unreachable!(),
         };
         game.apply(state, action);
-        n += 1;
+        cut.step(turn);
         steps += 1;
     }
 }
@@ -694,6 +742,111 @@ mod tests {
     use super::*;
     use crate::games::tictactoe::{State, TicTacToe};
     use crate::rng::rng_from_seed;
+
+    /// A depth cut stops after exactly `max_rollout` actions; a turn cut
+    /// plays on through chance and the same seat's steps and stops where
+    /// another seat is to move; no cut without `max_rollout`.
+    #[test]
+    fn cuts_stop_at_the_depth_or_at_the_next_mover() {
+        let depth = SearchConfig {
+            max_rollout: 2,
+            ..SearchConfig::default()
+        };
+        let turn = SearchConfig {
+            cut: Cut::Turn,
+            ..depth
+        };
+        let mut c = CutCounter::default();
+        c.step(Turn::Player(0));
+        assert!(!c.reached(&depth, Turn::Player(0)) && !c.reached(&turn, Turn::Player(1)));
+        c.step(Turn::Player(0));
+        assert!(c.reached(&depth, Turn::Player(0)) && c.reached(&depth, Turn::Chance));
+        assert!(!c.reached(&turn, Turn::Player(0)) && !c.reached(&turn, Turn::Chance));
+        assert!(c.reached(&turn, Turn::Player(1)));
+        c.step(Turn::Chance);
+        assert!(!c.reached(&turn, Turn::Player(0)) && c.reached(&turn, Turn::Player(1)));
+        let never = SearchConfig {
+            max_rollout: 0,
+            ..turn
+        };
+        assert!(!c.reached(&never, Turn::Player(1)));
+    }
+
+    /// Where seats alternate every action, the turn cut is the depth cut: the
+    /// same rollouts end in the same states. Where a seat takes several steps
+    /// in a row (Hamunaptra), a turn-cut rollout is the depth-cut one played
+    /// on, by the same random choices, to the first action of another seat.
+    #[test]
+    fn a_turn_cut_plays_on_to_the_next_seat() {
+        let depth = SearchConfig {
+            max_rollout: 3,
+            ..SearchConfig::default()
+        };
+        let turn = SearchConfig {
+            cut: Cut::Turn,
+            ..depth
+        };
+        for seed in 0..20 {
+            let (mut a, mut b) = (State::default(), State::default());
+            let va = rollout(&TicTacToe, &mut a, &depth, 0, &mut rng_from_seed(seed));
+            let vb = rollout(&TicTacToe, &mut b, &turn, 0, &mut rng_from_seed(seed));
+            assert_eq!((a, va), (b, vb));
+        }
+        let g = crate::games::hamunaptra::Hamunaptra::from_spec_text("hamunaptra").unwrap();
+        let mut longer = 0;
+        for seed in 0..40 {
+            let mut rng = rng_from_seed(seed);
+            let mut root = g.initial_state(&mut rng);
+            for _ in 0..(seed * 7) {
+                match g.turn(&root) {
+                    Turn::Terminal => break,
+                    Turn::Chance => {
+                        let a = g.sample_chance(&root, &mut rng);
+                        g.apply(&mut root, a);
+                    }
+                    Turn::Player(_) => {
+                        let legal = g.legal_actions(&root);
+                        g.apply(&mut root, legal[below(&mut rng, legal.len())]);
+                    }
+                }
+            }
+            let mut cut = root.clone();
+            rollout(&g, &mut cut, &turn, 0, &mut rng_from_seed(seed));
+            // The same random choices, step by step, to the expected stop.
+            let mut s = root.clone();
+            let mut r = rng_from_seed(seed);
+            let (mut n, mut last) = (0u32, None);
+            loop {
+                let t = g.turn(&s);
+                let stop = match t {
+                    Turn::Terminal => true,
+                    Turn::Player(p) => n >= 3 && last != Some(p),
+                    Turn::Chance => false,
+                };
+                if stop {
+                    break;
+                }
+                let a = match t {
+                    Turn::Chance => g.sample_chance(&s, &mut r),
+                    _ => {
+                        let legal = g.legal_actions(&s);
+                        legal[below(&mut r, legal.len())]
+                    }
+                };
+                if let Turn::Player(p) = t {
+                    last = Some(p);
+                }
+                g.apply(&mut s, a);
+                n += 1;
+            }
+            assert_eq!(cut, s, "seed {seed}");
+            longer += usize::from(n > 3);
+        }
+        assert!(
+            longer > 10,
+            "only {longer} of 40 rollouts went past the depth"
+        );
+    }
 
     /// MAST learns every tree and rollout move's mean return for its mover,
     /// and its ε-greedy choice (ε = 0) is the best-mean legal action, with
