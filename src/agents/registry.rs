@@ -343,6 +343,10 @@ pub const PRESETS: &[(&str, &str)] = &[
         include_str!("../../agents/karmox-best-cpu-50ms.toml"),
     ),
     (
+        "karmox-best-cpu-200ms",
+        include_str!("../../agents/karmox-best-cpu-200ms.toml"),
+    ),
+    (
         "hamunaptra-best-cpu-20ms",
         include_str!("../../agents/hamunaptra-best-cpu-20ms.toml"),
     ),
