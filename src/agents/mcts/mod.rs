@@ -774,8 +774,9 @@ mod tests {
 
     /// Where seats alternate every action, the turn cut is the depth cut: the
     /// same rollouts end in the same states. Where a seat takes several steps
-    /// in a row (Hamunaptra), a turn-cut rollout is the depth-cut one played
-    /// on, by the same random choices, to the first action of another seat.
+    /// in a row (Hamunaptra), a turn-cut rollout ends where the same random
+    /// choices, replayed step by step, first reach another seat's decision
+    /// past the depth; most such rollouts run past the depth.
     #[test]
     fn a_turn_cut_plays_on_to_the_next_seat() {
         let depth = SearchConfig {
