@@ -798,19 +798,7 @@ mod tests {
         for seed in 0..40 {
             let mut rng = rng_from_seed(seed);
             let mut root = g.initial_state(&mut rng);
-            for _ in 0..(seed * 7) {
-                match g.turn(&root) {
-                    Turn::Terminal => break,
-                    Turn::Chance => {
-                        let a = g.sample_chance(&root, &mut rng);
-                        g.apply(&mut root, a);
-                    }
-                    Turn::Player(_) => {
-                        let legal = g.legal_actions(&root);
-                        g.apply(&mut root, legal[below(&mut rng, legal.len())]);
-                    }
-                }
-            }
+            crate::game::random_playout(&g, &mut root, &mut rng, seed as u32 * 7);
             let mut cut = root.clone();
             rollout(&g, &mut cut, &turn, 0, &mut rng_from_seed(seed));
             // The same random choices, step by step, to the expected stop.
