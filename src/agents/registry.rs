@@ -194,7 +194,7 @@ const SEARCH_PARAMS: &[ParamInfo] = &[
 const EVAL: ParamInfo = ParamInfo {
     name: "eval",
     default: "heuristic",
-    help: "state evaluation at a rollout cut (greedy: of each result): heuristic (the game's), fitted (the game's weights fitted from self-play by `boardlab fit`) or @FILE (a weights file)",
+    help: "state evaluation at a rollout cut (greedy: of each result): heuristic (the game's), fitted (the game's weights fitted from self-play by `boardlab fit`), race (Hamunaptra: the heuristic plus who can end the game in the lead) or @FILE (a weights file)",
 };
 
 /// Root-parallel trees (read by [`TreeOptions::from_params`]).

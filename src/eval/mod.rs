@@ -43,7 +43,8 @@ impl Eval {
     }
 
     /// Reads the agent parameter `eval`: `heuristic` (default), `fitted`
-    /// (the game's embedded weights, [`Game::fitted_eval`]) or `@FILE`.
+    /// (the game's embedded weights, [`Game::fitted_eval`]), another name
+    /// the game ships weights for ([`Game::named_evals`]) or `@FILE`.
     /// `check_game`: also require the weights to fit game `G` (false when a
     /// spec is only checked for syntax, before any game is known).
     pub fn from_params<G: Game>(params: &mut Params, check_game: bool) -> Result<Eval, SpecError> {
@@ -54,7 +55,7 @@ impl Eval {
             SpecError::BadValue {
             key: "eval".to_string(),
             value: text.clone(),
-            expected: "heuristic, fitted (the game's fitted weights) or @FILE (a weights file written by `boardlab fit`)".to_string(),
+            expected: "heuristic, fitted (the game's fitted weights), a weights set the game names (`boardlab agents` lists them) or @FILE (a weights file written by `boardlab fit`)".to_string(),
         }
         };
         let eval = match text.as_str() {
@@ -71,6 +72,31 @@ impl Eval {
                 };
                 cached(&format!("fitted:{}", std::any::type_name::<G>()), || {
                     LinearEval::parse(body, "fitted")
+                })?
+            }
+            name if !name.starts_with('@') => {
+                let named = name
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+                if !named || name.is_empty() {
+                    return Err(bad());
+                }
+                if !check_game {
+                    return Ok(Eval::Heuristic);
+                }
+                let Some(&(_, body)) = G::named_evals().iter().find(|(n, _)| *n == name) else {
+                    let names: Vec<&str> = G::named_evals().iter().map(|(n, _)| *n).collect();
+                    return Err(SpecError::Invalid(format!(
+                        "eval={name}: this game names no such evaluation; use heuristic, fitted, @FILE{}",
+                        if names.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" or one of: {}", names.join(", "))
+                        }
+                    )));
+                };
+                cached(&format!("{name}:{}", std::any::type_name::<G>()), || {
+                    LinearEval::parse(body, name)
                 })?
             }
             _ => {
@@ -246,7 +272,14 @@ mod tests {
         assert_eq!(parse("heuristic", true).unwrap(), Eval::Heuristic);
         assert!(matches!(parse("fitted", true).unwrap(), Eval::Linear(_)));
         let e = parse("best", true).unwrap_err().to_string();
+        assert!(
+            e.contains("heuristic, fitted") && e.contains("eval=best"),
+            "{e}"
+        );
+        let e = parse("Best!", true).unwrap_err().to_string();
         assert!(e.contains("heuristic, fitted"), "{e}");
+        // A name is checked only once the game is known.
+        assert_eq!(parse("best", false).unwrap(), Eval::Heuristic);
         let e = parse("@/nonexistent/w.toml", true).unwrap_err().to_string();
         assert!(e.contains("/nonexistent/w.toml"), "{e}");
         // A game without features or fitted weights says so.

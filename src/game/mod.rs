@@ -299,6 +299,12 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         None
     }
 
+    /// Other weights files the game ships, by name, for `eval=NAME`
+    /// (for example a hand-set combination of its features). Default: none.
+    fn named_evals() -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
     /// Text rendering for humans, as `viewer` sees it (`None`: everything).
     ///
     /// Default: the state's `Debug` form, for perfect-information games only

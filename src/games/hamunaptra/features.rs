@@ -12,13 +12,20 @@ use super::state::{NO_CELL, Phase, State};
 use crate::game::PlayerId;
 
 /// Feature names, in the order [`Hamunaptra::features_into`] writes them.
-pub const FEATURES: [&str; 5] = ["lead", "vp_lead", "late_lead", "exit_ahead", "ending"];
+pub const FEATURES: [&str; 6] = [
+    "lead",
+    "vp_lead",
+    "late_lead",
+    "exit_ahead",
+    "ending",
+    "race",
+];
 
 /// The fitted weights shipped with the game (`boardlab fit`; see the file).
 pub const FITTED: &str = include_str!("fitted.toml");
 
 impl Hamunaptra {
-    /// Writes [`FEATURES`] for `p` into `out` (length 5). No allocation.
+    /// Writes [`FEATURES`] for `p` into `out` (length 6). No allocation.
     ///
     /// - `lead`: the heuristic's estimate lead over the best rival, / 10.
     /// - `vp_lead`: victory points over the best rival's, / 10.
@@ -27,6 +34,8 @@ impl Hamunaptra {
     ///   to an exit, `1 / (1 + steps)` (1 on an exit); minus the same for
     ///   the best rival when that rival leads.
     /// - `ending`: the sign of `vp_lead` once the game ends with this round.
+    /// - `race`: [`Hamunaptra::race`], +1 or −1 when the seat that can end
+    ///   the game by its next move would win or lose by it.
     pub fn features_into(&self, s: &State, p: PlayerId, out: &mut [f64]) {
         out.fill(0.0);
         if s.phase == Phase::Over || out.len() < FEATURES.len() {
@@ -64,6 +73,7 @@ impl Hamunaptra {
         if s.final_round {
             out[4] = vp_lead.signum() * f64::from(u8::from(vp_lead != 0.0));
         }
+        out[5] = self.race(s, p);
     }
 
     /// `1 / (1 + steps)` from `p`'s nearest living character to a cell

@@ -14,6 +14,7 @@ pub mod encoding;
 pub mod features;
 pub mod heuristic;
 pub mod invariants;
+pub mod race;
 pub mod render;
 pub mod rules;
 pub mod scenario;
@@ -668,6 +669,11 @@ impl Game for Hamunaptra {
     fn fitted_eval() -> Option<&'static str> {
         Some(features::FITTED)
     }
+
+    fn named_evals() -> &'static [(&'static str, &'static str)] {
+        &[("race", race::RACE)]
+    }
+
     fn render(&self, state: &State, viewer: Option<PlayerId>) -> String {
         self.render_text(state, viewer)
     }

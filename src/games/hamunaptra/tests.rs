@@ -2647,24 +2647,28 @@ fn exit_reach_counts_steps_to_an_exit() {
     assert!((g.exit_reach(&at(1), 0) - 1.0 / 8.0).abs() < 1e-12);
 }
 
+/// Spec scenario H18's board after Bob has lost three characters, so that
+/// Ann leads, with her Explorer at (−3, `y`), her exit at (−3,8).
+fn ann_leads(g: &Hamunaptra, y: i32) -> State {
+    h18_scenario(g)
+        .at("C13", -3, y)
+        .dead("C16")
+        .dead("C14")
+        .dead("C12")
+        .build()
+        .unwrap()
+}
+
 #[test]
 fn exit_features_reward_the_leader_near_an_exit() {
     let g = game("hamunaptra");
-    let mut f = [0.0; 5];
+    let mut f = [0.0; 6];
     let mut feats = |s: &State, p: u8| {
         g.features_into(s, p, &mut f);
         f
     };
-    // Bob loses three characters: Ann leads, her Explorer one step from her exit.
-    let lead = |y: i32| {
-        h18_scenario(&g)
-            .at("C13", -3, y)
-            .dead("C16")
-            .dead("C14")
-            .dead("C12")
-            .build()
-            .unwrap()
-    };
+    // Ann leads, her Explorer one step from her exit.
+    let lead = |y: i32| ann_leads(&g, y);
     let s = lead(7);
     assert!(g.vp(&s, 0).total > g.vp(&s, 1).total);
     let (a, b) = (feats(&s, 0), feats(&s, 1));
@@ -2688,6 +2692,124 @@ fn exit_features_reward_the_leader_near_an_exit() {
     assert!((a[2] - a[1] * 20.0 / 60.0).abs() < 1e-12, "{a:?}");
 }
 
+/// The race (spec §9 item 4): Ann's exit is (−3,8) and Bob's (3,−8).
+#[test]
+fn race_sees_who_can_end_the_game_in_the_lead() {
+    let g = game("hamunaptra");
+    // Ann leads (Bob has lost three characters) and moves now: her
+    // Explorer (M3) one step from her exit can end the game; seven steps
+    // away it cannot.
+    let ann_leads = |y: i32| ann_leads(&g, y);
+    let s = ann_leads(7);
+    assert_eq!(g.escapes(&s, 0, true, false), 1);
+    assert_eq!((g.race(&s, 0), g.race(&s, 1)), (1.0, -1.0));
+    assert_eq!(
+        (g.race(&ann_leads(1), 0), g.race(&ann_leads(1), 1)),
+        (0.0, 0.0)
+    );
+    // Bob leads (Ann has one character left) with his Mercenary (M3) three
+    // steps from his exit: while Ann moves, her own walk decides (she
+    // cannot reach hers); once she has ended her move, Bob moves next and
+    // wins by ending the game.
+    let bob_leads = |y: i32| {
+        let mut s = h18_scenario(&g)
+            .at("C13", -3, 1)
+            .dead("C02")
+            .dead("C15")
+            .at("C14", 3, y)
+            .hand(0, &["C-STR", "C-CRS", "C-CRN", "C-DEAD"])
+            .build()
+            .unwrap();
+        skip_trade(&g, &mut s);
+        s
+    };
+    let mut s = bob_leads(-5);
+    assert!(g.vp(&s, 1).total > g.vp(&s, 0).total);
+    assert_eq!(g.race(&s, 0), 0.0);
+    play(&g, &mut s, Action::EndMove);
+    assert_eq!(s.seat, 0, "Ann places next");
+    assert_eq!((g.race(&s, 0), g.race(&s, 1)), (-1.0, 1.0));
+    assert_eq!(g.escapes(&s, 1, false, false), 1);
+    // Four steps away, he cannot.
+    let mut s = bob_leads(-4);
+    play(&g, &mut s, Action::EndMove);
+    assert_eq!(g.race(&s, 0), 0.0);
+}
+
+/// In the last round the seats still to move escape all they can: the
+/// end of spec scenario H18, seen before Bob moves.
+#[test]
+fn race_in_the_last_round_counts_the_replies() {
+    for spec in [
+        "hamunaptra(rule5=true)",
+        "hamunaptra(rule5=true,escaped_also_survivor=true)",
+    ] {
+        let g = game(spec);
+        let bob_turn = |mercenary: i32| {
+            let mut s = h18_scenario(&g)
+                .at("C13", -3, 8)
+                .at("C16", -3, 7)
+                .at("C14", 3, mercenary)
+                .hand(0, &["E12"])
+                .table(0, &["E05"])
+                .deck(&[])
+                .turn(1)
+                .final_round()
+                .build()
+                .unwrap();
+            skip_trade(&g, &mut s);
+            s
+        };
+        // Both of Bob's characters reach an exit (the Porter shares Ann's):
+        // Bob ranks first, as the scenario's play shows.
+        let s = bob_turn(-7);
+        assert_eq!(g.escapes(&s, 1, true, true), 2, "{spec}");
+        assert_eq!(
+            g.escapes(&s, 1, true, false),
+            1,
+            "{spec}: no sharing before the last round"
+        );
+        assert_eq!((g.race(&s, 0), g.race(&s, 1)), (-1.0, 1.0), "{spec}");
+        // The Mercenary four steps away: only the Porter escapes.
+        let s = bob_turn(-4);
+        assert_eq!(g.escapes(&s, 1, true, true), 1, "{spec}");
+        let (a, b) = (g.vp(&s, 0).total, g.vp(&s, 1).total);
+        let per = if spec.contains("also") { 3 } else { 1 };
+        let expect = if a > b + per {
+            1.0
+        } else if a < b + per {
+            -1.0
+        } else {
+            0.0
+        };
+        assert_ne!(expect, 0.0, "{spec}: {a} against {b} + {per}");
+        assert_eq!(g.race(&s, 0), expect, "{spec}");
+    }
+}
+
+/// `eval=race` is the heuristic moved by the race: as far as a race
+/// feature of ±1 at weight 2 moves `tanh`'s argument.
+#[test]
+fn the_race_evaluation_is_the_heuristic_plus_the_race() {
+    use crate::eval::Eval;
+    use crate::spec::Params;
+    let g = game("hamunaptra");
+    let mut p = Params::from_pairs([("eval".to_string(), "race".to_string())]);
+    let eval = Eval::from_params::<Hamunaptra>(&mut p, true).unwrap();
+    let s = ann_leads(&g, 7);
+    for (seat, race) in [(0, 1.0), (1, -1.0)] {
+        assert_eq!(g.race(&s, seat), race);
+        let h = g.heuristic(&s, seat);
+        let want = (h.atanh() + race).tanh().clamp(-0.99, 0.99);
+        assert!((eval.value(&g, &s, seat) - want).abs() < 1e-9, "{seat}");
+    }
+    let mut p = Params::from_pairs([("eval".to_string(), "rush".to_string())]);
+    let e = Eval::from_params::<Hamunaptra>(&mut p, true)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("eval=rush") && e.contains("race"), "{e}");
+}
+
 #[test]
 fn lead_feature_at_weight_two_is_the_heuristic() {
     use crate::eval::LinearEval;
@@ -2695,7 +2817,7 @@ fn lead_feature_at_weight_two_is_the_heuristic() {
     let w = LinearEval {
         fitted_on: String::new(),
         features: features::FEATURES.iter().map(|s| s.to_string()).collect(),
-        weights: vec![2.0, 0.0, 0.0, 0.0, 0.0],
+        weights: vec![2.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         quality: None,
     };
     let mut rng = rng_from_seed(11);
