@@ -351,6 +351,14 @@ pub const PRESETS: &[(&str, &str)] = &[
         include_str!("../../agents/hamunaptra-best-cpu-20ms.toml"),
     ),
     (
+        "hamunaptra-race-cpu-20ms",
+        include_str!("../../agents/hamunaptra-race-cpu-20ms.toml"),
+    ),
+    (
+        "hamunaptra-race-cpu-40ms",
+        include_str!("../../agents/hamunaptra-race-cpu-40ms.toml"),
+    ),
+    (
         "fox-tuned-100it",
         include_str!("../../agents/fox-tuned-100it.toml"),
     ),
