@@ -1,11 +1,13 @@
-//! Evaluation features for a fitted evaluation (`eval=fitted`): the
-//! heuristic's estimate lead, the victory-point lead that a capped game is
-//! scored by, and whether the leader can end the game by taking an exit.
-//! Capped games show why the last matters: a leader that never steps on an
+//! Evaluation features for a linear evaluation (`eval=fitted`,
+//! `eval=race`): the heuristic's estimate lead, the victory-point lead that
+//! a capped game is scored by, whether the leader can end the game by
+//! taking an exit, and who wins the race to the exits (`race.rs`).
+//! Capped games show why ending matters: a leader that never steps on an
 //! exit leaves the game to the 60-round cap and the dice of every fight on
 //! the way, while a character standing on an exit at the end of its move
 //! makes the round the last (spec §6.1). The default heuristic is unchanged;
-//! these features are read only with `eval=fitted` or `eval=@FILE`.
+//! these features are read only with `eval=fitted`, `eval=race` or
+//! `eval=@FILE`.
 
 use super::Hamunaptra;
 use super::state::{NO_CELL, Phase, State};
