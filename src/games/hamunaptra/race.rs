@@ -124,15 +124,10 @@ impl Hamunaptra {
         let n = self.players;
         let mut gains = [0u32; MAXP];
         if s.final_round {
-            let mut q = s.seat;
             if moving {
-                gains[q as usize] = self.escapes(s, q, true, true);
+                gains[s.seat as usize] = self.escapes(s, s.seat, true, true);
             }
-            q = (q + 1) % n;
-            while q != s.first {
-                gains[q as usize] = self.escapes(s, q, false, true);
-                q = (q + 1) % n;
-            }
+            self.replies(s, s.seat, s.first, &mut gains);
             return match self.race_winner(s, &gains) {
                 Some(w) if w == p => 1.0,
                 Some(_) => -1.0,
@@ -163,20 +158,21 @@ impl Hamunaptra {
             // A new round: every other seat replies after the First Player.
             mover
         };
-        let mut q = (mover + 1) % n;
-        while q != round_start {
-            gains[q as usize] = self.escapes(s, q, false, true);
-            q = (q + 1) % n;
-        }
+        self.replies(s, mover, round_start, &mut gains);
         match self.race_winner(s, &gains) {
-            Some(w) if w == mover => {
-                if mover == p {
-                    1.0
-                } else {
-                    -1.0
-                }
-            }
+            Some(w) if w == mover && w == p => 1.0,
+            Some(w) if w == mover => -1.0,
             _ => 0.0,
+        }
+    }
+
+    /// The last-round escapes of the seats after `after` in turn order, up
+    /// to (not including) `until`: their replies once the game is ending.
+    fn replies(&self, s: &State, after: PlayerId, until: PlayerId, gains: &mut [u32; MAXP]) {
+        let mut q = (after + 1) % self.players;
+        while q != until {
+            gains[q as usize] = self.escapes(s, q, false, true);
+            q = (q + 1) % self.players;
         }
     }
 
