@@ -1,7 +1,8 @@
 //! Evaluation features for a linear evaluation (`eval=fitted`,
 //! `eval=race`): the heuristic's estimate lead, the victory-point lead that
 //! a capped game is scored by, whether the leader can end the game by
-//! taking an exit, and who wins the race to the exits (`race.rs`).
+//! taking an exit, and who wins the race to the exits and by how much
+//! (`race.rs`).
 //! Capped games show why ending matters: a leader that never steps on an
 //! exit leaves the game to the 60-round cap and the dice of every fight on
 //! the way, while a character standing on an exit at the end of its move
@@ -14,20 +15,21 @@ use super::state::{NO_CELL, Phase, State};
 use crate::game::PlayerId;
 
 /// Feature names, in the order [`Hamunaptra::features_into`] writes them.
-pub const FEATURES: [&str; 6] = [
+pub const FEATURES: [&str; 7] = [
     "lead",
     "vp_lead",
     "late_lead",
     "exit_ahead",
     "ending",
     "race",
+    "margin",
 ];
 
 /// The fitted weights shipped with the game (`boardlab fit`; see the file).
 pub const FITTED: &str = include_str!("fitted.toml");
 
 impl Hamunaptra {
-    /// Writes [`FEATURES`] for `p` into `out` (length 6). No allocation.
+    /// Writes [`FEATURES`] for `p` into `out` (length 7). No allocation.
     ///
     /// - `lead`: the heuristic's estimate lead over the best rival, / 10.
     /// - `vp_lead`: victory points over the best rival's, / 10.
@@ -38,6 +40,8 @@ impl Hamunaptra {
     /// - `ending`: the sign of `vp_lead` once the game ends with this round.
     /// - `race`: [`Hamunaptra::race`], +1 or −1 when the seat that can end
     ///   the game by its next move would win or lose by it.
+    /// - `margin`: when the race is decided, by how many victory points,
+    ///   / 10 ([`Hamunaptra::race_and_margin`]).
     pub fn features_into(&self, s: &State, p: PlayerId, out: &mut [f64]) {
         out.fill(0.0);
         if s.phase == Phase::Over || out.len() < FEATURES.len() {
@@ -75,7 +79,7 @@ impl Hamunaptra {
         if s.final_round {
             out[4] = vp_lead.signum() * f64::from(u8::from(vp_lead != 0.0));
         }
-        out[5] = self.race(s, p);
+        (out[5], out[6]) = self.race_and_margin(s, p);
     }
 
     /// `1 / (1 + steps)` from `p`'s nearest living character to a cell

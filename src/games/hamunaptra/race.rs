@@ -104,12 +104,22 @@ impl Hamunaptra {
     ///   exit and would rank first after the seats after it in the round
     ///   have escaped all they can in reply.
     pub fn race(&self, s: &State, p: PlayerId) -> f64 {
+        self.race_and_margin(s, p).0
+    }
+
+    /// [`Hamunaptra::race`] and, when the race is decided, the margin it is
+    /// won by: `p`'s victory points after the escapes minus the best
+    /// rival's, / 10, within [−1, 1] (0 when nobody wins the race). The
+    /// sign alone rates a win by one point like a win by five, so a search
+    /// reading only it ends the game with characters left behind or too
+    /// small a cushion against a rival's last turn.
+    pub fn race_and_margin(&self, s: &State, p: PlayerId) -> (f64, f64) {
         let setup = matches!(
             s.phase,
             Phase::FirstRoll | Phase::Draft | Phase::Entrance | Phase::Over
         );
         if setup || self.rule3 || !s.stairs.iter().any(|&c| s.cells[c as usize].exit) {
-            return 0.0;
+            return (0.0, 0.0);
         }
         let moving = matches!(
             s.phase,
@@ -123,47 +133,53 @@ impl Hamunaptra {
         );
         let n = self.players;
         let mut gains = [0u32; MAXP];
-        if s.final_round {
+        let (winner, totals) = if s.final_round {
             if moving {
                 gains[s.seat as usize] = self.escapes(s, s.seat, true, true);
             }
             self.replies(s, s.seat, s.first, &mut gains);
-            return match self.race_winner(s, &gains) {
-                Some(w) if w == p => 1.0,
-                Some(_) => -1.0,
-                None => 0.0,
+            self.race_winner(s, &gains)
+        } else {
+            // The next seat to move: this one if it has not finished
+            // moving, else the next (the First Player when the round is
+            // over).
+            let (mover, now) = if moving {
+                (s.seat, true)
+            } else {
+                ((s.seat + 1) % n, false)
             };
-        }
-        // The next seat to move: this one if it has not finished moving,
-        // else the next (the First Player when the round is over).
-        let (mover, now) = if moving {
-            (s.seat, true)
-        } else {
-            ((s.seat + 1) % n, false)
+            let on_exit = now
+                && s.chars.iter().any(|ch| {
+                    ch.alive
+                        && ch.owner == mover
+                        && ch.cell != NO_CELL
+                        && s.cells[ch.cell as usize].exit
+                });
+            gains[mover as usize] = self.escapes(s, mover, now, false);
+            if gains[mover as usize] == 0 && !on_exit {
+                return (0.0, 0.0);
+            }
+            let round_start = if moving || mover != s.first {
+                s.first
+            } else {
+                // A new round: every other seat replies after the First
+                // Player.
+                mover
+            };
+            self.replies(s, mover, round_start, &mut gains);
+            let (winner, totals) = self.race_winner(s, &gains);
+            (winner.filter(|&w| w == mover), totals)
         };
-        let on_exit = now
-            && s.chars.iter().any(|ch| {
-                ch.alive
-                    && ch.owner == mover
-                    && ch.cell != NO_CELL
-                    && s.cells[ch.cell as usize].exit
-            });
-        gains[mover as usize] = self.escapes(s, mover, now, false);
-        if gains[mover as usize] == 0 && !on_exit {
-            return 0.0;
-        }
-        let round_start = if moving || mover != s.first {
-            s.first
-        } else {
-            // A new round: every other seat replies after the First Player.
-            mover
+        let Some(w) = winner else {
+            return (0.0, 0.0);
         };
-        self.replies(s, mover, round_start, &mut gains);
-        match self.race_winner(s, &gains) {
-            Some(w) if w == mover && w == p => 1.0,
-            Some(w) if w == mover => -1.0,
-            _ => 0.0,
-        }
+        let rival = (0..self.players)
+            .filter(|&q| q != p)
+            .map(|q| totals[q as usize])
+            .max()
+            .unwrap_or(0);
+        let margin = (f64::from(totals[p as usize]) - f64::from(rival)) / 10.0;
+        (if w == p { 1.0 } else { -1.0 }, margin.clamp(-1.0, 1.0))
     }
 
     /// The last-round escapes of the seats after `after` in turn order, up
@@ -177,16 +193,19 @@ impl Hamunaptra {
     }
 
     /// The seat ranking strictly first once each seat's `gains` characters
-    /// have stepped onto an exit; `None` on a tie.
-    fn race_winner(&self, s: &State, gains: &[u32]) -> Option<PlayerId> {
+    /// have stepped onto an exit (`None` on a tie), and each seat's
+    /// victory points then.
+    fn race_winner(&self, s: &State, gains: &[u32; MAXP]) -> (Option<PlayerId>, [u32; MAXP]) {
+        let per = if self.escaped_also_survivor { 3 } else { 1 };
+        let mut totals = [0u32; MAXP];
         let mut best: Option<((u32, u32, u32, u32), PlayerId)> = None;
         let mut tied = false;
         for q in 0..self.players {
             let v = self.vp(s, q);
             let e = gains[q as usize];
-            let per = if self.escaped_also_survivor { 3 } else { 1 };
+            totals[q as usize] = v.total + per * e;
             let key = (
-                v.total + per * e,
+                totals[q as usize],
                 v.escaped + e,
                 v.exits,
                 v.escaped + v.survivors,
@@ -200,6 +219,6 @@ impl Hamunaptra {
                 }
             }
         }
-        best.filter(|_| !tied).map(|(_, q)| q)
+        (best.filter(|_| !tied).map(|(_, q)| q), totals)
     }
 }

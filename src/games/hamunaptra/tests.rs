@@ -2662,7 +2662,7 @@ fn ann_leads(g: &Hamunaptra, y: i32) -> State {
 #[test]
 fn exit_features_reward_the_leader_near_an_exit() {
     let g = game("hamunaptra");
-    let mut f = [0.0; 6];
+    let mut f = [0.0; 7];
     let mut feats = |s: &State, p: u8| {
         g.features_into(s, p, &mut f);
         f
@@ -2703,6 +2703,14 @@ fn race_sees_who_can_end_the_game_in_the_lead() {
     let s = ann_leads(7);
     assert_eq!(g.escapes(&s, 0, true, false), 1);
     assert_eq!((g.race(&s, 0), g.race(&s, 1)), (1.0, -1.0));
+    // She wins it by her lead plus the escape's 1 point (3 for escaping,
+    // 2 fewer for surviving), seen from both sides.
+    let lead = f64::from(g.vp(&s, 0).total + 1) - f64::from(g.vp(&s, 1).total);
+    assert!(lead > 0.0);
+    let margin = (lead / 10.0).min(1.0);
+    assert_eq!(g.race_and_margin(&s, 0), (1.0, margin));
+    assert_eq!(g.race_and_margin(&s, 1), (-1.0, -margin));
+    assert_eq!(g.race_and_margin(&ann_leads(1), 0), (0.0, 0.0), "no race");
     assert_eq!(
         (g.race(&ann_leads(1), 0), g.race(&ann_leads(1), 1)),
         (0.0, 0.0)
@@ -2770,11 +2778,19 @@ fn race_in_the_last_round_counts_the_replies() {
             "{spec}: no sharing before the last round"
         );
         assert_eq!((g.race(&s, 0), g.race(&s, 1)), (-1.0, 1.0), "{spec}");
+        // By his points after both escapes over Ann's: none, as the
+        // scenario ends level on points and Bob ranks first on escapes.
+        let per = if spec.contains("also") { 3 } else { 1 };
+        let won_by = f64::from(g.vp(&s, 1).total + 2 * per) - f64::from(g.vp(&s, 0).total);
+        let (_, margin) = g.race_and_margin(&s, 1);
+        assert!(
+            won_by >= 0.0 && (margin - (won_by / 10.0).min(1.0)).abs() < 1e-12,
+            "{spec}: {margin} {won_by}"
+        );
         // The Mercenary four steps away: only the Porter escapes.
         let s = bob_turn(-4);
         assert_eq!(g.escapes(&s, 1, true, true), 1, "{spec}");
         let (a, b) = (g.vp(&s, 0).total, g.vp(&s, 1).total);
-        let per = if spec.contains("also") { 3 } else { 1 };
         let expect = if a > b + per {
             1.0
         } else if a < b + per {
@@ -2784,6 +2800,9 @@ fn race_in_the_last_round_counts_the_replies() {
         };
         assert_ne!(expect, 0.0, "{spec}: {a} against {b} + {per}");
         assert_eq!(g.race(&s, 0), expect, "{spec}");
+        let (_, margin) = g.race_and_margin(&s, 0);
+        let want = ((f64::from(a) - f64::from(b + per)) / 10.0).clamp(-1.0, 1.0);
+        assert!((margin - want).abs() < 1e-12, "{spec}: {margin} {want}");
     }
 }
 
@@ -2817,7 +2836,7 @@ fn lead_feature_at_weight_two_is_the_heuristic() {
     let w = LinearEval {
         fitted_on: String::new(),
         features: features::FEATURES.iter().map(|s| s.to_string()).collect(),
-        weights: vec![2.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        weights: vec![2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         quality: None,
     };
     let mut rng = rng_from_seed(11);
