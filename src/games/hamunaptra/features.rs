@@ -15,7 +15,7 @@ use super::state::{NO_CELL, Phase, State};
 use crate::game::PlayerId;
 
 /// Feature names, in the order [`Hamunaptra::features_into`] writes them.
-pub const FEATURES: [&str; 8] = [
+pub const FEATURES: [&str; 7] = [
     "lead",
     "vp_lead",
     "late_lead",
@@ -23,14 +23,13 @@ pub const FEATURES: [&str; 8] = [
     "ending",
     "race",
     "margin",
-    "locked_lead",
 ];
 
 /// The fitted weights shipped with the game (`boardlab fit`; see the file).
 pub const FITTED: &str = include_str!("fitted.toml");
 
 impl Hamunaptra {
-    /// Writes [`FEATURES`] for `p` into `out` (length 8). No allocation.
+    /// Writes [`FEATURES`] for `p` into `out` (length 7). No allocation.
     ///
     /// - `lead`: the heuristic's estimate lead over the best rival, / 10.
     /// - `vp_lead`: victory points over the best rival's, / 10.
@@ -43,10 +42,6 @@ impl Hamunaptra {
     ///   the game by its next move would win or lose by it.
     /// - `margin`: when the race is decided, by how many victory points,
     ///   / 10 ([`Hamunaptra::race_and_margin`]).
-    /// - `locked_lead`: `vp_lead / (1 + frontier cells)`. When no tile can
-    ///   be laid the game stalls to the round cap (spec §6.5), and the lead
-    ///   it stalls with decides it; while the board is open, a lead can
-    ///   still be overturned.
     pub fn features_into(&self, s: &State, p: PlayerId, out: &mut [f64]) {
         out.fill(0.0);
         if s.phase == Phase::Over || out.len() < FEATURES.len() {
@@ -85,9 +80,6 @@ impl Hamunaptra {
             out[4] = vp_lead.signum() * f64::from(u8::from(vp_lead != 0.0));
         }
         (out[5], out[6]) = self.race_and_margin(s, p);
-        let mut frontier = 0u32;
-        self.for_frontier(s, |_| frontier += 1);
-        out[7] = vp_lead / f64::from(1 + frontier);
     }
 
     /// `1 / (1 + steps)` from `p`'s nearest living character to a cell
