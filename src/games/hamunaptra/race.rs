@@ -110,9 +110,9 @@ impl Hamunaptra {
     /// [`Hamunaptra::race`] and, when the race is decided, the margin it is
     /// won by: `p`'s victory points after the escapes minus the best
     /// rival's, / 10, within [−1, 1] (0 when nobody wins the race). The
-    /// sign alone rates a win by one point like a win by five, so a search
-    /// reading only it ends the game with characters left behind or too
-    /// small a cushion against a rival's last turn.
+    /// sign alone rates a win by one point like a win by five; added to
+    /// `eval=race`, the margin did not make the search stronger at equal
+    /// CPU (results/strength-sprt §11), so it is a research feature.
     pub fn race_and_margin(&self, s: &State, p: PlayerId) -> (f64, f64) {
         let setup = matches!(
             s.phase,
