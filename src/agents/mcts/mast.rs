@@ -3,7 +3,7 @@
 //! alike, picks rollout moves. Kept apart from the tree so that every search
 //! (single tree, one tree per seat) learns and uses it the same way.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use super::{CutCounter, Rollout, SearchConfig, heuristic_values};
 use crate::agents::greedy::normalized_returns;
@@ -13,8 +13,11 @@ use crate::rng::{GameRng, below, unit};
 /// A search's move statistics and the scratch space of its rollouts.
 #[derive(Clone, Debug)]
 pub struct Mast<A> {
-    /// (sum of the mover's returns, count) per (mover, action).
-    pub(super) table: HashMap<(u8, A), (f64, u32)>,
+    /// (sum of the mover's returns, count) per (mover, action). Looked up at
+    /// every rollout move, so hashed with Fx, not SipHash (a search's keys are
+    /// its own actions, not input an adversary chooses); nothing iterates
+    /// over it, so the hasher changes no choice.
+    pub(super) table: FxHashMap<(u8, A), (f64, u32)>,
     /// The (mover, action) pairs of the current iteration's rollout.
     played: Vec<(u8, A)>,
     /// Gibbs weights, parallel to the legal actions.
@@ -24,7 +27,7 @@ pub struct Mast<A> {
 impl<A> Default for Mast<A> {
     fn default() -> Self {
         Mast {
-            table: HashMap::new(),
+            table: FxHashMap::default(),
             played: Vec::new(),
             weights: Vec::new(),
         }
