@@ -92,16 +92,70 @@ fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
     Ok(())
 }
 
-/// The weights named by `--compare`: `fitted` (the game's own) or a file.
+/// The weights named by `--compare`, as an agent's `eval=` names them:
+/// `fitted` (the game's own), a weights set the game names (`boardlab
+/// agents` lists them, e.g. Hamunaptra's `race`), or a file (`@FILE`, or a
+/// bare path).
 fn other_weights<G: Game>(name: &str) -> Result<LinearEval> {
+    let named = G::named_evals().iter().find(|(n, _)| *n == name);
     let w = if name == "fitted" {
         let Some(body) = G::fitted_eval() else {
             bail!("--compare fitted: this game ships no fitted weights");
         };
         LinearEval::parse(body, "fitted")?
+    } else if let Some(&(_, body)) = named {
+        LinearEval::parse(body, name)?
     } else {
-        LinearEval::parse(&crate::data::read_text(name)?, name)?
+        let path = name.strip_prefix('@').unwrap_or(name);
+        let text = crate::data::read_text(path).map_err(|e| {
+            let names: Vec<&str> = G::named_evals().iter().map(|(n, _)| *n).collect();
+            anyhow::anyhow!(
+                "--compare {name}: {e}; expected fitted, {}or a weights file written by `boardlab fit`",
+                if names.is_empty() {
+                    String::new()
+                } else {
+                    format!("one of this game's weights sets ({}), ", names.join(", "))
+                }
+            )
+        })?;
+        LinearEval::parse(&text, path)?
     };
     w.check::<G>()?;
     Ok(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::other_weights;
+    use crate::games::fox::Fox;
+    use crate::games::hamunaptra::Hamunaptra;
+
+    fn weight(w: &crate::eval::LinearEval, feature: &str) -> f64 {
+        let i = w.features.iter().position(|f| f == feature).unwrap();
+        w.weights[i]
+    }
+
+    /// `--compare` reads a game's named weights, `fitted` and files alike,
+    /// and names what it accepts when it finds none of them.
+    #[test]
+    fn compare_takes_named_weights_fitted_and_files() {
+        let race = other_weights::<Hamunaptra>("race").unwrap();
+        let fitted = other_weights::<Hamunaptra>("fitted").unwrap();
+        assert!(weight(&race, "race") > 0.0);
+        assert_eq!(weight(&fitted, "race"), 0.0);
+        let file = "src/games/hamunaptra/race.toml";
+        for name in [file.to_string(), format!("@{file}")] {
+            let w = other_weights::<Hamunaptra>(&name).unwrap();
+            assert_eq!(w.weights, race.weights, "{name}");
+        }
+        let e = other_weights::<Hamunaptra>("nosuch")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("one of this game's weights sets (race)"), "{e}");
+        let e = other_weights::<Fox>("race").unwrap_err().to_string();
+        assert!(
+            e.contains("expected fitted, or a weights file") && !e.contains("weights sets"),
+            "{e}"
+        );
+    }
 }

@@ -539,9 +539,11 @@ pub struct FitArgs {
     #[arg(long)]
     pub out: PathBuf,
     /// Other weights to measure on the same held-out games, beside the new
-    /// fit and the heuristic: `fitted` (the game's shipped weights) or a
-    /// weights file written by `boardlab fit`. Printed only; the weights
-    /// written do not depend on it.
+    /// fit and the heuristic, named as an agent's `eval=` names them:
+    /// `fitted` (the game's shipped weights), a weights set the game names
+    /// (`boardlab agents` lists them, e.g. `race` in Hamunaptra) or a
+    /// weights file written by `boardlab fit` (`@FILE` or a bare path).
+    /// Printed only; the weights written do not depend on it.
     #[arg(long)]
     pub compare: Option<String>,
 }
