@@ -15,6 +15,7 @@ pub mod data;
 pub mod error;
 pub mod eval;
 pub mod experiment;
+pub mod files;
 pub mod fsutil;
 pub mod game;
 pub mod games;

@@ -134,7 +134,7 @@ fn merge_game<G: crate::game::Game>(
         check_games(game, id, dir, m.shard).map_err(|e| bad(dir, e))?;
         // Every run writes metrics.csv: without it the merged metrics would
         // silently cover only some of the games.
-        let path = dir.join("metrics.csv");
+        let path = dir.join(crate::files::METRICS_FILE);
         if !path.exists() {
             return Err(bad(
                 dir,
@@ -152,7 +152,7 @@ fn merge_game<G: crate::game::Game>(
     }
     let shards: Vec<Shard> = shards.into_iter().flatten().collect();
     std::fs::create_dir_all(out).map_err(|e| output_error(out, e))?;
-    let path = out.join("games.csv");
+    let path = out.join(crate::files::GAMES_FILE);
     if path.exists() && !force {
         return Err(bad(
             out,
@@ -165,7 +165,9 @@ fn merge_game<G: crate::game::Game>(
     let mut tallies = Tallies::new(seats, seats);
     let mut readers = shards
         .iter()
-        .map(|(dir, _)| record::GameRows::open(&dir.join("games.csv")).map_err(|e| bad(dir, e)))
+        .map(|(dir, _)| {
+            record::GameRows::open(&dir.join(crate::files::GAMES_FILE)).map_err(|e| bad(dir, e))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     crate::fsutil::write_atomic_with(&path, |w| {
         let mut w = csv::Writer::from_writer(w);
@@ -182,19 +184,20 @@ fn merge_game<G: crate::game::Game>(
         w.flush()
     })
     .map_err(|e| output_error(&path, e))?;
-    let path = out.join("metrics.csv");
+    let path = out.join(crate::files::METRICS_FILE);
     write_metrics(&path, &shards, games, n).map_err(|e| output_error(&path, e))?;
     let (agents, seat_rows) = tallies.finish(&id.agents);
-    let p = out.join("summary.csv");
+    let p = out.join(crate::files::SUMMARY_FILE);
     record::write_summary(&p, &agents).map_err(|e| output_error(&p, e))?;
-    let p = out.join("seats.csv");
+    let p = out.join(crate::files::SEATS_FILE);
     record::write_summary(&p, &seat_rows).map_err(|e| output_error(&p, e))?;
-    crate::verify::write_sample(out).map_err(|e| output_error(out, e))?;
+    crate::files::write_sample(out).map_err(|e| output_error(out, e))?;
     let manifest = Manifest {
         shard: None,
         ..base
     };
-    manifest::write(out, &manifest).map_err(|e| output_error(&out.join("run.json"), e))?;
+    manifest::write(out, &manifest)
+        .map_err(|e| output_error(&out.join(crate::files::MANIFEST_FILE), e))?;
     Ok(Merged { manifest, games })
 }
 
@@ -211,7 +214,7 @@ fn check_games<G: crate::game::Game>(
     let mut indices = manifest::shard_indices(games, shard);
     let (mut rows, mut stray, mut wrong) = (0usize, None, None);
     let mut chunk: Vec<GameRow> = Vec::with_capacity(seats);
-    for r in record::GameRows::open(&dir.join("games.csv"))? {
+    for r in record::GameRows::open(&dir.join(crate::files::GAMES_FILE))? {
         let r = r?;
         rows += 1;
         if stray.is_none() && (r.game_index >= games || r.game_index % n != k - 1) {
@@ -276,7 +279,8 @@ fn check_metrics(
 /// sorted in memory only when a shard is not.
 fn write_metrics(path: &Path, shards: &[Shard], games: u64, n: u64) -> std::io::Result<()> {
     let open = |dir: &PathBuf| {
-        record::MetricRows::open(&dir.join("metrics.csv")).map_err(std::io::Error::other)
+        record::MetricRows::open(&dir.join(crate::files::METRICS_FILE))
+            .map_err(std::io::Error::other)
     };
     crate::fsutil::write_atomic_with(path, |w| {
         let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(w);

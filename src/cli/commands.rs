@@ -81,11 +81,11 @@ fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
 }
 
 fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
-    if a.dirs[0].join(crate::balance::shard::SHARD_FILE).exists() {
+    if a.dirs[0].join(crate::files::SHARD_FILE).exists() {
         return super::balance::merge(&a, registry);
     }
     // The shards of an experiment hold a copy of its file and a run per cell.
-    if a.dirs[0].join(crate::experiment::EXPERIMENT_FILE).exists() {
+    if a.dirs[0].join(crate::files::EXPERIMENT_FILE).exists() {
         let command = std::env::args().collect::<Vec<_>>().join(" ");
         let cells = crate::experiment::merge_in(registry, &a.dirs, &a.out, a.force, &command)?;
         println!(

@@ -11,8 +11,8 @@ pub(super) fn run(a: ReportArgs) -> Result<()> {
         "{}: {} sections in {} and {}",
         d.title,
         d.sections.len(),
-        a.dir.join(dashboard::HTML_FILE).display(),
-        a.dir.join(dashboard::MARKDOWN_FILE).display()
+        a.dir.join(crate::files::HTML_FILE).display(),
+        a.dir.join(crate::files::MARKDOWN_FILE).display()
     );
     Ok(())
 }

@@ -12,6 +12,7 @@ use std::path::Path;
 use super::plots::{self, RatePoint};
 use crate::arena::play::FIRST_PLAYER;
 use crate::arena::record::{GameRow, MetricRow, Tally};
+use crate::files::{RATINGS_FILE, REPORT_FILE, ROLES_PLOT, SEATS_PLOT, TURNS_PLOT};
 use crate::game::Outcome;
 use crate::stats::ratings::{RatingOptions, Ratings, rate_rows};
 use crate::stats::seat_tests::{TestResult, mean_interval, seat_chi_square, seat_trend};
@@ -322,7 +323,7 @@ impl Balance {
 /// of `dir`/metrics.csv (empty without the file or the metric).
 pub fn first_movers(dir: &Path) -> io::Result<HashMap<u64, u8>> {
     let mut first = HashMap::new();
-    let path = dir.join("metrics.csv");
+    let path = dir.join(crate::files::METRICS_FILE);
     if !path.exists() {
         return Ok(first);
     }
@@ -847,17 +848,6 @@ pub fn rate_points(groups: &[Group]) -> Vec<RatePoint> {
 /// Roles drawn as vertical bars; more are drawn one row each
 /// ([`plots::interval_chart`]), where their labels stay readable.
 pub const ROLE_BARS: usize = 8;
-
-/// File names written by [`write_report`].
-pub const REPORT_FILE: &str = "report.md";
-/// See [`REPORT_FILE`].
-pub const RATINGS_FILE: &str = "ratings.csv";
-/// See [`REPORT_FILE`].
-pub const SEATS_PLOT: &str = "plot-seats.svg";
-/// See [`REPORT_FILE`]; written only when the game has roles.
-pub const ROLES_PLOT: &str = "plot-roles.svg";
-/// See [`REPORT_FILE`].
-pub const TURNS_PLOT: &str = "plot-turns.svg";
 
 /// Writes `report.md`, `ratings.csv` and the charts (win rate by seat, by
 /// role when there are roles, game length in turns) into `dir`, and returns

@@ -9,7 +9,7 @@ use super::bootstrap::{Interval, Kinds, bootstrap_kinds};
 use super::bradley_terry::{self, PairGame};
 use super::mm::{self, Stage};
 use super::plackett_luce::{self, Ranking};
-use crate::arena::record::GameRow;
+use crate::files::rows::GameRow;
 use crate::game::Outcome;
 
 /// Which model produced the ratings.
