@@ -786,7 +786,7 @@ where
     }) else {
         return Ok(Vec::new());
     };
-    let points = |r: &GameRow| crate::report::balance::points(r.outcome);
+    let points = |r: &GameRow| r.outcome.points();
     let picks: [fn(&GameRow) -> usize; 2] = [|r| r.seat as usize, |r| r.agent_index];
     let mut out = Vec::new();
     for r in results.iter().filter(|r| r.cell.id != base.cell.id) {

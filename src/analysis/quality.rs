@@ -519,7 +519,7 @@ fn play_one<G: Game>(
     );
     t.actions = r.actions;
     t.completed = !r.truncated && r.error.is_none();
-    t.seat0_points = crate::report::balance::points(r.seats[0].outcome);
+    t.seat0_points = r.seats[0].outcome.points();
     if t.completed {
         let winners: Vec<usize> = (0..n)
             .filter(|&p| r.seats[p].outcome == Outcome::Win)

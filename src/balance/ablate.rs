@@ -12,7 +12,6 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::points;
 use crate::arena::{PlayedGame, rounded_games};
 use crate::game::{Ablation, Game};
 use crate::games::erased::{Builtin, DynGame, GameSource, Typed};
@@ -86,7 +85,7 @@ pub fn effect(ab: &Ablation, base: &[PlayedGame], ablated: &[PlayedGame]) -> Eff
         let pts = |rows: &[crate::arena::record::GameRow], s: u8| {
             rows.iter()
                 .find(|r| r.seat == s)
-                .map_or(0.5, |r| points(r.outcome))
+                .map_or(0.5, |r| r.outcome.points())
         };
         let mut d = 0.0;
         for &s in &seats {

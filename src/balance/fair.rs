@@ -16,10 +16,12 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{Group, Rate, group_rate, normal_quantile};
+use super::{Group, group_rate};
 use crate::arena::{rounded_games, until_batch};
 use crate::games::erased::{Builtin, GameSource};
 use crate::spec::Spec;
+use crate::stats::normal_quantile;
+use crate::stats::rate::Rate;
 
 /// What to solve.
 #[derive(Clone, Debug)]

@@ -10,12 +10,13 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use super::records::{Records, play_budget};
-use super::{Group, Rate, group_rate, groups, tost};
+use super::{Group, group_rate, groups};
 use crate::agents::registry::AgentSpec;
 use crate::arena::PlayedGame;
 use crate::game::Game;
 use crate::ladder::{self, BudgetUnit};
 use crate::stats::bootstrap::Interval;
+use crate::stats::rate::{Rate, clustered_rate, tost};
 
 /// How to measure.
 #[derive(Clone, Debug)]
@@ -104,7 +105,7 @@ fn ending_shares(games: &[PlayedGame], seats: usize, duplicate: bool) -> Vec<(St
                     Some((super::cluster(i, seats, duplicate), hit))
                 })
                 .collect();
-            (name.to_string(), super::clustered_rate(&units))
+            (name.to_string(), clustered_rate(&units))
         })
         .collect()
 }

@@ -9,7 +9,7 @@ use super::{LinearEval, Quality};
 use crate::agents::registry::AgentSpec;
 use crate::arena::play::play_game;
 use crate::error::SpecError;
-use crate::game::{Game, MAX_FEATURES, Outcome, Turn};
+use crate::game::{Game, MAX_FEATURES, Turn};
 use crate::rng::game_seed;
 
 /// One recorded position from one seat's view.
@@ -107,11 +107,7 @@ fn play_and_record<G: Game>(
             game: index,
             features,
             heuristic,
-            outcome: match result.seats[seat as usize].outcome {
-                Outcome::Win => 1.0,
-                Outcome::Draw => 0.5,
-                Outcome::Loss => 0.0,
-            },
+            outcome: result.seats[seat as usize].outcome.points(),
         })
         .collect()
 }

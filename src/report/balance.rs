@@ -179,15 +179,6 @@ pub struct Deals {
     pub agents: Vec<PairedEstimate>,
 }
 
-/// A row's result: 1 for a win, ½ for a draw, 0 for a loss.
-pub fn points(o: Outcome) -> f64 {
-    match o {
-        Outcome::Win => 1.0,
-        Outcome::Draw => 0.5,
-        Outcome::Loss => 0.0,
-    }
-}
-
 /// The paired estimates of rows played as duplicate deals, or `None` when
 /// they are not: rows are duplicate deals when every seed is shared by exactly
 /// as many games as there are seats (independent games have distinct seeds).
@@ -222,7 +213,7 @@ pub fn deals(rows: &[GameRow]) -> Option<Deals> {
         let mut agent_n = vec![0.0; agents];
         let mut total = 0.0;
         for r in games.values().flatten() {
-            let x = points(r.outcome);
+            let x = r.outcome.points();
             seat_sum[r.seat as usize] += x;
             seat_n[r.seat as usize] += 1.0;
             agent_sum[r.agent_index] += x;

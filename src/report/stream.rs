@@ -17,7 +17,7 @@ use std::path::Path;
 
 use super::balance::{
     self, Balance, Deals, Fingerprint, Lengths, PairedEstimate, Parts, ReportMeta,
-    add_to_fingerprint, group_of, points, role_parts,
+    add_to_fingerprint, group_of, role_parts,
 };
 use super::metrics::{self, Sums};
 use crate::arena::play::FIRST_PLAYER;
@@ -245,7 +245,7 @@ impl DealStream {
         let (_, deal) = self.current.get_or_insert_with(|| (seed, Deal::default()));
         deal.games += 1;
         for r in game {
-            let x = (2.0 * points(r.outcome)) as u64;
+            let x = r.outcome.half_points();
             let grow = |v: &mut Vec<(u64, u64)>, i: usize| {
                 if v.len() <= i {
                     v.resize(i + 1, (0, 0));
