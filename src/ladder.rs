@@ -391,10 +391,7 @@ pub fn play_share<G: Game>(
     for e in &plan.entrants {
         e.spec.build::<G>()?;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::arena::pool(threads).map_err(anyhow::Error::msg)?;
     let pairs = games.div_ceil(2).max(1);
     let jobs: Vec<(usize, u64)> = (0..plan.meetings.len())
         .flat_map(|m| (0..pairs).map(move |p| (m, p)))
@@ -435,10 +432,7 @@ pub fn play_ladder<G: Game>(
     for e in &plan.entrants {
         e.spec.build::<G>()?;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::arena::pool(threads).map_err(anyhow::Error::msg)?;
     let pairs = games.div_ceil(2).max(1);
     let jobs: Vec<(usize, u64)> = (0..plan.meetings.len())
         .flat_map(|m| (0..pairs).map(move |p| (m, p)))

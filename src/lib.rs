@@ -24,6 +24,7 @@ pub mod prelude;
 pub mod provenance;
 pub mod report;
 pub mod rng;
+pub mod runtime;
 pub mod spec;
 pub mod stats;
 pub mod tune;

@@ -228,9 +228,9 @@ fn replay_budget(
     if indices.is_empty() {
         return Err(format!("{name} holds no game"));
     }
-    let pool = crate::balance::pool(threads).map_err(|e| e.to_string())?;
+    let pool = crate::arena::pool(threads)?;
     let played: Vec<arena::PlayedGame> = with_game!(&game, g => {
-        crate::balance::play_identical(g, &agent, indices.iter().copied(), spec.seed, spec.duplicate, &pool)
+        crate::arena::identical::play_identical(g, &agent, indices.iter().copied(), spec.seed, spec.duplicate, &pool)
     });
     let replayed = games_table(&played)?;
     Ok((
@@ -434,10 +434,7 @@ fn replay_and_compare(dir: &Path, sample: usize, threads: usize) -> Outcome {
         move_timeout: id.move_timeout_ms.map(std::time::Duration::from_millis),
         ..RunOptions::default()
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::arena::pool(threads)?;
     let played: Vec<arena::PlayedGame> = with_game!(&game, g => {
         let labels: Vec<String> = specs.iter().map(|s| s.label.clone()).collect();
         if g.num_players() != specs.len() {

@@ -457,10 +457,7 @@ pub fn play<G: Game>(
         .max()
         .unwrap_or(1);
     let games = crate::arena::rounded_games(games, n);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::arena::pool(threads).map_err(anyhow::Error::msg)?;
     Ok(pool.install(|| {
         (0..games)
             .into_par_iter()

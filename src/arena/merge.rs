@@ -19,7 +19,7 @@ pub struct Merged {
 /// A shard's directory, and whether its metrics.csv is in order of game and seat.
 type Shard = (PathBuf, bool);
 
-fn bad(path: &Path, why: impl Into<String>) -> RunError {
+pub(crate) fn bad(path: &Path, why: impl Into<String>) -> RunError {
     RunError::Merge {
         path: path.display().to_string(),
         why: why.into(),
@@ -31,26 +31,9 @@ fn bad(path: &Path, why: impl Into<String>) -> RunError {
 /// row as the run would have written it (see [`super::check::game_rows`]),
 /// with its metrics.csv; then writes games.csv, metrics.csv, summary.csv,
 /// seats.csv and run.json to `out`.
-pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunError> {
-    let Some(first) = dirs.first() else {
-        return Err(bad(out, "no shard directories given"));
-    };
-    let base = manifest::read(first).map_err(|e| bad(first, e))?;
-    if base.identity.agents.is_empty() {
-        return Err(bad(first, "run.json lists no agents"));
-    }
-    let game = crate::games::AnyGame::parse(&base.identity.game).map_err(|e| {
-        bad(
-            first,
-            format!("run.json names a game that cannot be built: {e}"),
-        )
-    })?;
-    crate::with_game!(&game, g => merge_game(g, dirs, base, out, force))
-}
-
-/// [`merge`] for a game of the caller's own (one that `AnyGame` does not
-/// name, e.g. from a crate built on boardlab): the shards must be runs of
-/// exactly this game.
+///
+/// The shards must be runs of exactly `game`; `crate::runtime::merge` finds
+/// a built-in game from the shards' run.json.
 pub fn merge_for<G: crate::game::Game>(
     game: &G,
     dirs: &[PathBuf],
@@ -73,7 +56,7 @@ pub fn merge_for<G: crate::game::Game>(
     merge_game(game, dirs, base, out, force)
 }
 
-fn merge_game<G: crate::game::Game>(
+pub(crate) fn merge_game<G: crate::game::Game>(
     game: &G,
     dirs: &[PathBuf],
     base: Manifest,

@@ -6,6 +6,7 @@
 //! written in index order chunk by chunk (a crash loses only the games in flight).
 
 pub mod check;
+pub mod identical;
 pub mod manifest;
 pub mod merge;
 pub mod play;
@@ -799,6 +800,15 @@ pub const MAX_GAMES: u64 = 1_000_000_000_000;
 /// only cost memory and, past the system's limit, fail to start.
 pub fn max_threads() -> usize {
     4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A thread pool of `threads` workers (0: one per core): the one place every
+/// command that plays or searches in parallel starts its threads.
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
 }
 
 /// Runs a tournament of `game` between `specs` (one per seat).

@@ -15,12 +15,11 @@ pub mod shard;
 pub mod skill;
 
 use anyhow::{Result, bail};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::agents::registry::AgentSpec;
+use crate::arena::PlayedGame;
 use crate::arena::record::role_parts;
-use crate::arena::{PlayedGame, RunOptions, play_indexed_with};
 use crate::game::Game;
 use crate::stats::rate::{Rate, clustered_rate};
 
@@ -84,56 +83,6 @@ pub fn groups(games: &[PlayedGame], seats: usize) -> Vec<Group> {
         .collect()
 }
 
-/// Plays game indices `range` (increasing) of `game` with `agent` in every
-/// seat, in index order, on `pool`; seeds as in `boardlab run --seed seed
-/// [--duplicate]`.
-pub fn play_identical<G: Game>(
-    game: &G,
-    agent: &AgentSpec,
-    range: impl IntoIterator<Item = u64>,
-    seed: u64,
-    duplicate: bool,
-    pool: &rayon::ThreadPool,
-) -> Vec<PlayedGame> {
-    play_identical_with(game, agent, None, range, seed, duplicate, pool)
-}
-
-/// [`play_identical`] where `factory`, when given, builds the agent instead of its spec.
-pub fn play_identical_with<G: Game>(
-    game: &G,
-    agent: &AgentSpec,
-    factory: Option<crate::arena::AgentFactory<G>>,
-    range: impl IntoIterator<Item = u64>,
-    seed: u64,
-    duplicate: bool,
-    pool: &rayon::ThreadPool,
-) -> Vec<PlayedGame> {
-    let n = game.num_players();
-    let specs = vec![agent.clone(); n];
-    let factories = vec![factory; n];
-    let labels = vec![agent.label.clone(); n];
-    let opts = RunOptions {
-        seed,
-        duplicate,
-        ..RunOptions::default()
-    };
-    let indices: Vec<u64> = range.into_iter().collect();
-    pool.install(|| {
-        indices
-            .par_iter()
-            .map(|&i| play_indexed_with(game, &specs, &factories, &labels, i, &opts))
-            .collect()
-    })
-}
-
-/// A thread pool of `threads` workers (0: one per core).
-pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))
-}
-
 /// Checks that `agent` builds for `game`, so the runner never meets a bad spec.
 pub fn check_agent_any<G: Game>(_game: &G, agent: &AgentSpec) -> Result<()> {
     agent.build::<G>()?;
@@ -164,6 +113,8 @@ pub fn prepare_out(dir: &std::path::Path, file: &str, force: bool) -> Result<()>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::identical::play_identical;
+    use crate::arena::pool;
 
     #[test]
     fn drafted_sets_are_rated_member_by_member() {

@@ -277,7 +277,14 @@ pub fn play_budget<G: Game>(
             cap
         };
         let end = (start + chunk).min(boundary).min(cap);
-        let mut played = super::play_identical(game, agent, start..end, o.seed, o.duplicate, pool);
+        let mut played = crate::arena::identical::play_identical(
+            game,
+            agent,
+            start..end,
+            o.seed,
+            o.duplicate,
+            pool,
+        );
         for g in &mut played {
             g.metrics = Vec::new();
         }

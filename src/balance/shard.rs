@@ -82,10 +82,10 @@ pub fn play<G: Game>(game: &G, o: &SkillOptions, (k, n): (u64, u64), dir: &Path)
         );
     }
     let base = check(game, o)?;
-    let pool = super::pool(o.threads)?;
+    let pool = crate::arena::pool(o.threads).map_err(anyhow::Error::msg)?;
     let cap = rounded_games(o.max_games, game.num_players());
     for &b in &o.budgets {
-        let games = super::play_identical(
+        let games = crate::arena::identical::play_identical(
             game,
             &at_budget(&base, b),
             shard_indices(cap, Some((k, n))),

@@ -144,7 +144,7 @@ pub fn measure_with<G: Game>(
     if let Some(r) = records {
         r.start(game, o)?;
     }
-    let pool = super::pool(o.threads)?;
+    let pool = crate::arena::pool(o.threads).map_err(anyhow::Error::msg)?;
     let started = Instant::now();
     assess(
         game,
@@ -400,7 +400,7 @@ impl SkillResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::balance::play_identical;
+    use crate::arena::identical::play_identical;
 
     fn rate(rate: f64, se: f64) -> Rate {
         Rate {
@@ -418,7 +418,7 @@ mod tests {
         // A ply cap of 150 stops some random Karmaka games before transcendence.
         let game = crate::games::karmaka::Karmaka::parse("karmaka(max_plies=150)").unwrap();
         let agent = AgentSpec::parse("random").unwrap();
-        let pool = super::super::pool(1).unwrap();
+        let pool = crate::arena::pool(1).unwrap();
         let games = play_identical(&game, &agent, 0..40, 1, false, &pool);
         let shares = ending_shares(&games, 2, false);
         let capped = games.iter().filter(|g| g.rows[0].truncated).count();

@@ -9,7 +9,7 @@ use super::{Cli, Command, ExperimentArgs, MergeArgs, PlayArgs, Registry, ReplayA
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::arena::{self, RunOptions, record};
 use crate::game::{Game, Turn};
-use crate::games::erased::GameSource;
+use crate::runtime::GameSource;
 use crate::spec::split_list;
 
 pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
@@ -104,7 +104,7 @@ fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
         .filter(|spec| registry.is_added(&spec.name));
     let merged = match added {
         Some(spec) => registry.game(&spec)?.merge(&a.dirs, &a.out, a.force)?,
-        None => arena::merge::merge(&a.dirs, &a.out, a.force)?,
+        None => crate::runtime::merge(&a.dirs, &a.out, a.force)?,
     };
     println!(
         "merged {} shard directories: {} games of {} into {}",

@@ -114,10 +114,7 @@ pub(super) fn run<G: Game>(
             s.build::<G>()?;
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {} threads: {e}", a.threads))?;
+    let pool = crate::arena::pool(a.threads).map_err(anyhow::Error::msg)?;
     let (lower, upper) = sprt::bounds(a.alpha, a.beta);
     let max_pairs = a.max_games.div_ceil(2).max(1);
     // With --json, standard output holds only the result object.

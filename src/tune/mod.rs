@@ -369,10 +369,7 @@ pub fn tune<G: Game>(
     let n = game.num_players() as u64;
     space.base.build::<G>()?;
     against.build::<G>()?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| SpecError::Invalid(format!("cannot start {} threads: {e}", opts.threads)))?;
+    let pool = crate::arena::pool(opts.threads).map_err(SpecError::Invalid)?;
     // Games `first..first + count` of `setting` against `against` in every other seat.
     let play = |setting: &AgentSpec, master: u64, first: u64, count: u64| -> Vec<GameRow> {
         let mut specs = vec![setting.clone()];
