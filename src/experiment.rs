@@ -15,11 +15,12 @@ use serde::{Deserialize, Serialize};
 use crate::arena::record::{self, AgentSummary, GameRow, SeatSummary, Tally};
 use crate::arena::{self, RunOptions};
 use crate::error::SpecError;
-use crate::games::erased::{Builtin, GameSource};
+use crate::files::{COMPARISONS_FILE, EXPERIMENT_FILE};
 use crate::report::balance::ReportMeta;
 use crate::report::plots;
 use crate::report::stream;
 use crate::report::sweep::{SweepTally, sweep_lines};
+use crate::runtime::{Builtin, GameSource};
 use crate::spec::Spec;
 use crate::stats::ratings::{RatingOptions, RatingStream};
 use crate::stats::seat_tests::PairedSums;
@@ -307,10 +308,6 @@ pub struct ExperimentOptions {
     pub shard: Option<(u64, u64)>,
 }
 
-/// The copy of the experiment file kept in its output directory, from which
-/// `merge` rebuilds the grid of a sharded experiment.
-pub const EXPERIMENT_FILE: &str = "experiment.toml";
-
 /// Runs every cell and writes the combined outputs; returns the cells' summaries.
 pub fn run(
     exp: &Experiment,
@@ -353,7 +350,7 @@ pub fn run_in(
             threads,
             out: Some(dir.clone()),
             force: opts.force,
-            resume: opts.resume && dir.join("run.json").exists(),
+            resume: opts.resume && dir.join(crate::files::MANIFEST_FILE).exists(),
             shard: opts.shard,
             progress: opts.progress,
             command: opts.command.clone(),
@@ -567,8 +564,8 @@ fn write_combined(dir: &Path, results: &[CellResult]) -> std::io::Result<()> {
             seats.write_record(keys.iter().chain(s.tally.fields().iter()))?;
         }
     }
-    crate::fsutil::write_atomic(&dir.join("summary.csv"), csv_bytes(agents)?)?;
-    crate::fsutil::write_atomic(&dir.join("seats.csv"), csv_bytes(seats)?)
+    crate::fsutil::write_atomic(&dir.join(crate::files::SUMMARY_FILE), csv_bytes(agents)?)?;
+    crate::fsutil::write_atomic(&dir.join(crate::files::SEATS_FILE), csv_bytes(seats)?)
 }
 
 /// The experiment's `report.md`: the question, the grid, every cell's agents
@@ -718,7 +715,7 @@ fn write_report(
         // from `c` × 10⁹, each agent by its place among all labels.
         let mut all = RatingStream::new();
         for (ci, r) in results.iter().enumerate() {
-            let path = r.dir(dir).join("games.csv");
+            let path = r.dir(dir).join(crate::files::GAMES_FILE);
             for game in stream::games_of(&path).map_err(std::io::Error::other)? {
                 let mut game = game.map_err(std::io::Error::other)?;
                 for row in &mut game {
@@ -738,9 +735,6 @@ fn write_report(
     }
     crate::fsutil::write_atomic(&dir.join("report.md"), md)
 }
-
-/// The file of paired cell comparisons.
-pub const COMPARISONS_FILE: &str = "comparisons.csv";
 
 /// One cell's difference from the baseline cell in one quantity.
 #[derive(Clone, Debug, PartialEq)]
@@ -773,7 +767,7 @@ pub fn compare_cells(
     out: &Path,
 ) -> Result<Vec<Comparison>, String> {
     compare_cells_with(exp, results, |r| {
-        stream::games_of(&r.dir(out).join("games.csv"))
+        stream::games_of(&r.dir(out).join(crate::files::GAMES_FILE))
     })
 }
 
@@ -792,7 +786,7 @@ where
     }) else {
         return Ok(Vec::new());
     };
-    let points = |r: &GameRow| crate::report::balance::points(r.outcome);
+    let points = |r: &GameRow| r.outcome.points();
     let picks: [fn(&GameRow) -> usize; 2] = [|r| r.seat as usize, |r| r.agent_index];
     let mut out = Vec::new();
     for r in results.iter().filter(|r| r.cell.id != base.cell.id) {

@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use crate::agents::Agent;
 use crate::agents::registry::AgentSpec;
 use crate::arena::play;
-use crate::game::{Game, Outcome};
+use crate::game::Game;
 use crate::report::plots::SweepPoint;
 use crate::rng::game_seed;
 use crate::stats::bootstrap::{Interval, bootstrap_counted};
@@ -200,14 +200,6 @@ pub struct LadderResult {
     pub meetings: Vec<(usize, usize, u64, f64)>,
 }
 
-fn points(o: Outcome) -> f64 {
-    match o {
-        Outcome::Win => 1.0,
-        Outcome::Draw => 0.5,
-        Outcome::Loss => 0.0,
-    }
-}
-
 /// Plays one game with entrant `seating[s]` in seat `s`; a game that panics or
 /// faults counts as recorded by the runner (a forfeit), a failed game as a draw.
 fn play_one<G: Game>(
@@ -239,7 +231,7 @@ fn play_one<G: Game>(
             let score_a = if r.truncated {
                 0.5
             } else {
-                points(r.seats[a_seat].outcome)
+                r.seats[a_seat].outcome.points()
             };
             Played {
                 game: PairGame { a, b, score_a },
@@ -399,10 +391,7 @@ pub fn play_share<G: Game>(
     for e in &plan.entrants {
         e.spec.build::<G>()?;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::arena::pool(threads).map_err(anyhow::Error::msg)?;
     let pairs = games.div_ceil(2).max(1);
     let jobs: Vec<(usize, u64)> = (0..plan.meetings.len())
         .flat_map(|m| (0..pairs).map(move |p| (m, p)))
@@ -443,10 +432,7 @@ pub fn play_ladder<G: Game>(
     for e in &plan.entrants {
         e.spec.build::<G>()?;
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::arena::pool(threads).map_err(anyhow::Error::msg)?;
     let pairs = games.div_ceil(2).max(1);
     let jobs: Vec<(usize, u64)> = (0..plan.meetings.len())
         .flat_map(|m| (0..pairs).map(move |p| (m, p)))

@@ -9,6 +9,18 @@ use std::fmt;
 
 use crate::error::SpecError;
 
+/// A parameter of a game or an agent kind, for listings (`boardlab games`,
+/// `boardlab agents`).
+#[derive(Clone, Copy, Debug)]
+pub struct ParamInfo {
+    /// Key in the spec.
+    pub name: &'static str,
+    /// Default value as text.
+    pub default: &'static str,
+    /// What it does and what values it takes.
+    pub help: &'static str,
+}
+
 /// A parsed `name(key=value,...)` string.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Spec {

@@ -18,18 +18,10 @@ use rayon::prelude::*;
 use crate::agents::registry::AgentSpec;
 use crate::arena::{self, RunOptions, manifest};
 use crate::balance::{records, skill};
+use crate::files::{BALANCE_RUN_FILE, SAMPLE_FILE, SAMPLE_METRICS_FILE};
 use crate::game::Game;
 use crate::games::AnyGame;
 use crate::with_game;
-
-/// The first games of each run, kept as sample.csv (and their metrics as
-/// sample-metrics.csv) so that a study whose raw files are not kept can still
-/// be replayed and compared.
-pub const SAMPLE_GAMES: usize = 20;
-/// The games sample of a run directory.
-pub const SAMPLE_FILE: &str = "sample.csv";
-/// The metrics of the sampled games.
-pub const SAMPLE_METRICS_FILE: &str = "sample-metrics.csv";
 
 /// Columns that measure time and so differ between any two runs.
 const TIMING_COLUMNS: &[&str] = &["think_us", "wall_us"];
@@ -89,7 +81,7 @@ pub fn superseded(dir: &Path) -> Option<String> {
 /// The run directories at or below `dir` (those holding run.json, or a
 /// balance study's balance-run.json), in order.
 pub fn run_dirs(dir: &Path) -> Vec<PathBuf> {
-    if dir.join("run.json").is_file() || dir.join(records::RUN_FILE).is_file() {
+    if dir.join(crate::files::MANIFEST_FILE).is_file() || dir.join(BALANCE_RUN_FILE).is_file() {
         return vec![dir.to_path_buf()];
     }
     let mut subs: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -126,7 +118,7 @@ pub fn verify_study(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck> 
     }
     runs.iter()
         .flat_map(|r| {
-            if r.join(records::RUN_FILE).is_file() {
+            if r.join(BALANCE_RUN_FILE).is_file() {
                 return verify_balance(r, sample, threads);
             }
             let (games, status) = verify_run(r, sample, threads);
@@ -236,9 +228,9 @@ fn replay_budget(
     if indices.is_empty() {
         return Err(format!("{name} holds no game"));
     }
-    let pool = crate::balance::pool(threads).map_err(|e| e.to_string())?;
+    let pool = crate::arena::pool(threads)?;
     let played: Vec<arena::PlayedGame> = with_game!(&game, g => {
-        crate::balance::play_identical(g, &agent, indices.iter().copied(), spec.seed, spec.duplicate, &pool)
+        crate::arena::identical::play_identical(g, &agent, indices.iter().copied(), spec.seed, spec.duplicate, &pool)
     });
     let replayed = games_table(&played)?;
     Ok((
@@ -371,8 +363,8 @@ type Outcome = Result<(usize, Option<String>), String>;
 fn replay_and_compare(dir: &Path, sample: usize, threads: usize) -> Outcome {
     let m = manifest::read(dir)?;
     let id = &m.identity;
-    let (games_file, metrics_file) = if dir.join("games.csv").is_file() {
-        ("games.csv", "metrics.csv")
+    let (games_file, metrics_file) = if dir.join(crate::files::GAMES_FILE).is_file() {
+        (crate::files::GAMES_FILE, crate::files::METRICS_FILE)
     } else if dir.join(SAMPLE_FILE).is_file() {
         (SAMPLE_FILE, SAMPLE_METRICS_FILE)
     } else {
@@ -443,10 +435,7 @@ fn replay_and_compare(dir: &Path, sample: usize, threads: usize) -> Outcome {
         move_timeout: id.move_timeout_ms.map(std::time::Duration::from_millis),
         ..RunOptions::default()
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::arena::pool(threads)?;
     let played: Vec<arena::PlayedGame> = with_game!(&game, g => {
         let labels: Vec<String> = specs.iter().map(|s| s.label.clone()).collect();
         if g.num_players() != specs.len() {
@@ -476,38 +465,4 @@ fn replay_and_compare(dir: &Path, sample: usize, threads: usize) -> Outcome {
         }
     }
     Ok((indices.len(), None))
-}
-
-/// Writes sample.csv and sample-metrics.csv: the header and the rows of the
-/// first [`SAMPLE_GAMES`] games of games.csv and metrics.csv in `dir`.
-pub fn write_sample(dir: &Path) -> std::io::Result<()> {
-    for (from, to) in [
-        ("games.csv", SAMPLE_FILE),
-        ("metrics.csv", SAMPLE_METRICS_FILE),
-    ] {
-        let path = dir.join(from);
-        if !path.is_file() {
-            continue;
-        }
-        let mut r = csv::Reader::from_path(&path)?;
-        let tmp = dir.join(format!("{to}.tmp"));
-        let mut w = csv::Writer::from_path(&tmp)?;
-        w.write_record(r.headers()?)?;
-        let mut seen = std::collections::BTreeSet::new();
-        for rec in r.records() {
-            let rec = rec?;
-            let index = rec.get(0).unwrap_or("").to_string();
-            if !seen.contains(&index) {
-                if seen.len() == SAMPLE_GAMES {
-                    break;
-                }
-                seen.insert(index);
-            }
-            w.write_record(&rec)?;
-        }
-        w.flush()?;
-        drop(w);
-        std::fs::rename(tmp, dir.join(to))?;
-    }
-    Ok(())
 }

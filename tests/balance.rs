@@ -8,15 +8,17 @@ use common::{boardlab, temp_dir};
 
 use boardlab::agents::registry::AgentSpec;
 use boardlab::arena::{RunOptions, run};
+use boardlab::balance::Group;
 use boardlab::balance::ablate::{AblateOptions, ablate};
 use boardlab::balance::fair::{FairOptions, solve};
 use boardlab::balance::skill::{SkillOptions, measure};
-use boardlab::balance::{Group, Rate, clustered_rate, normal_quantile};
 use boardlab::game::{Game, Turn};
 use boardlab::games::karmaka::{Action, Karmaka};
 use boardlab::games::planted::Planted;
 use boardlab::rng::{below, rng_from_seed};
 use boardlab::spec::Params;
+use boardlab::stats::normal_quantile;
+use boardlab::stats::rate::{Rate, clustered_rate};
 
 /// The two-sided normal quantile of a confidence level.
 fn normal_z(level: f64) -> f64 {
@@ -252,7 +254,7 @@ fn widths(duplicate: bool, games: u64) -> (f64, f64) {
             .rows
             .iter()
             .filter(|r| keep(r))
-            .map(|r| (cluster(r.game_index), boardlab::balance::points(r.outcome)))
+            .map(|r| (cluster(r.game_index), r.outcome.points()))
             .collect();
         clustered_rate(&u).half_width()
     };

@@ -97,7 +97,7 @@ fn shards(games: u64) -> (PathBuf, Vec<PathBuf>) {
 fn peaks(base: &Path, dirs: &[PathBuf]) -> (usize, usize) {
     let out = base.join("merged");
     let merge = peak_of(|| {
-        boardlab::arena::merge::merge(dirs, &out, false).unwrap();
+        boardlab::runtime::merge(dirs, &out, false).unwrap();
     });
     let opts = RatingOptions {
         resamples: 2,

@@ -6,9 +6,9 @@ mod common;
 
 use std::sync::Arc;
 
-use boardlab::games::erased::{AgentKind, AnyAgentKind, DynGame, Typed};
 use boardlab::metagame::{self, MetagameOptions, Payoff};
 use boardlab::prelude::*;
+use boardlab::runtime::{AgentKind, AnyAgentKind, DynGame, Typed};
 
 /// Side 0 names a number 0..3, side 1 names one without being told side 0's
 /// (the agents below never look), then chance makes side 0 win with

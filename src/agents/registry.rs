@@ -25,8 +25,7 @@ use super::{Agent, AgentFactory};
 use crate::error::SpecError;
 use crate::eval::Eval;
 use crate::game::Game;
-use crate::games::ParamInfo;
-use crate::spec::{Params, Spec};
+use crate::spec::{ParamInfo, Params, Spec};
 
 /// An agent kind for listings.
 #[derive(Clone, Copy, Debug)]

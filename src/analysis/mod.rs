@@ -2,4 +2,5 @@
 //! against known answers.
 
 pub mod exploitability;
+pub mod fit;
 pub mod quality;

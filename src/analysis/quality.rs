@@ -457,10 +457,7 @@ pub fn play<G: Game>(
         .max()
         .unwrap_or(1);
     let games = crate::arena::rounded_games(games, n);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::arena::pool(threads).map_err(anyhow::Error::msg)?;
     Ok(pool.install(|| {
         (0..games)
             .into_par_iter()
@@ -519,7 +516,7 @@ fn play_one<G: Game>(
     );
     t.actions = r.actions;
     t.completed = !r.truncated && r.error.is_none();
-    t.seat0_points = crate::report::balance::points(r.seats[0].outcome);
+    t.seat0_points = r.seats[0].outcome.points();
     if t.completed {
         let winners: Vec<usize> = (0..n)
             .filter(|&p| r.seats[p].outcome == Outcome::Win)

@@ -123,7 +123,7 @@ impl Identity {
 
 /// Reads `run.json` from a directory.
 pub fn read(dir: &Path) -> Result<Manifest, String> {
-    let path = dir.join("run.json");
+    let path = dir.join(crate::files::MANIFEST_FILE);
     let text = crate::fsutil::read_text(&path, crate::fsutil::MAX_TEXT_BYTES)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     crate::data::parse_json(&text).map_err(|e| format!("malformed {}: {e}", path.display()))
@@ -132,7 +132,7 @@ pub fn read(dir: &Path) -> Result<Manifest, String> {
 /// Writes `run.json` atomically, never through a link.
 pub fn write(dir: &Path, m: &Manifest) -> std::io::Result<()> {
     crate::fsutil::write_atomic(
-        &dir.join("run.json"),
+        &dir.join(crate::files::MANIFEST_FILE),
         serde_json::to_string_pretty(m)? + "\n",
     )
 }

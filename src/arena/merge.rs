@@ -19,7 +19,7 @@ pub struct Merged {
 /// A shard's directory, and whether its metrics.csv is in order of game and seat.
 type Shard = (PathBuf, bool);
 
-fn bad(path: &Path, why: impl Into<String>) -> RunError {
+pub(crate) fn bad(path: &Path, why: impl Into<String>) -> RunError {
     RunError::Merge {
         path: path.display().to_string(),
         why: why.into(),
@@ -31,26 +31,9 @@ fn bad(path: &Path, why: impl Into<String>) -> RunError {
 /// row as the run would have written it (see [`super::check::game_rows`]),
 /// with its metrics.csv; then writes games.csv, metrics.csv, summary.csv,
 /// seats.csv and run.json to `out`.
-pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunError> {
-    let Some(first) = dirs.first() else {
-        return Err(bad(out, "no shard directories given"));
-    };
-    let base = manifest::read(first).map_err(|e| bad(first, e))?;
-    if base.identity.agents.is_empty() {
-        return Err(bad(first, "run.json lists no agents"));
-    }
-    let game = crate::games::AnyGame::parse(&base.identity.game).map_err(|e| {
-        bad(
-            first,
-            format!("run.json names a game that cannot be built: {e}"),
-        )
-    })?;
-    crate::with_game!(&game, g => merge_game(g, dirs, base, out, force))
-}
-
-/// [`merge`] for a game of the caller's own (one that `AnyGame` does not
-/// name, e.g. from a crate built on boardlab): the shards must be runs of
-/// exactly this game.
+///
+/// The shards must be runs of exactly `game`; `crate::runtime::merge` finds
+/// a built-in game from the shards' run.json.
 pub fn merge_for<G: crate::game::Game>(
     game: &G,
     dirs: &[PathBuf],
@@ -73,7 +56,7 @@ pub fn merge_for<G: crate::game::Game>(
     merge_game(game, dirs, base, out, force)
 }
 
-fn merge_game<G: crate::game::Game>(
+pub(crate) fn merge_game<G: crate::game::Game>(
     game: &G,
     dirs: &[PathBuf],
     base: Manifest,
@@ -135,7 +118,7 @@ fn merge_game<G: crate::game::Game>(
         check_games(game, id, dir, m.shard).map_err(|e| bad(dir, e))?;
         // Every run writes metrics.csv: without it the merged metrics would
         // silently cover only some of the games.
-        let path = dir.join("metrics.csv");
+        let path = dir.join(crate::files::METRICS_FILE);
         if !path.exists() {
             return Err(bad(
                 dir,
@@ -153,7 +136,7 @@ fn merge_game<G: crate::game::Game>(
     }
     let shards: Vec<Shard> = shards.into_iter().flatten().collect();
     std::fs::create_dir_all(out).map_err(|e| output_error(out, e))?;
-    let path = out.join("games.csv");
+    let path = out.join(crate::files::GAMES_FILE);
     if path.exists() && !force {
         return Err(bad(
             out,
@@ -166,7 +149,9 @@ fn merge_game<G: crate::game::Game>(
     let mut tallies = Tallies::new(seats, seats);
     let mut readers = shards
         .iter()
-        .map(|(dir, _)| record::GameRows::open(&dir.join("games.csv")).map_err(|e| bad(dir, e)))
+        .map(|(dir, _)| {
+            record::GameRows::open(&dir.join(crate::files::GAMES_FILE)).map_err(|e| bad(dir, e))
+        })
         .collect::<Result<Vec<_>, _>>()?;
     crate::fsutil::write_atomic_with(&path, |w| {
         let mut w = csv::Writer::from_writer(w);
@@ -183,19 +168,20 @@ fn merge_game<G: crate::game::Game>(
         w.flush()
     })
     .map_err(|e| output_error(&path, e))?;
-    let path = out.join("metrics.csv");
+    let path = out.join(crate::files::METRICS_FILE);
     write_metrics(&path, &shards, games, n).map_err(|e| output_error(&path, e))?;
     let (agents, seat_rows) = tallies.finish(&id.agents);
-    let p = out.join("summary.csv");
+    let p = out.join(crate::files::SUMMARY_FILE);
     record::write_summary(&p, &agents).map_err(|e| output_error(&p, e))?;
-    let p = out.join("seats.csv");
+    let p = out.join(crate::files::SEATS_FILE);
     record::write_summary(&p, &seat_rows).map_err(|e| output_error(&p, e))?;
-    crate::verify::write_sample(out).map_err(|e| output_error(out, e))?;
+    crate::files::write_sample(out).map_err(|e| output_error(out, e))?;
     let manifest = Manifest {
         shard: None,
         ..base
     };
-    manifest::write(out, &manifest).map_err(|e| output_error(&out.join("run.json"), e))?;
+    manifest::write(out, &manifest)
+        .map_err(|e| output_error(&out.join(crate::files::MANIFEST_FILE), e))?;
     Ok(Merged { manifest, games })
 }
 
@@ -212,7 +198,7 @@ fn check_games<G: crate::game::Game>(
     let mut indices = manifest::shard_indices(games, shard);
     let (mut rows, mut stray, mut wrong) = (0usize, None, None);
     let mut chunk: Vec<GameRow> = Vec::with_capacity(seats);
-    for r in record::GameRows::open(&dir.join("games.csv"))? {
+    for r in record::GameRows::open(&dir.join(crate::files::GAMES_FILE))? {
         let r = r?;
         rows += 1;
         if stray.is_none() && (r.game_index >= games || r.game_index % n != k - 1) {
@@ -277,7 +263,8 @@ fn check_metrics(
 /// sorted in memory only when a shard is not.
 fn write_metrics(path: &Path, shards: &[Shard], games: u64, n: u64) -> std::io::Result<()> {
     let open = |dir: &PathBuf| {
-        record::MetricRows::open(&dir.join("metrics.csv")).map_err(std::io::Error::other)
+        record::MetricRows::open(&dir.join(crate::files::METRICS_FILE))
+            .map_err(std::io::Error::other)
     };
     crate::fsutil::write_atomic_with(path, |w| {
         let mut w = csv::WriterBuilder::new().has_headers(false).from_writer(w);

@@ -6,6 +6,7 @@
 //! written in index order chunk by chunk (a crash loses only the games in flight).
 
 pub mod check;
+pub mod identical;
 pub mod manifest;
 pub mod merge;
 pub mod play;
@@ -757,18 +758,18 @@ fn play_span<G: Game>(
 /// removes every one of them first, so that no report, rating or chart of an
 /// earlier run survives beside the new games.
 pub const RUN_FILES: &[&str] = &[
-    "games.csv",
-    "metrics.csv",
-    "summary.csv",
-    "seats.csv",
-    "run.json",
-    crate::verify::SAMPLE_FILE,
-    crate::verify::SAMPLE_METRICS_FILE,
-    crate::report::balance::REPORT_FILE,
-    crate::report::balance::RATINGS_FILE,
-    crate::report::balance::SEATS_PLOT,
-    crate::report::balance::ROLES_PLOT,
-    crate::report::balance::TURNS_PLOT,
+    crate::files::GAMES_FILE,
+    crate::files::METRICS_FILE,
+    crate::files::SUMMARY_FILE,
+    crate::files::SEATS_FILE,
+    crate::files::MANIFEST_FILE,
+    crate::files::SAMPLE_FILE,
+    crate::files::SAMPLE_METRICS_FILE,
+    crate::files::REPORT_FILE,
+    crate::files::RATINGS_FILE,
+    crate::files::SEATS_PLOT,
+    crate::files::ROLES_PLOT,
+    crate::files::TURNS_PLOT,
 ];
 
 /// Removes what an earlier run left in `dir` (see [`RUN_FILES`]), with any
@@ -817,6 +818,15 @@ pub const MAX_GAMES: u64 = 1_000_000_000_000;
 /// only cost memory and, past the system's limit, fail to start.
 pub fn max_threads() -> usize {
     4 * std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A thread pool of `threads` workers (0: one per core): the one place every
+/// command that plays or searches in parallel starts its threads.
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
 }
 
 /// Runs a tournament of `game` between `specs` (one per seat).
@@ -945,8 +955,8 @@ pub fn run_with<G: Game>(
     let mut files = match &opts.out {
         None => None,
         Some(dir) => {
-            let path = dir.join("games.csv");
-            let metrics_path = dir.join("metrics.csv");
+            let path = dir.join(crate::files::GAMES_FILE);
+            let metrics_path = dir.join(crate::files::METRICS_FILE);
             let (games_file, metrics_file) = if opts.resume {
                 // The old rows stream through the tallies, one game at a time.
                 let mut old_game = |rows: &[GameRow]| {
@@ -996,7 +1006,8 @@ pub fn run_with<G: Game>(
                 command: opts.command.clone(),
                 stop: None,
             };
-            manifest::write(dir, &m).map_err(|e| output_error(&dir.join("run.json"), e))?;
+            manifest::write(dir, &m)
+                .map_err(|e| output_error(&dir.join(crate::files::MANIFEST_FILE), e))?;
             Some(RawFiles {
                 games: (path, games_file),
                 metrics: (metrics_path, metrics_file),
@@ -1152,18 +1163,18 @@ pub fn run_with<G: Game>(
         });
     }
     if let (Some(dir), Some(reason)) = (&opts.out, &stop_reason) {
-        let path = dir.join("run.json");
+        let path = dir.join(crate::files::MANIFEST_FILE);
         let mut m = manifest::read(dir).map_err(|e| output_error(&path, e))?;
         m.stop = Some(reason.clone());
         manifest::write(dir, &m).map_err(|e| output_error(&path, e))?;
     }
     let (agents, seats) = tallies.finish(&labels);
     if let Some(dir) = &opts.out {
-        let p = dir.join("summary.csv");
+        let p = dir.join(crate::files::SUMMARY_FILE);
         record::write_summary(&p, &agents).map_err(|e| output_error(&p, e))?;
-        let p = dir.join("seats.csv");
+        let p = dir.join(crate::files::SEATS_FILE);
         record::write_summary(&p, &seats).map_err(|e| output_error(&p, e))?;
-        crate::verify::write_sample(dir).map_err(|e| output_error(dir, e))?;
+        crate::files::write_sample(dir).map_err(|e| output_error(dir, e))?;
     }
     Ok(RunOutput {
         games: total,

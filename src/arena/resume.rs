@@ -64,7 +64,7 @@ pub fn reopen<G: Game>(
             ),
         ));
     }
-    let path = dir.join("games.csv");
+    let path = dir.join(crate::files::GAMES_FILE);
     let mut file = fsutil::open_existing(&path)
         .map_err(|e| refuse(dir, format!("cannot open games.csv: {e}")))?;
     let size = file
@@ -145,7 +145,7 @@ pub fn trim_metrics(
     positions: &Positions,
     done: usize,
 ) -> Result<std::fs::File, RunError> {
-    let path = dir.join("metrics.csv");
+    let path = dir.join(crate::files::METRICS_FILE);
     let source = match fsutil::open_existing(&path) {
         Ok(file) => {
             let size = file

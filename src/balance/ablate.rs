@@ -12,10 +12,9 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::points;
 use crate::arena::{PlayedGame, rounded_games};
 use crate::game::{Ablation, Game};
-use crate::games::erased::{Builtin, DynGame, GameSource, Typed};
+use crate::runtime::{Builtin, DynGame, GameSource, Typed};
 use crate::spec::Spec;
 use crate::stats::seat_tests::mean_interval;
 
@@ -86,7 +85,7 @@ pub fn effect(ab: &Ablation, base: &[PlayedGame], ablated: &[PlayedGame]) -> Eff
         let pts = |rows: &[crate::arena::record::GameRow], s: u8| {
             rows.iter()
                 .find(|r| r.seat == s)
-                .map_or(0.5, |r| points(r.outcome))
+                .map_or(0.5, |r| r.outcome.points())
         };
         let mut d = 0.0;
         for &s in &seats {
@@ -148,7 +147,7 @@ pub fn ablate_in(
     }
     game.check_agents(std::slice::from_ref(&o.agent))?;
     let base_spec = Spec::parse(&game.spec())?;
-    let pool = super::pool(o.threads)?;
+    let pool = crate::arena::pool(o.threads).map_err(anyhow::Error::msg)?;
     let total = rounded_games(o.games, game.num_players());
     let base = game.play_identical(&o.agent, 0..total, o.seed, false, &pool)?;
     let mut effects = Vec::new();

@@ -16,10 +16,12 @@ use std::fmt::Write as _;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{Group, Rate, group_rate, normal_quantile};
+use super::{Group, group_rate};
 use crate::arena::{rounded_games, until_batch};
-use crate::games::erased::{Builtin, GameSource};
+use crate::runtime::{Builtin, GameSource};
 use crate::spec::Spec;
+use crate::stats::normal_quantile;
+use crate::stats::rate::Rate;
 
 /// What to solve.
 #[derive(Clone, Debug)]
@@ -131,7 +133,7 @@ pub fn solve_in(source: &dyn GameSource, o: &FairOptions) -> Result<FairResult> 
     let steps = ((b - a) / o.precision).log2().ceil().max(0.0) as u64;
     // Two ends, then at most `steps` halvings of each of the two gaps.
     let probes_max = 2 + 2 * steps;
-    let pool = super::pool(o.threads)?;
+    let pool = crate::arena::pool(o.threads).map_err(anyhow::Error::msg)?;
     let n = first.num_players();
     if let Group::Seat(s) = o.group
         && s as usize >= n

@@ -87,7 +87,7 @@ impl Acc {
 /// The quantities of one game: (kind index, group) → value.
 fn quantities(rows: &[GameRow], endings: &BTreeSet<String>) -> BTreeMap<(usize, String), f64> {
     let mut q = BTreeMap::new();
-    let points = |r: &GameRow| super::points(r.outcome);
+    let points = |r: &GameRow| r.outcome.points();
     for r in rows {
         q.insert((0, r.seat.to_string()), points(r));
     }

@@ -1,6 +1,6 @@
 //! The per-game records of `boardlab balance` and `balance --resume`.
 //!
-//! The output directory holds [`RUN_FILE`] (everything that decides the
+//! The output directory holds [`BALANCE_RUN_FILE`] (everything that decides the
 //! games, written first), per budget `games-<budget>.csv` (the rows of every
 //! game, appended in index order chunk by chunk as they are played, never
 //! all in memory) and `sample-<budget>.csv` (its first games, written when the
@@ -23,12 +23,8 @@ use crate::agents::registry::AgentSpec;
 use crate::arena::manifest::Identity;
 use crate::arena::record::{GameRow, check_games_header};
 use crate::arena::{PlayedGame, rounded_games, until_batch};
+use crate::files::{BALANCE_RUN_FILE, PAIRS_FILE};
 use crate::game::Game;
-
-/// What decides a balance study's games and rates, written before any game.
-pub const RUN_FILE: &str = "balance-run.json";
-/// The ladder's pairs (a ladder journal), appended as pairs finish.
-pub const PAIRS_FILE: &str = "ladder-pairs.csv";
 
 /// The games file of one budget.
 pub fn games_file(budget: u64) -> String {
@@ -42,9 +38,9 @@ pub fn sample_file(budget: u64) -> String {
 }
 
 /// Writes [`sample_file`] of `budget`: the rows of its first
-/// [`SAMPLE_GAMES`](crate::verify::SAMPLE_GAMES) games.
+/// [`SAMPLE_GAMES`](crate::files::SAMPLE_GAMES) games.
 pub fn write_sample(dir: &Path, budget: u64, games: &[PlayedGame]) -> Result<()> {
-    let first = &games[..games.len().min(crate::verify::SAMPLE_GAMES)];
+    let first = &games[..games.len().min(crate::files::SAMPLE_GAMES)];
     let mut w = csv::Writer::from_writer(Vec::new());
     for row in first.iter().flat_map(|g| &g.rows) {
         w.serialize(row)?;
@@ -53,7 +49,7 @@ pub fn write_sample(dir: &Path, budget: u64, games: &[PlayedGame]) -> Result<()>
     super::save(dir, &sample_file(budget), &String::from_utf8_lossy(&bytes))
 }
 
-/// The contents of [`RUN_FILE`].
+/// The contents of [`BALANCE_RUN_FILE`].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunSpec {
     /// Canonical game spec.
@@ -128,9 +124,9 @@ impl RunSpec {
     }
 }
 
-/// Reads the [`RUN_FILE`] of `dir`.
+/// Reads the [`BALANCE_RUN_FILE`] of `dir`.
 pub fn read_spec(dir: &Path) -> Result<RunSpec> {
-    let path = dir.join(RUN_FILE);
+    let path = dir.join(BALANCE_RUN_FILE);
     let text = crate::fsutil::read_text(&path, 1 << 20).with_context(|| {
         format!(
             "cannot read {}: not a `balance` output directory (or one written before games were kept)",
@@ -151,7 +147,7 @@ pub struct Records<'a> {
 
 impl Records<'_> {
     /// Starts the study: checks a resumed directory holds this very study,
-    /// or writes [`RUN_FILE`] and clears its budgets' games files and the
+    /// or writes [`BALANCE_RUN_FILE`] and clears its budgets' games files and the
     /// ladder's pairs (an earlier study's, under `--force`).
     pub fn start<G: Game>(&self, game: &G, o: &SkillOptions) -> Result<()> {
         let spec = RunSpec::of(game, o);
@@ -175,7 +171,11 @@ impl Records<'_> {
                 )));
             }
             if spec.max_games > old.max_games {
-                super::save(self.dir, RUN_FILE, &serde_json::to_string_pretty(&spec)?)?;
+                super::save(
+                    self.dir,
+                    BALANCE_RUN_FILE,
+                    &serde_json::to_string_pretty(&spec)?,
+                )?;
             }
             return Ok(());
         }
@@ -190,7 +190,11 @@ impl Records<'_> {
                     .with_context(|| format!("cannot remove {}", path.display()))?;
             }
         }
-        super::save(self.dir, RUN_FILE, &serde_json::to_string_pretty(&spec)?)
+        super::save(
+            self.dir,
+            BALANCE_RUN_FILE,
+            &serde_json::to_string_pretty(&spec)?,
+        )
     }
 
     /// The ladder journal: the pairs already played when resuming.
@@ -273,7 +277,14 @@ pub fn play_budget<G: Game>(
             cap
         };
         let end = (start + chunk).min(boundary).min(cap);
-        let mut played = super::play_identical(game, agent, start..end, o.seed, o.duplicate, pool);
+        let mut played = crate::arena::identical::play_identical(
+            game,
+            agent,
+            start..end,
+            o.seed,
+            o.duplicate,
+            pool,
+        );
         for g in &mut played {
             g.metrics = Vec::new();
         }

@@ -17,17 +17,15 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
-use super::records::{PAIRS_FILE, RUN_FILE, RunSpec, games_file};
+use super::records::{RunSpec, games_file};
 use super::skill::{SkillOptions, SkillResult, assess, at_budget, check, ladder_plan};
 use crate::arena::PlayedGame;
 use crate::arena::manifest::shard_indices;
 use crate::arena::record::{GameRow, GameRows};
 use crate::arena::rounded_games;
+use crate::files::{BALANCE_RUN_FILE, PAIRS_FILE, SHARD_FILE};
 use crate::game::Game;
 use crate::ladder::{self, Journal};
-
-/// The file that marks a balance shard and records what it plays.
-pub const SHARD_FILE: &str = "balance-shard.json";
 
 /// What a shard was asked: everything that decides the merged result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -84,10 +82,10 @@ pub fn play<G: Game>(game: &G, o: &SkillOptions, (k, n): (u64, u64), dir: &Path)
         );
     }
     let base = check(game, o)?;
-    let pool = super::pool(o.threads)?;
+    let pool = crate::arena::pool(o.threads).map_err(anyhow::Error::msg)?;
     let cap = rounded_games(o.max_games, game.num_players());
     for &b in &o.budgets {
-        let games = super::play_identical(
+        let games = crate::arena::identical::play_identical(
             game,
             &at_budget(&base, b),
             shard_indices(cap, Some((k, n))),
@@ -196,7 +194,7 @@ pub fn merge<G: Game>(
     // budget it rates, so that `compare` and `--resume` take a merge as well.
     super::save(
         out,
-        RUN_FILE,
+        BALANCE_RUN_FILE,
         &serde_json::to_string_pretty(&RunSpec::of(game, &o))?,
     )?;
     assess(

@@ -10,12 +10,13 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use super::records::{Records, play_budget};
-use super::{Group, Rate, group_rate, groups, tost};
+use super::{Group, group_rate, groups};
 use crate::agents::registry::AgentSpec;
 use crate::arena::PlayedGame;
 use crate::game::Game;
 use crate::ladder::{self, BudgetUnit};
 use crate::stats::bootstrap::Interval;
+use crate::stats::rate::{Rate, clustered_rate, tost};
 
 /// How to measure.
 #[derive(Clone, Debug)]
@@ -104,7 +105,7 @@ fn ending_shares(games: &[PlayedGame], seats: usize, duplicate: bool) -> Vec<(St
                     Some((super::cluster(i, seats, duplicate), hit))
                 })
                 .collect();
-            (name.to_string(), super::clustered_rate(&units))
+            (name.to_string(), clustered_rate(&units))
         })
         .collect()
 }
@@ -143,7 +144,7 @@ pub fn measure_with<G: Game>(
     if let Some(r) = records {
         r.start(game, o)?;
     }
-    let pool = super::pool(o.threads)?;
+    let pool = crate::arena::pool(o.threads).map_err(anyhow::Error::msg)?;
     let started = Instant::now();
     assess(
         game,
@@ -399,7 +400,7 @@ impl SkillResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::balance::play_identical;
+    use crate::arena::identical::play_identical;
 
     fn rate(rate: f64, se: f64) -> Rate {
         Rate {
@@ -417,7 +418,7 @@ mod tests {
         // A ply cap of 150 stops some random Karmaka games before transcendence.
         let game = crate::games::karmaka::Karmaka::parse("karmaka(max_plies=150)").unwrap();
         let agent = AgentSpec::parse("random").unwrap();
-        let pool = super::super::pool(1).unwrap();
+        let pool = crate::arena::pool(1).unwrap();
         let games = play_identical(&game, &agent, 0..40, 1, false, &pool);
         let shares = ending_shares(&games, 2, false);
         let capped = games.iter().filter(|g| g.rows[0].truncated).count();

@@ -3,9 +3,10 @@
 use anyhow::{Context, Result, bail};
 
 use super::{BalanceArgs, CompareArgs, MergeArgs, Registry};
-use crate::balance::records::{RUN_FILE, Records};
+use crate::balance::records::Records;
 use crate::balance::skill::{SkillOptions, SkillResult};
 use crate::balance::{prepare_out, save};
+use crate::files::BALANCE_RUN_FILE;
 
 pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
@@ -48,7 +49,7 @@ pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
     registry.builtin_agents_only("balance", [a.agent.as_str()])?;
     let _ = crate::agents::registry::AgentSpec::parse(&a.agent)?;
     if let Some(shard) = a.shard {
-        prepare_out(&a.out, crate::balance::shard::SHARD_FILE, a.force)?;
+        prepare_out(&a.out, crate::files::SHARD_FILE, a.force)?;
         game.balance_shard(&opts, shard, &a.out)?;
         println!(
             "played shard {}/{} into {}; combine every shard with `boardlab merge`",
@@ -67,7 +68,7 @@ pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
         }
     } else {
         prepare_out(&a.out, "balance.csv", a.force)?;
-        if !a.force && a.out.join(RUN_FILE).exists() {
+        if !a.force && a.out.join(BALANCE_RUN_FILE).exists() {
             bail!(
                 "{} holds an unfinished balance study (use --resume to continue it, --force to start over, or another --out)",
                 a.out.display()

@@ -9,7 +9,7 @@ use super::{Cli, Command, ExperimentArgs, MergeArgs, PlayArgs, Registry, ReplayA
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::arena::{self, RunOptions, record};
 use crate::game::{Game, Turn};
-use crate::games::erased::GameSource;
+use crate::runtime::GameSource;
 use crate::spec::split_list;
 
 pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
@@ -82,11 +82,11 @@ fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
 }
 
 fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
-    if a.dirs[0].join(crate::balance::shard::SHARD_FILE).exists() {
+    if a.dirs[0].join(crate::files::SHARD_FILE).exists() {
         return super::balance::merge(&a, registry);
     }
     // The shards of an experiment hold a copy of its file and a run per cell.
-    if a.dirs[0].join(crate::experiment::EXPERIMENT_FILE).exists() {
+    if a.dirs[0].join(crate::files::EXPERIMENT_FILE).exists() {
         let command = std::env::args().collect::<Vec<_>>().join(" ");
         let cells = crate::experiment::merge_in(registry, &a.dirs, &a.out, a.force, &command)?;
         println!(
@@ -105,7 +105,7 @@ fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
         .filter(|spec| registry.is_added(&spec.name));
     let merged = match added {
         Some(spec) => registry.game(&spec)?.merge(&a.dirs, &a.out, a.force)?,
-        None => arena::merge::merge(&a.dirs, &a.out, a.force)?,
+        None => crate::runtime::merge(&a.dirs, &a.out, a.force)?,
     };
     println!(
         "merged {} shard directories: {} games of {} into {}",

@@ -1,13 +1,13 @@
 //! `boardlab fit`: fits a game's linear evaluation from self-play (see
-//! [`crate::eval::fit`]) and writes the weights file that `eval=@FILE`
+//! [`crate::analysis::fit`]) and writes the weights file that `eval=@FILE`
 //! reads, with the fit's quality on held-out games beside the heuristic's.
 
 use anyhow::{Result, bail};
 
 use super::FitArgs;
 use crate::agents::registry::AgentSpec;
+use crate::analysis::fit::{Collect, accuracy, collect, fit, log_loss};
 use crate::eval::LinearEval;
-use crate::eval::fit::{Collect, accuracy, collect, fit, log_loss};
 use crate::game::Game;
 use crate::games::AnyGame;
 

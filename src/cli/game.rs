@@ -18,8 +18,8 @@ use crate::analysis::quality::Trajectory;
 use crate::arena::trace::Header;
 use crate::balance::records::Records;
 use crate::balance::skill::{SkillOptions, SkillResult};
-use crate::games::erased::{DynGame, Typed};
 use crate::ladder::{Journal, LadderPlan};
+use crate::runtime::{DynGame, Typed};
 use crate::tune::SearchSpace;
 use crate::view::Picture;
 

@@ -427,7 +427,7 @@ pub struct VerifyArgs {
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Games replayed per run (the first ones of the run).
-    #[arg(long, default_value_t = crate::verify::SAMPLE_GAMES)]
+    #[arg(long, default_value_t = crate::files::SAMPLE_GAMES)]
     pub sample: usize,
     /// Worker threads (0: one per core).
     #[arg(long, default_value_t = 0, value_parser = parse_threads)]

@@ -31,8 +31,8 @@ use crate::agents::Agent;
 use crate::agents::erased::AnyAgent;
 use crate::error::SpecError;
 use crate::game::Game;
-use crate::games::erased::{AgentKind, AnyAgentKind, DynGame, EveryGameKind, GameSource, Typed};
 use crate::games::{AnyGame, GAMES, GameInfo};
+use crate::runtime::{AgentKind, AnyAgentKind, DynGame, EveryGameKind, GameSource, Typed};
 use crate::spec::{Params, Spec};
 use crate::view::Picture;
 

@@ -6,13 +6,20 @@ use super::ReportArgs;
 use crate::report::dashboard;
 
 pub(super) fn run(a: ReportArgs) -> Result<()> {
-    let d = dashboard::write(&a.dir).map_err(anyhow::Error::msg)?;
+    // A meta-game folder has a page of its own; any other study the dashboard's.
+    let d = match crate::metagame::page::dashboard(&a.dir) {
+        Some(d) => {
+            dashboard::save(&a.dir, &d).map_err(anyhow::Error::msg)?;
+            d
+        }
+        None => dashboard::write(&a.dir).map_err(anyhow::Error::msg)?,
+    };
     println!(
         "{}: {} sections in {} and {}",
         d.title,
         d.sections.len(),
-        a.dir.join(dashboard::HTML_FILE).display(),
-        a.dir.join(dashboard::MARKDOWN_FILE).display()
+        a.dir.join(crate::files::HTML_FILE).display(),
+        a.dir.join(crate::files::MARKDOWN_FILE).display()
     );
     Ok(())
 }

@@ -159,10 +159,7 @@ pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
         .iter()
         .map(|s| registry.command_game(s))
         .collect::<Result<Vec<_>, _>>()?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {} threads: {e}", a.threads))?;
+    let pool = crate::arena::pool(a.threads).map_err(anyhow::Error::msg)?;
     quiet_contained_panics();
     if !a.json {
         println!(

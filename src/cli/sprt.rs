@@ -96,14 +96,6 @@ fn play_one<G: Game>(
 /// approximation of the LLR far too confident.
 const MIN_PAIRS: u64 = 10;
 
-fn points(o: Outcome) -> u64 {
-    match o {
-        Outcome::Win => 2,
-        Outcome::Draw => 1,
-        Outcome::Loss => 0,
-    }
-}
-
 pub(super) fn run<G: Game>(
     game: &G,
     specs: &[AgentSpec],
@@ -122,10 +114,7 @@ pub(super) fn run<G: Game>(
             s.build::<G>()?;
         }
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(a.threads)
-        .build()
-        .map_err(|e| anyhow::anyhow!("cannot start {} threads: {e}", a.threads))?;
+    let pool = crate::arena::pool(a.threads).map_err(anyhow::Error::msg)?;
     let (lower, upper) = sprt::bounds(a.alpha, a.beta);
     let max_pairs = a.max_games.div_ceil(2).max(1);
     // With --json, standard output holds only the result object.
@@ -168,7 +157,7 @@ pub(super) fn run<G: Game>(
                 .collect()
         });
         for outcomes in &batch {
-            pairs[outcomes.iter().map(|&o| points(o)).sum::<u64>() as usize] += 1;
+            pairs[outcomes.iter().map(|&o| o.half_points()).sum::<u64>() as usize] += 1;
             for &o in outcomes {
                 match o {
                     Outcome::Win => wins += 1,

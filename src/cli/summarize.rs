@@ -6,7 +6,7 @@ use anyhow::Result;
 
 use super::SummarizeArgs;
 use crate::arena::{manifest, record};
-use crate::report::balance::{self, ReportMeta};
+use crate::report::balance::ReportMeta;
 use crate::report::stream::{self, Summary};
 use crate::stats::ratings::RatingOptions;
 
@@ -75,7 +75,7 @@ pub(super) fn summarize(a: SummarizeArgs) -> Result<()> {
     );
     println!(
         "summary.csv, seats.csv, ratings.csv, {} and plots in {}",
-        balance::REPORT_FILE,
+        crate::files::REPORT_FILE,
         a.dir.display()
     );
     Ok(())

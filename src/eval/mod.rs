@@ -1,14 +1,12 @@
 //! State evaluations for the greedy agent and for the searches' rollout cuts:
 //! the game's own heuristic (the default), or a linear evaluation of the
 //! game's [`Game::eval_features`] with weights fitted from self-play
-//! outcomes ([`fit`], `boardlab fit`), read from a TOML weights file.
+//! outcomes ([`crate::analysis::fit`], `boardlab fit`), read from a TOML weights file.
 //!
 //! A fitted evaluation is a logistic model of the chance that `player`'s
 //! side wins, `p = σ(w·f)`, returned as the expected return `2p − 1 =
 //! tanh(w·f / 2)`: calibrated, so it spreads as widely as the outcome is
 //! predictable, unlike a hand-scaled heuristic.
-
-pub mod fit;
 
 use std::sync::Mutex;
 

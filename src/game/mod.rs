@@ -402,6 +402,20 @@ impl Outcome {
             Outcome::Loss => "loss",
         }
     }
+
+    /// The seat's points: win 1, draw ½, loss 0 (the score every win rate counts).
+    pub fn points(self) -> f64 {
+        match self {
+            Outcome::Win => 1.0,
+            Outcome::Draw => 0.5,
+            Outcome::Loss => 0.0,
+        }
+    }
+
+    /// Twice [`Outcome::points`], as an integer: win 2, draw 1, loss 0.
+    pub fn half_points(self) -> u64 {
+        (2.0 * self.points()) as u64
+    }
 }
 
 /// Outcomes per seat from returns: the side with the best return wins alone,

@@ -2,10 +2,9 @@
 //!
 //! Generic code (runner, agents, conformance) is written once over `G: Game`;
 //! the CLI picks the concrete game once, through [`AnyGame`] and [`with_game!`](crate::with_game),
-//! or behind a trait object ([`erased::DynGame`]) when games come from other crates too.
+//! or behind a trait object ([`crate::runtime::DynGame`]) when games come from other crates too.
 
 pub mod connect4;
-pub mod erased;
 pub mod fox;
 pub mod hamunaptra;
 pub mod karmaka;
@@ -15,18 +14,8 @@ pub mod poker;
 pub mod tictactoe;
 
 use crate::error::SpecError;
+pub use crate::spec::ParamInfo;
 use crate::spec::Spec;
-
-/// A parameter of a game, for `boardlab games`.
-#[derive(Clone, Copy, Debug)]
-pub struct ParamInfo {
-    /// Key in the spec.
-    pub name: &'static str,
-    /// Default value as text.
-    pub default: &'static str,
-    /// What it does and what values it takes.
-    pub help: &'static str,
-}
 
 /// Description of a game for listings.
 #[derive(Clone, Copy, Debug)]

@@ -17,6 +17,7 @@
 //! cell is dealt from the same seed: resume, `--until` and `boardlab verify`
 //! work on the cells as on any run.
 
+pub mod page;
 pub mod solve;
 
 use std::path::{Path, PathBuf};
@@ -25,7 +26,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 
 use crate::arena::RunOptions;
-use crate::games::erased::DynGame;
+use crate::runtime::DynGame;
 
 /// What a side scores in one game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -962,7 +963,7 @@ fn write_convergence(dir: &Path, sols: &[(Option<u64>, Solution)], tol: f64) -> 
         let tost_p = points.last().map(|prev| {
             // Standard errors from the bootstrap intervals' widths.
             let se = |e: &Estimate| (e.ci_high - e.ci_low) / (2.0 * crate::stats::Z95);
-            let rate = |e: &Estimate| crate::balance::Rate {
+            let rate = |e: &Estimate| crate::stats::rate::Rate {
                 n: 0,
                 clusters: 0,
                 rate: e.value,
@@ -971,7 +972,7 @@ fn write_convergence(dir: &Path, sols: &[(Option<u64>, Solution)], tol: f64) -> 
                 high: e.ci_high,
             };
             let (a, c) = (rate(&prev.value), rate(&value));
-            crate::balance::tost(&a, &c, tol)
+            crate::stats::rate::tost(&a, &c, tol)
         });
         points.push(BudgetPoint {
             budget: b.unwrap_or(0),

@@ -12,6 +12,7 @@ use std::path::Path;
 use super::plots::{self, RatePoint};
 use crate::arena::play::FIRST_PLAYER;
 use crate::arena::record::{GameRow, MetricRow, Tally};
+use crate::files::{RATINGS_FILE, REPORT_FILE, ROLES_PLOT, SEATS_PLOT, TURNS_PLOT};
 use crate::game::Outcome;
 use crate::stats::ratings::{RatingOptions, Ratings, rate_rows};
 use crate::stats::seat_tests::{TestResult, mean_interval, seat_chi_square, seat_trend};
@@ -178,15 +179,6 @@ pub struct Deals {
     pub agents: Vec<PairedEstimate>,
 }
 
-/// A row's result: 1 for a win, ½ for a draw, 0 for a loss.
-pub fn points(o: Outcome) -> f64 {
-    match o {
-        Outcome::Win => 1.0,
-        Outcome::Draw => 0.5,
-        Outcome::Loss => 0.0,
-    }
-}
-
 /// The paired estimates of rows played as duplicate deals, or `None` when
 /// they are not: rows are duplicate deals when every seed is shared by exactly
 /// as many games as there are seats (independent games have distinct seeds).
@@ -221,7 +213,7 @@ pub fn deals(rows: &[GameRow]) -> Option<Deals> {
         let mut agent_n = vec![0.0; agents];
         let mut total = 0.0;
         for r in games.values().flatten() {
-            let x = points(r.outcome);
+            let x = r.outcome.points();
             seat_sum[r.seat as usize] += x;
             seat_n[r.seat as usize] += 1.0;
             agent_sum[r.agent_index] += x;
@@ -322,7 +314,7 @@ impl Balance {
 /// of `dir`/metrics.csv (empty without the file or the metric).
 pub fn first_movers(dir: &Path) -> io::Result<HashMap<u64, u8>> {
     let mut first = HashMap::new();
-    let path = dir.join("metrics.csv");
+    let path = dir.join(crate::files::METRICS_FILE);
     if !path.exists() {
         return Ok(first);
     }
@@ -847,17 +839,6 @@ pub fn rate_points(groups: &[Group]) -> Vec<RatePoint> {
 /// Roles drawn as vertical bars; more are drawn one row each
 /// ([`plots::interval_chart`]), where their labels stay readable.
 pub const ROLE_BARS: usize = 8;
-
-/// File names written by [`write_report`].
-pub const REPORT_FILE: &str = "report.md";
-/// See [`REPORT_FILE`].
-pub const RATINGS_FILE: &str = "ratings.csv";
-/// See [`REPORT_FILE`].
-pub const SEATS_PLOT: &str = "plot-seats.svg";
-/// See [`REPORT_FILE`]; written only when the game has roles.
-pub const ROLES_PLOT: &str = "plot-roles.svg";
-/// See [`REPORT_FILE`].
-pub const TURNS_PLOT: &str = "plot-turns.svg";
 
 /// Writes `report.md`, `ratings.csv` and the charts (win rate by seat, by
 /// role when there are roles, game length in turns) into `dir`, and returns

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use super::balance::{self, Balance, Group, first_movers, rate_points};
 use super::plots::{self, RatePoint, Series, SweepPoint, escape};
 use crate::arena::record::{GameRow, read_games};
+use crate::files::{COMPARISONS_FILE, HTML_FILE, MARKDOWN_FILE};
 use crate::stats::ratings::RatingOptions;
 use crate::stats::{Z95, wilson};
 
@@ -103,9 +104,12 @@ fn p_text(p: f64) -> String {
 }
 
 fn load_cell(dir: &Path, id: String, params: Vec<(String, String)>) -> Result<Cell, String> {
-    let rows = read_games(&dir.join("games.csv"))?;
+    let rows = read_games(&dir.join(crate::files::GAMES_FILE))?;
     if rows.is_empty() {
-        return Err(format!("{} has no games", dir.join("games.csv").display()));
+        return Err(format!(
+            "{} has no games",
+            dir.join(crate::files::GAMES_FILE).display()
+        ));
     }
     let first = first_movers(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let opts = RatingOptions {
@@ -166,7 +170,7 @@ fn load(dir: &Path) -> Result<(Vec<Cell>, usize, Vec<String>), String> {
         if cells.is_empty() {
             return Err(format!("{} lists no cells", cells_csv.display()));
         }
-        let base = read_table(&dir.join(crate::experiment::COMPARISONS_FILE))
+        let base = read_table(&dir.join(COMPARISONS_FILE))
             .ok()
             .and_then(|t| {
                 let col = t.head.iter().position(|h| h == "baseline")?;
@@ -175,7 +179,7 @@ fn load(dir: &Path) -> Result<(Vec<Cell>, usize, Vec<String>), String> {
             })
             .unwrap_or(0);
         Ok((cells, base, keys))
-    } else if dir.join("games.csv").exists() {
+    } else if dir.join(crate::files::GAMES_FILE).exists() {
         Ok((
             vec![load_cell(dir, "run".into(), Vec::new())?],
             0,
@@ -570,7 +574,7 @@ fn num(text: &str) -> Option<f64> {
 }
 
 fn comparisons(dir: &Path) -> Option<Section> {
-    let t = read_table(&dir.join(crate::experiment::COMPARISONS_FILE)).ok()?;
+    let t = read_table(&dir.join(COMPARISONS_FILE)).ok()?;
     let (cell, q, d, lo, hi, p) = (
         column(&t, "cell")?,
         column(&t, "quantity")?,
@@ -1109,17 +1113,7 @@ pub fn build(dir: &Path) -> Result<Dashboard, String> {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
         .unwrap_or_else(|| dir.display().to_string());
-    if let Some(sections) = super::metagame::sections(dir) {
-        return Ok(Dashboard {
-            title: format!("{name}: meta-game"),
-            intro: vec![format!(
-                "Cross-play of a population in `{}`: every assignment of members to the sides, on the same deals.",
-                dir.display()
-            )],
-            sections,
-        });
-    }
-    if !dir.join("cells.csv").exists() && !dir.join("games.csv").exists() {
+    if !dir.join("cells.csv").exists() && !dir.join(crate::files::GAMES_FILE).exists() {
         // A folder of study files alone (a `balance`, `fair` or `ablate` output).
         let sections = study_sections(dir);
         if sections.is_empty() {
@@ -1173,20 +1167,21 @@ pub fn build(dir: &Path) -> Result<Dashboard, String> {
     })
 }
 
-/// `report.html`.
-pub const HTML_FILE: &str = "report.html";
-/// `dashboard.md`.
-pub const MARKDOWN_FILE: &str = "dashboard.md";
-
 /// Builds the dashboard of `dir` and writes `report.html` and `dashboard.md` there.
 pub fn write(dir: &Path) -> Result<Dashboard, String> {
     let d = build(dir)?;
+    save(dir, &d)?;
+    Ok(d)
+}
+
+/// Writes a dashboard's `report.html` and `dashboard.md` into `dir`.
+pub fn save(dir: &Path, d: &Dashboard) -> Result<(), String> {
     for (name, text) in [(HTML_FILE, d.html()), (MARKDOWN_FILE, d.markdown())] {
         let path = dir.join(name);
         crate::fsutil::write_atomic(&path, text)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
-    Ok(d)
+    Ok(())
 }
 
 /// Inline text: `code` spans and **bold**, everything else escaped.

@@ -8,7 +8,7 @@ use crate::arena::record::{self, GameRow};
 /// Appends to the report.md in `dir` the mean of each game metric over all seats,
 /// over the seats that won and over those that lost: what winners do more of.
 pub fn append_to_report(dir: &Path, rows: &[GameRow]) -> std::io::Result<()> {
-    let path = dir.join("metrics.csv");
+    let path = dir.join(crate::files::METRICS_FILE);
     if !path.exists() {
         return Ok(());
     }

@@ -17,7 +17,7 @@ use std::path::Path;
 
 use super::balance::{
     self, Balance, Deals, Fingerprint, Lengths, PairedEstimate, Parts, ReportMeta,
-    add_to_fingerprint, group_of, points, role_parts,
+    add_to_fingerprint, group_of, role_parts,
 };
 use super::metrics::{self, Sums};
 use crate::arena::play::FIRST_PLAYER;
@@ -144,7 +144,7 @@ struct MetricsJoin {
 
 impl MetricsJoin {
     fn open(dir: &Path) -> MetricsJoin {
-        let path = dir.join("metrics.csv");
+        let path = dir.join(crate::files::METRICS_FILE);
         let mut join = MetricsJoin {
             reader: None,
             next: None,
@@ -245,7 +245,7 @@ impl DealStream {
         let (_, deal) = self.current.get_or_insert_with(|| (seed, Deal::default()));
         deal.games += 1;
         for r in game {
-            let x = (2.0 * points(r.outcome)) as u64;
+            let x = r.outcome.half_points();
             let grow = |v: &mut Vec<(u64, u64)>, i: usize| {
                 if v.len() <= i {
                     v.resize(i + 1, (0, 0));
@@ -376,7 +376,7 @@ fn stream(
     labels: Option<&[String]>,
     opts: &RatingOptions,
 ) -> Result<Option<Pass>, String> {
-    let path = dir.join("games.csv");
+    let path = dir.join(crate::files::GAMES_FILE);
     let mut pass = Pass {
         rows: 0,
         beyond: None,
@@ -514,7 +514,7 @@ impl Pass {
         labels: Option<&[String]>,
         meta: &ReportMeta,
     ) -> Result<Summary, String> {
-        let games_csv = dir.join("games.csv");
+        let games_csv = dir.join(crate::files::GAMES_FILE);
         if self.rows == 0 {
             return Err(format!("{} has no games", games_csv.display()));
         }
@@ -624,13 +624,14 @@ fn write_summaries(
     let write = |name: &str, result: io::Result<()>| {
         result.map_err(|e| format!("cannot write {}: {e}", dir.join(name).display()))
     };
+    use crate::files::{SEATS_FILE, SUMMARY_FILE};
     write(
-        "summary.csv",
-        record::write_summary(&dir.join("summary.csv"), agents),
+        SUMMARY_FILE,
+        record::write_summary(&dir.join(SUMMARY_FILE), agents),
     )?;
     write(
-        "seats.csv",
-        record::write_summary(&dir.join("seats.csv"), seats),
+        SEATS_FILE,
+        record::write_summary(&dir.join(SEATS_FILE), seats),
     )
 }
 
@@ -641,9 +642,12 @@ fn in_memory(
     meta: impl FnOnce(u64) -> ReportMeta,
     opts: &RatingOptions,
 ) -> Result<Summary, String> {
-    let rows = record::read_games(&dir.join("games.csv"))?;
+    let rows = record::read_games(&dir.join(crate::files::GAMES_FILE))?;
     if rows.is_empty() {
-        return Err(format!("{} has no games", dir.join("games.csv").display()));
+        return Err(format!(
+            "{} has no games",
+            dir.join(crate::files::GAMES_FILE).display()
+        ));
     }
     let meta = &meta(rows.len() as u64);
     // Agents and seats are few: a larger index is not a games.csv row.

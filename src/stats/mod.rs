@@ -9,12 +9,13 @@ pub mod describe;
 pub mod hypothesis;
 pub mod mm;
 pub mod plackett_luce;
+pub mod rate;
 pub mod ratings;
 pub mod seat_tests;
 pub mod sprt;
 
 pub use describe::{mean, median, p90, percentile_nearest_rank};
-pub use hypothesis::{holm, holm_reject, normal_cdf, proportion_p_value};
+pub use hypothesis::{holm, holm_reject, normal_cdf, normal_quantile, proportion_p_value};
 
 /// The 95 % two-sided normal quantile.
 pub const Z95: f64 = 1.959_963_984_540_054;

@@ -9,8 +9,7 @@ use super::bootstrap::{Interval, Kinds, bootstrap_kinds};
 use super::bradley_terry::{self, PairGame};
 use super::mm::{self, Stage};
 use super::plackett_luce::{self, Ranking};
-use crate::arena::record::GameRow;
-use crate::game::Outcome;
+use crate::files::rows::GameRow;
 
 /// Which model produced the ratings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,14 +75,6 @@ pub struct Ratings {
     pub agents: Vec<AgentRating>,
 }
 
-fn points(o: Outcome) -> f64 {
-    match o {
-        Outcome::Win => 1.0,
-        Outcome::Draw => 0.5,
-        Outcome::Loss => 0.0,
-    }
-}
-
 /// The places of one game's rows: ordered by outcome (win, draw, loss), then
 /// by return, higher first; equal keys share a place. A truncated game is a
 /// tie of everyone, whatever the returns at the cap. Teammates share their
@@ -93,7 +84,7 @@ pub fn ranking(rows: &[&GameRow]) -> Ranking {
         if r.truncated {
             (0.0, 0.0)
         } else {
-            (points(r.outcome), r.ret)
+            (r.outcome.points(), r.ret)
         }
     };
     rows.iter()
@@ -139,7 +130,7 @@ pub fn rate_rows(rows: &[GameRow], opts: &RatingOptions) -> Ratings {
                 PairGame {
                     a: a.agent_index,
                     b: b.agent_index,
-                    score_a: if a.truncated { 0.5 } else { points(a.outcome) },
+                    score_a: if a.truncated { 0.5 } else { a.outcome.points() },
                 }
             })
             .collect();
@@ -276,7 +267,7 @@ impl RatingStream {
             let g = PairGame {
                 a: a.agent_index,
                 b: b.agent_index,
-                score_a: if a.truncated { 0.5 } else { points(a.outcome) },
+                score_a: if a.truncated { 0.5 } else { a.outcome.points() },
             };
             self.pairs.add(g, bradley_terry::same_game(&g), |g| {
                 bradley_terry::stages_of(g)
@@ -386,6 +377,7 @@ impl Ratings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Outcome;
 
     pub(crate) fn row(game: u64, seat: u8, agent: usize, outcome: Outcome, ret: f64) -> GameRow {
         GameRow {

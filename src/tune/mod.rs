@@ -18,7 +18,7 @@ use crate::agents::registry::{AGENT_KINDS, AgentSpec};
 use crate::arena::record::GameRow;
 use crate::arena::{RunOptions, play_indexed};
 use crate::error::SpecError;
-use crate::game::{Game, Outcome};
+use crate::game::Game;
 use crate::rng::game_seed;
 use crate::stats::{Z95, wilson};
 use ntbea::{Model, Ntbea};
@@ -356,15 +356,6 @@ pub struct TuneResult {
     pub confirmation: (f64, u64, f64, f64),
 }
 
-/// The points of an outcome: win 1, draw ½, loss 0.
-pub fn points(o: Outcome) -> f64 {
-    match o {
-        Outcome::Win => 1.0,
-        Outcome::Draw => 0.5,
-        Outcome::Loss => 0.0,
-    }
-}
-
 /// The seed stream of the confirmation games, apart from the search's.
 const CONFIRM_STREAM: u64 = u64::MAX;
 
@@ -378,10 +369,7 @@ pub fn tune<G: Game>(
     let n = game.num_players() as u64;
     space.base.build::<G>()?;
     against.build::<G>()?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| SpecError::Invalid(format!("cannot start {} threads: {e}", opts.threads)))?;
+    let pool = crate::arena::pool(opts.threads).map_err(SpecError::Invalid)?;
     // Games `first..first + count` of `setting` against `against` in every other seat.
     let play = |setting: &AgentSpec, master: u64, first: u64, count: u64| -> Vec<GameRow> {
         let mut specs = vec![setting.clone()];
@@ -414,7 +402,7 @@ pub fn tune<G: Game>(
         game_seed(opts.seed, 0),
         |i, point| {
             let rows = play(&space.setting(point), opts.seed, i * n, n);
-            let score = rows.iter().map(|r| points(r.outcome)).sum::<f64>() / n as f64;
+            let score = rows.iter().map(|r| r.outcome.points()).sum::<f64>() / n as f64;
             records.extend(rows.into_iter().map(|row| Record {
                 phase: "search",
                 evaluation: i,
@@ -432,7 +420,7 @@ pub fn tune<G: Game>(
         0,
         confirm_games,
     );
-    let won: f64 = rows.iter().map(|r| points(r.outcome)).sum();
+    let won: f64 = rows.iter().map(|r| r.outcome.points()).sum();
     let (lo, hi) = wilson(won, confirm_games as f64, Z95);
     records.extend(rows.into_iter().map(|row| Record {
         phase: "confirm",
@@ -482,7 +470,7 @@ pub fn records_csv(space: &SearchSpace, records: &[Record]) -> String {
             r.row.seat.to_string(),
             r.row.role.clone(),
             r.row.outcome.as_str().to_string(),
-            points(r.row.outcome).to_string(),
+            r.row.outcome.points().to_string(),
             r.row.turns.to_string(),
             r.row.actions.to_string(),
             r.row.truncated.to_string(),

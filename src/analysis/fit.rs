@@ -5,11 +5,11 @@
 
 use rayon::prelude::*;
 
-use super::{LinearEval, Quality};
 use crate::agents::registry::AgentSpec;
 use crate::arena::play::play_game;
 use crate::error::SpecError;
-use crate::game::{Game, MAX_FEATURES, Outcome, Turn};
+use crate::eval::{LinearEval, Quality};
+use crate::game::{Game, MAX_FEATURES, Turn};
 use crate::rng::game_seed;
 
 /// One recorded position from one seat's view.
@@ -53,10 +53,7 @@ pub fn collect<G: Game>(
         )));
     }
     agent.build::<G>()?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(c.threads)
-        .build()
-        .map_err(|e| SpecError::Invalid(format!("cannot start threads: {e}")))?;
+    let pool = crate::arena::pool(c.threads).map_err(SpecError::Invalid)?;
     let per_game: Vec<Vec<Sample>> = pool.install(|| {
         (0..c.games)
             .into_par_iter()
@@ -107,11 +104,7 @@ fn play_and_record<G: Game>(
             game: index,
             features,
             heuristic,
-            outcome: match result.seats[seat as usize].outcome {
-                Outcome::Win => 1.0,
-                Outcome::Draw => 0.5,
-                Outcome::Loss => 0.0,
-            },
+            outcome: result.seats[seat as usize].outcome.points(),
         })
         .collect()
 }

@@ -5,9 +5,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::dashboard::{Block, Section, Table};
-use super::plots::{self, RatePoint, escape};
-use crate::metagame::{BudgetPoint, Solution};
+use super::{BudgetPoint, Solution};
+use crate::report::dashboard::{Block, Dashboard, Section, Table};
+use crate::report::plots::{self, RatePoint, escape};
 
 fn read_solution(path: &Path) -> Option<Solution> {
     let text = crate::fsutil::read_text(path, crate::fsutil::MAX_TEXT_BYTES).ok()?;
@@ -202,6 +202,23 @@ fn solution_blocks(dir: &Path, sol: &Solution) -> Vec<Block> {
         ),
     });
     blocks
+}
+
+/// The dashboard of a metagame folder, or `None` when `dir` is not one.
+pub fn dashboard(dir: &Path) -> Option<Dashboard> {
+    let name = dir
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
+        .unwrap_or_else(|| dir.display().to_string());
+    Some(Dashboard {
+        title: format!("{name}: meta-game"),
+        intro: vec![format!(
+            "Cross-play of a population in `{}`: every assignment of members to the sides, on the same deals.",
+            dir.display()
+        )],
+        sections: sections(dir)?,
+    })
 }
 
 /// The sections of a metagame folder (`metagame.json`, or `convergence.json`

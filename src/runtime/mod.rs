@@ -1,4 +1,7 @@
-//! Games chosen at run time, behind one object.
+//! The runtime: games chosen at run time, behind one object, over the runner.
+//!
+//! This module sits above the runner (`arena`) and below the studies and the
+//! command line: the rules (`games`) and the runner know nothing of it.
 //!
 //! Generic code is written once over `G: Game`; a program that picks its game
 //! from text (the command line, an experiment file) needs the concrete type
@@ -15,7 +18,8 @@ use std::sync::Arc;
 use crate::agents::Agent;
 use crate::agents::erased::{AnyAgent, Erased};
 use crate::agents::registry::AgentSpec;
-use crate::arena::merge::{Merged, merge_for};
+use crate::arena::manifest;
+use crate::arena::merge::{self, Merged, merge_for};
 use crate::arena::{self, AgentFactory, PlayedGame, RunError, RunOptions, RunOutput};
 use crate::error::SpecError;
 use crate::game::{Ablation, Game};
@@ -38,7 +42,7 @@ pub trait DynGame: Send + Sync {
     fn merge(&self, dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunError>;
     /// [`Game::ablations`].
     fn ablations(&self) -> Vec<Ablation>;
-    /// [`crate::balance::play_identical`] with the agent named by text, as
+    /// [`crate::arena::identical::play_identical`] with the agent named by text, as
     /// [`DynGame::run`] reads it, in every seat.
     fn play_identical(
         &self,
@@ -226,7 +230,7 @@ impl<G: Game> DynGame for Typed<G> {
         pool: &rayon::ThreadPool,
     ) -> Result<Vec<PlayedGame>, SpecError> {
         let (specs, factories) = self.agents(&[agent.to_string()])?;
-        Ok(crate::balance::play_identical_with(
+        Ok(crate::arena::identical::play_identical_with(
             &self.game,
             &specs[0],
             factories[0].clone(),
@@ -238,7 +242,7 @@ impl<G: Game> DynGame for Typed<G> {
     }
 }
 
-/// The built-in games ([`super::AnyGame`]), with agent kinds for their types.
+/// The built-in games ([`crate::games::AnyGame`]), with agent kinds for their types.
 #[derive(Clone, Default)]
 pub struct Builtin {
     /// Agent kinds of one's own ([`AgentKind`] of a built-in game type).
@@ -247,9 +251,29 @@ pub struct Builtin {
 
 impl GameSource for Builtin {
     fn game(&self, spec: &Spec) -> Result<Box<dyn DynGame>, SpecError> {
-        let game = super::AnyGame::from_spec(spec)?;
+        let game = crate::games::AnyGame::from_spec(spec)?;
         Ok(crate::with_game!(game, g => Box::new(Typed::new(g, &self.kinds)) as Box<dyn DynGame>))
     }
+}
+
+/// Merges the shard directories of one run of a built-in game into `out`:
+/// the game is the one their run.json names (see [`merge_for`] for a game
+/// of one's own).
+pub fn merge(dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunError> {
+    let Some(first) = dirs.first() else {
+        return Err(merge::bad(out, "no shard directories given"));
+    };
+    let base = manifest::read(first).map_err(|e| merge::bad(first, e))?;
+    if base.identity.agents.is_empty() {
+        return Err(merge::bad(first, "run.json lists no agents"));
+    }
+    let game = crate::games::AnyGame::parse(&base.identity.game).map_err(|e| {
+        merge::bad(
+            first,
+            format!("run.json names a game that cannot be built: {e}"),
+        )
+    })?;
+    crate::with_game!(&game, g => merge::merge_game(g, dirs, base, out, force))
 }
 
 #[cfg(test)]
