@@ -398,6 +398,7 @@ pub fn play_share<G: Game>(
 ) -> Result<()> {
     for e in &plan.entrants {
         e.spec.build::<G>()?;
+        e.spec.check_game(game)?;
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -442,6 +443,7 @@ pub fn play_ladder<G: Game>(
     }
     for e in &plan.entrants {
         e.spec.build::<G>()?;
+        e.spec.check_game(game)?;
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

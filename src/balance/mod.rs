@@ -214,8 +214,9 @@ pub fn pool(threads: usize) -> Result<rayon::ThreadPool> {
 }
 
 /// Checks that `agent` builds for `game`, so the runner never meets a bad spec.
-pub fn check_agent_any<G: Game>(_game: &G, agent: &AgentSpec) -> Result<()> {
+pub fn check_agent_any<G: Game>(game: &G, agent: &AgentSpec) -> Result<()> {
     agent.build::<G>()?;
+    agent.check_game(game)?;
     Ok(())
 }
 

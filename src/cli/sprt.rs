@@ -120,6 +120,7 @@ pub(super) fn run<G: Game>(
     for (s, f) in specs.iter().zip(factories) {
         if f.is_none() {
             s.build::<G>()?;
+            s.check_game(game)?;
         }
     }
     let pool = rayon::ThreadPoolBuilder::new()

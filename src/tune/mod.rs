@@ -378,6 +378,7 @@ pub fn tune<G: Game>(
     let n = game.num_players() as u64;
     space.base.build::<G>()?;
     against.build::<G>()?;
+    against.check_game(game)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.threads)
         .build()
