@@ -390,6 +390,7 @@ pub fn play_share<G: Game>(
 ) -> Result<()> {
     for e in &plan.entrants {
         e.spec.build::<G>()?;
+        e.spec.check_game(game)?;
     }
     let pool = crate::arena::pool(threads).map_err(anyhow::Error::msg)?;
     let pairs = games.div_ceil(2).max(1);
@@ -431,6 +432,7 @@ pub fn play_ladder<G: Game>(
     }
     for e in &plan.entrants {
         e.spec.build::<G>()?;
+        e.spec.check_game(game)?;
     }
     let pool = crate::arena::pool(threads).map_err(anyhow::Error::msg)?;
     let pairs = games.div_ceil(2).max(1);

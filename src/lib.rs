@@ -28,6 +28,7 @@ pub mod rng;
 pub mod runtime;
 pub mod spec;
 pub mod stats;
+pub mod tree;
 pub mod tune;
 pub mod verify;
 pub mod view;

@@ -229,3 +229,19 @@ fn fitted_evaluation_decides_on_the_view_only() {
         );
     }
 }
+
+/// The `cfr` agent plays its solution at its own view's information set:
+/// two truths the seat cannot tell apart lead it to the same decision.
+#[test]
+fn cfr_decides_on_the_view_only() {
+    for spec in ["kuhn", "leduc"] {
+        let game = AnyGame::parse(spec).unwrap();
+        let agents = ["cfr(iterations=50)", "cfr(iterations=400)"];
+        let (compared, differing) = with_game!(&game, g => check(g, spec, &agents));
+        // At least one decision compared per seed and agent.
+        assert!(
+            compared >= 12 && differing > 0,
+            "{spec}: {compared} {differing}"
+        );
+    }
+}

@@ -5,12 +5,14 @@
 //! random stream and a budget. There is deliberately no way to reach the truth.
 //!
 //! Kinds: [`random`], [`human`], [`greedy`] (one-step heuristic look-ahead),
-//! [`alphabeta`] (exact or depth-limited minimax) and the tree searches in [`mcts`]: `mcts` (UCT on the view), `pimc`
+//! [`alphabeta`] (exact or depth-limited minimax), [`cfr`] (an equilibrium of
+//! a small two-player zero-sum game, solved in memory) and the tree searches in [`mcts`]: `mcts` (UCT on the view), `pimc`
 //! (determinized UCT), `ismcts` (information-set MCTS) and `moismcts` (one tree per seat). Every search shares
 //! one engine, keeps its tree in a reusable arena and is deterministic for a
 //! given seat stream when its budget is in iterations.
 
 pub mod alphabeta;
+pub mod cfr;
 pub mod erased;
 pub mod faulty;
 pub mod greedy;
@@ -120,6 +122,15 @@ pub trait Agent<G: Game>: Send {
     /// explain a decision (`run --trace-search`). `None` for agents that do
     /// not search and for decisions taken without a search (a forced move).
     fn last_root_stats(&self) -> Option<Vec<RootStat<G::Action>>> {
+        None
+    }
+
+    /// The probability with which `act` would choose each of `d.legal` (in
+    /// that order), for an agent that can state its policy exactly (`cfr`'s
+    /// average strategy). `None`, the default, for agents that cannot;
+    /// `boardlab exploitability` then estimates the policy by sampling `act`.
+    fn exact_policy(&mut self, d: Decision<'_, G>) -> Option<Vec<f64>> {
+        let _ = d;
         None
     }
 }

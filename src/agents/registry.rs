@@ -12,6 +12,7 @@ use serde::Deserialize;
 use std::sync::Arc;
 
 use super::alphabeta::AlphaBetaAgent;
+use super::cfr::CfrAgent;
 use super::faulty::{Fault, FaultyAgent};
 use super::greedy::GreedyAgent;
 use super::human::HumanAgent;
@@ -90,6 +91,15 @@ pub const AGENT_KINDS: &[AgentKindInfo] = &[
             name: "depth",
             default: "0",
             help: "plies searched before the game's heuristic scores the position (0: to the end; 0-1000)",
+        }],
+    },
+    AgentKindInfo {
+        name: "cfr",
+        summary: "an equilibrium of a small two-player zero-sum game (Kuhn, Leduc): CFR+ over the whole tree, solved once per process, its average strategy played at the seat's information set",
+        params: &[ParamInfo {
+            name: "iterations",
+            default: "1000",
+            help: "CFR+ iterations over the whole game tree, once per process (1-1000000)",
         }],
     },
     AgentKindInfo {
@@ -361,6 +371,7 @@ pub const PRESETS: &[(&str, &str)] = &[
         "fox-tuned-100it",
         include_str!("../../agents/fox-tuned-100it.toml"),
     ),
+    ("cfr-2k", include_str!("../../agents/cfr-2k.toml")),
 ];
 
 /// A preset file: a kind, its parameters and what it is for.
@@ -473,6 +484,19 @@ impl AgentSpec {
         }
     }
 
+    /// Checks what only the game itself can tell: that `cfr` can solve it
+    /// (solving it now, once per process). Callers that hold the game call
+    /// this before the first decision, so an unsuitable game is an error
+    /// rather than a fault in every game.
+    pub fn check_game<G: Game>(&self, game: &G) -> Result<(), SpecError> {
+        if self.spec.name == "cfr" {
+            CfrAgent::<G>::from_params(&mut self.spec.params.clone())?
+                .prepare(game)
+                .map_err(|e| SpecError::Invalid(format!("agent {}: {e}", self.label)))?;
+        }
+        Ok(())
+    }
+
     /// Builds a fresh agent for game type `G`.
     pub fn build<G: Game>(&self) -> Result<Box<dyn Agent<G>>, SpecError> {
         Ok(self.factory::<G>()?())
@@ -517,6 +541,10 @@ impl AgentSpec {
             "alphabeta" => {
                 let depth = params.int("depth", 0, 0, 1000)? as u32;
                 Arc::new(move || Box::new(AlphaBetaAgent::new(depth)))
+            }
+            "cfr" => {
+                let agent = CfrAgent::<G>::from_params(&mut params)?;
+                Arc::new(move || Box::new(agent.clone()))
             }
             "mcts" => {
                 let (cfg, opts) = (search(&mut params)?, TreeOptions::from_params(&mut params)?);

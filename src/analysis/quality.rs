@@ -451,6 +451,7 @@ pub fn play<G: Game>(
     }
     for s in specs {
         s.build::<G>()?;
+        s.check_game(game)?;
     }
     let sides = (0..n)
         .map(|p| game.side(p as u8) as usize + 1)

@@ -897,9 +897,13 @@ pub fn run_with<G: Game>(
         .enumerate()
         .map(|(a, s)| match factories.get(a) {
             Some(Some(make)) => Ok(Some(make.clone())),
-            _ => s.factory::<G>().map(Some),
+            _ => {
+                let make = s.factory::<G>()?;
+                s.check_game(game)?;
+                Ok(Some(make))
+            }
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, SpecError>>()?;
     if opts.games == 0 {
         return Err(SpecError::Invalid("--games must be at least 1".into()).into());
     }

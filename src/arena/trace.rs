@@ -153,6 +153,10 @@ impl<G: Game> Agent<G> for Recorder<G> {
     fn last_root_stats(&self) -> Option<Vec<RootStat<G::Action>>> {
         self.inner.last_root_stats()
     }
+
+    fn exact_policy(&mut self, d: Decision<'_, G>) -> Option<Vec<f64>> {
+        self.inner.exact_policy(d)
+    }
 }
 
 /// Whether a trace step is what the re-simulated game allows at `state`: the

@@ -84,8 +84,9 @@ pub fn groups(games: &[PlayedGame], seats: usize) -> Vec<Group> {
 }
 
 /// Checks that `agent` builds for `game`, so the runner never meets a bad spec.
-pub fn check_agent_any<G: Game>(_game: &G, agent: &AgentSpec) -> Result<()> {
+pub fn check_agent_any<G: Game>(game: &G, agent: &AgentSpec) -> Result<()> {
     agent.build::<G>()?;
+    agent.check_game(game)?;
     Ok(())
 }
 

@@ -221,6 +221,7 @@ pub(super) fn search<G: Game>(
         bail!("{} has no decision at its start", game.spec());
     };
     let legal = game.legal_actions(&state);
+    spec.check_game(game)?;
     let mut agent = spec.build::<G>()?;
     crate::arena::play::quiet_contained_panics();
     let samples = plan.measure(|| {

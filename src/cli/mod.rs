@@ -106,7 +106,8 @@ pub enum Command {
     Sprt(SprtArgs),
     /// Exact exploitability of an agent's policy in a small two-player zero-sum
     /// game (Kuhn, Leduc): its policy is estimated at every information set from
-    /// --samples decisions, then best responses are computed over the whole tree.
+    /// --samples decisions (or stated exactly, by cfr), then best responses are
+    /// computed over the whole tree.
     ///
     /// Example: boardlab exploitability --game kuhn --agent ismcts-1k --samples 100
     Exploitability(ExploitabilityArgs),
@@ -443,7 +444,8 @@ pub struct ExploitabilityArgs {
     /// The agent whose policy is measured (or `uniform` for the exact uniform random policy).
     #[arg(long)]
     pub agent: String,
-    /// Decisions asked of the agent at each information set.
+    /// Decisions asked of the agent at each information set (an agent that states its
+    /// policy exactly, such as cfr, is asked for it once instead).
     #[arg(long, default_value_t = 100)]
     pub samples: u32,
     /// Master seed of the views and the agent's streams.

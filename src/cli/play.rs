@@ -143,6 +143,11 @@ pub(super) fn play_at<G: Picture>(
             specs.len()
         );
     }
+    for (s, f) in specs.iter().zip(factories) {
+        if f.is_none() {
+            s.check_game(game)?;
+        }
+    }
     let mut agents = specs
         .iter()
         .zip(factories)

@@ -112,6 +112,7 @@ pub(super) fn run<G: Game>(
     for (s, f) in specs.iter().zip(factories) {
         if f.is_none() {
             s.build::<G>()?;
+            s.check_game(game)?;
         }
     }
     let pool = crate::arena::pool(a.threads).map_err(anyhow::Error::msg)?;

@@ -94,8 +94,10 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// A fixed-capacity list such as `ArrayVec<Action, N>`; the game argues `N`
     /// in a comment and the conformance suite checks it.
     type Actions: Deref<Target = [Self::Action]> + Clone + Debug;
-    /// What one observer knows: equal for two states the observer cannot tell apart.
-    type InfoKey: Clone + Eq + Hash + Debug;
+    /// What one observer knows: equal for two states the observer cannot tell
+    /// apart. Plain data like the state: solved policies keyed by it are
+    /// shared between threads (the `cfr` agent).
+    type InfoKey: Clone + Eq + Hash + Debug + Send + Sync;
 
     /// The canonical spec, e.g. `fox(players=3)`, written into every result row.
     /// Parameters at their defaults may be omitted.

@@ -369,6 +369,7 @@ pub fn tune<G: Game>(
     let n = game.num_players() as u64;
     space.base.build::<G>()?;
     against.build::<G>()?;
+    against.check_game(game)?;
     let pool = crate::arena::pool(opts.threads).map_err(SpecError::Invalid)?;
     // Games `first..first + count` of `setting` against `against` in every other seat.
     let play = |setting: &AgentSpec, master: u64, first: u64, count: u64| -> Vec<GameRow> {
