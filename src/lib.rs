@@ -19,6 +19,7 @@ pub mod fsutil;
 pub mod game;
 pub mod games;
 pub mod ladder;
+pub mod metagame;
 pub mod prelude;
 pub mod provenance;
 pub mod report;

@@ -439,6 +439,7 @@ fn replay_and_compare(dir: &Path, sample: usize, threads: usize) -> Outcome {
     let opts = RunOptions {
         seed: id.seed,
         duplicate: id.duplicate,
+        fixed_seats: id.fixed_seats,
         move_timeout: id.move_timeout_ms.map(std::time::Duration::from_millis),
         ..RunOptions::default()
     };

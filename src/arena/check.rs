@@ -24,7 +24,7 @@ pub fn game_rows<G: Game>(
             rows.len()
         ));
     }
-    let seating = super::seating(index, n);
+    let seating = super::seating_of(index, n, id.fixed_seats);
     let seed = super::seed_of(id.seed, index, n, id.duplicate);
     let first = &rows[0];
     for (s, r) in rows.iter().enumerate() {

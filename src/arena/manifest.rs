@@ -26,6 +26,9 @@ pub struct Identity {
     /// Duplicate deals (`--duplicate`): one seed per seat rotation.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub duplicate: bool,
+    /// Fixed seats (`RunOptions::fixed_seats`): agent `s` in seat `s` in every game.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fixed_seats: bool,
     /// The sequential stopping rule (`--until`), e.g. `ci=0.02`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub until: Option<String>,
@@ -88,6 +91,11 @@ impl Identity {
             ("seed", show(&self.seed), show(&other.seed)),
             ("games", show(&self.games), show(&other.games)),
             ("duplicate", show(&self.duplicate), show(&other.duplicate)),
+            (
+                "fixed seats",
+                show(&self.fixed_seats),
+                show(&other.fixed_seats),
+            ),
             ("until", show(&self.until), show(&other.until)),
             (
                 "move timeout (ms)",

@@ -95,7 +95,8 @@ fn merge_game<G: crate::game::Game>(
     }
     let games = id.games;
     let most = super::rounded_games(super::MAX_GAMES, seats);
-    if !games.is_multiple_of(seats as u64) || games == 0 || games > most {
+    let whole = id.fixed_seats || games.is_multiple_of(seats as u64);
+    if !whole || games == 0 || games > most {
         return Err(bad(
             first,
             format!(

@@ -64,6 +64,10 @@ pub struct RunOptions {
     /// 95 % interval half-width of seat 0's and every agent's win rate is at
     /// most this, or `games` (the cap) is reached.
     pub until: Option<f64>,
+    /// Fixed seats: agent `s` sits in seat `s` in every game (no rotation, no
+    /// rounding of the game count). A cross-play cell fixes who plays which
+    /// side; every other run rotates the agents over the seats.
+    pub fixed_seats: bool,
 }
 
 /// Everything a run produced.
@@ -196,6 +200,20 @@ pub fn seating(index: u64, seats: usize) -> ArrayVec<usize, { crate::game::MAX_P
     (0..seats).map(|s| (s + index as usize) % seats).collect()
 }
 
+/// The seating of game `index` in a run with `fixed` seats ([`RunOptions::fixed_seats`])
+/// or rotated ones ([`seating`]).
+pub fn seating_of(
+    index: u64,
+    seats: usize,
+    fixed: bool,
+) -> ArrayVec<usize, { crate::game::MAX_PLAYERS }> {
+    if fixed {
+        (0..seats).collect()
+    } else {
+        seating(index, seats)
+    }
+}
+
 /// Games actually played for `requested`: rounded up to a multiple of `seats`.
 pub fn rounded_games(requested: u64, seats: usize) -> u64 {
     requested.div_ceil(seats as u64) * seats as u64
@@ -293,7 +311,7 @@ fn play_raw<G: Game>(
 ) -> RawGame {
     let (master, trace, move_timeout) = (opts.seed, opts.trace.as_ref(), opts.move_timeout);
     let n = game.num_players();
-    let seating = seating(index, n);
+    let seating = seating_of(index, n, opts.fixed_seats);
     let seed = seed_of(master, index, n, opts.duplicate);
     let mut agents: ArrayVec<Box<dyn Agent<G>>, { crate::game::MAX_PLAYERS }> = ArrayVec::new();
     for &a in &seating {
@@ -899,7 +917,11 @@ pub fn run_with<G: Game>(
         }
     }
     let labels: Vec<String> = specs.iter().map(|s| s.label.clone()).collect();
-    let total = rounded_games(opts.games, n);
+    let total = if opts.fixed_seats {
+        opts.games
+    } else {
+        rounded_games(opts.games, n)
+    };
     let identity = manifest::Identity {
         game: game.spec(),
         agents: labels.clone(),
@@ -907,6 +929,7 @@ pub fn run_with<G: Game>(
         seed: opts.seed,
         games: total,
         duplicate: opts.duplicate,
+        fixed_seats: opts.fixed_seats,
         until: opts.until.map(|ci| format!("ci={ci}")),
         move_timeout_ms: opts.move_timeout.map(|d| d.as_millis() as u64),
         data_files: crate::provenance::data_files(&game.spec()),

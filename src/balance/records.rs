@@ -323,6 +323,7 @@ fn reopen<G: Game>(
         seed: o.seed,
         games: cap,
         duplicate: o.duplicate,
+        fixed_seats: false,
         until: None,
         move_timeout_ms: None,
         data_files: Default::default(),

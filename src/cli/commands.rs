@@ -39,6 +39,7 @@ pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
         Command::Compare(a) => super::balance::compare(&a)?,
         Command::Fair(a) => super::fair::run(a, registry)?,
         Command::Ablate(a) => super::ablate::run(a, registry)?,
+        Command::Metagame(a) => super::metagame::run(a, registry)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -137,6 +138,7 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
         command: crate::provenance::command_line(),
         duplicate: a.duplicate,
         until: a.until,
+        fixed_seats: false,
     };
     let out = game.run(&agents, &opts)?;
     let spec = game.spec();

@@ -14,6 +14,7 @@ mod game;
 mod json;
 mod ladder;
 mod listing;
+mod metagame;
 mod play;
 mod play_html;
 mod quality;
@@ -169,6 +170,13 @@ pub enum Command {
     ///
     /// Example: boardlab ablate --game karmaka --agent greedy --games 1000 --out results/ablate/karmaka
     Ablate(AblateArgs),
+    /// Cross-play of a population of agents: every assignment of members to the
+    /// game's sides played on the same deals; the per-side payoff matrix and the
+    /// meta-game's value (the first side's score when each side plays its best
+    /// mix of the population), so that balance does not depend on which AI is asked.
+    ///
+    /// Example: boardlab metagame --game fox --agents greedy,ismcts-1k,'ismcts(iterations=1000,max_rollout=20)' --games 200 --out results/metagame/fox
+    Metagame(metagame::MetagameArgs),
     /// Print a shell completion script.
     ///
     /// Example: boardlab completions bash > ~/.local/share/bash-completion/completions/boardlab

@@ -27,6 +27,8 @@ pub trait DynGame: Send + Sync {
     fn spec(&self) -> String;
     /// Number of seats.
     fn num_players(&self) -> usize;
+    /// [`Game::side`] of every seat.
+    fn sides(&self) -> Vec<u8>;
     /// Checks agent texts as [`DynGame::run`] reads them, one per seat or fewer.
     fn check_agents(&self, agents: &[String]) -> Result<(), SpecError>;
     /// [`arena::run_with`] with agents named by text, one per seat: built-in
@@ -196,6 +198,11 @@ impl<G: Game> DynGame for Typed<G> {
     }
     fn num_players(&self) -> usize {
         self.game.num_players()
+    }
+    fn sides(&self) -> Vec<u8> {
+        (0..self.game.num_players())
+            .map(|p| self.game.side(p as crate::game::PlayerId))
+            .collect()
     }
     fn check_agents(&self, agents: &[String]) -> Result<(), SpecError> {
         self.agents(agents).map(|_| ())

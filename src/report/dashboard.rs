@@ -1109,6 +1109,16 @@ pub fn build(dir: &Path) -> Result<Dashboard, String> {
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
         .unwrap_or_else(|| dir.display().to_string());
+    if let Some(sections) = super::metagame::sections(dir) {
+        return Ok(Dashboard {
+            title: format!("{name}: meta-game"),
+            intro: vec![format!(
+                "Cross-play of a population in `{}`: every assignment of members to the sides, on the same deals.",
+                dir.display()
+            )],
+            sections,
+        });
+    }
     if !dir.join("cells.csv").exists() && !dir.join("games.csv").exists() {
         // A folder of study files alone (a `balance`, `fair` or `ablate` output).
         let sections = study_sections(dir);

@@ -10,6 +10,7 @@
 
 pub mod balance;
 pub mod dashboard;
+pub mod metagame;
 pub mod metrics;
 pub mod plots;
 pub mod stream;

@@ -1,0 +1,127 @@
+//! `boardlab metagame`: cross-play of a population (see [`crate::metagame`]).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+use super::Registry;
+use crate::metagame::{MetagameOptions, Payoff};
+use crate::spec::split_list;
+
+/// Arguments of `metagame`.
+#[derive(Debug, clap::Args)]
+pub struct MetagameArgs {
+    /// Game spec.
+    #[arg(long)]
+    pub game: String,
+    /// The population: agent specs separated by commas, e.g.
+    /// greedy,ismcts-1k,'pimc(iterations=200)'. A member containing {budget}
+    /// is played at each of --budgets.
+    #[arg(long)]
+    pub agents: String,
+    /// Games per cell (the cap with --until).
+    #[arg(long, default_value_t = 200, value_parser = super::parse_games)]
+    pub games: u64,
+    /// Master seed, shared by every cell: game g of every cell is dealt from the same seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// What a side scores: win (1, draw ½, loss 0) or return (the game's returns; constant-sum games only).
+    #[arg(long, default_value = "win")]
+    pub payoff: String,
+    /// Budgets substituted for {budget} in the members, increasing, e.g. 100,200,400:
+    /// one meta-game per budget and convergence.csv (is the value stable?).
+    #[arg(long)]
+    pub budgets: Option<String>,
+    /// Two consecutive budgets agree when the TOST shows their values within ± this.
+    #[arg(long, default_value_t = 0.03)]
+    pub tolerance: f64,
+    /// Play each cell until every seat's 95 % half-width is at most X (e.g. ci=0.05), or --games.
+    #[arg(long, value_name = "ci=X", value_parser = super::parse_until)]
+    pub until: Option<f64>,
+    /// Bootstrap resamples for the value's interval.
+    #[arg(long, default_value_t = 1000)]
+    pub bootstrap: usize,
+    /// Worker threads (0: one per core); the results do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
+    pub threads: usize,
+    /// Output directory: cells/ (one run per assignment), matrix.csv, metagame.json, metagame.md.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Replace an earlier meta-game in --out.
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
+    /// Continue an interrupted meta-game in --out with the same options: complete games are kept.
+    #[arg(long)]
+    pub resume: bool,
+    /// No progress on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+pub(super) fn run(a: MetagameArgs, registry: &Registry) -> Result<()> {
+    crate::arena::play::quiet_contained_panics();
+    let game = registry.parse(&a.game)?;
+    let budgets = match &a.budgets {
+        None => Vec::new(),
+        Some(text) => text
+            .split(',')
+            .map(|t| {
+                t.trim().parse::<u64>().ok().filter(|&v| v > 0).with_context(|| {
+                    format!("--budgets takes increasing positive whole numbers separated by commas, e.g. 100,200,400; got '{t}'")
+                })
+            })
+            .collect::<Result<Vec<u64>>>()?,
+    };
+    if a.bootstrap > 100_000 {
+        anyhow::bail!("--bootstrap is at most 100000, got {}", a.bootstrap);
+    }
+    let opts = MetagameOptions {
+        agents: split_list(&a.agents)?,
+        budgets,
+        games: a.games,
+        seed: a.seed,
+        threads: a.threads,
+        out: a.out.clone(),
+        force: a.force,
+        resume: a.resume,
+        until: a.until,
+        payoff: Payoff::parse(&a.payoff)?,
+        bootstrap: a.bootstrap,
+        tolerance: a.tolerance,
+        progress: !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+        command: crate::provenance::command_line(),
+    };
+    let solutions = crate::metagame::run(game.as_ref(), &opts)?;
+    for (budget, sol) in &solutions {
+        let at = budget.map_or(String::new(), |b| format!(" at budget {b}"));
+        let what = if sol.solution == "nash" {
+            "value of the meta-game"
+        } else {
+            "side 0 at the replicator mix"
+        };
+        let mixes: Vec<String> = sol
+            .support
+            .iter()
+            .enumerate()
+            .map(|(s, mix)| {
+                let m: Vec<String> = mix
+                    .iter()
+                    .map(|w| format!("{} {:.2}", w.agent, w.weight))
+                    .collect();
+                format!("{}: {}", sol.sides[s].name, m.join(", "))
+            })
+            .collect();
+        println!(
+            "{}{at}: {what} {:.3} [{:.3}, {:.3}]{}; mixes: {}",
+            sol.game,
+            sol.value,
+            sol.ci_low,
+            sol.ci_high,
+            sol.fair
+                .map_or(String::new(), |f| format!(" (fair {f:.3})")),
+            mixes.join("; ")
+        );
+    }
+    println!("results in {}", a.out.display());
+    Ok(())
+}
