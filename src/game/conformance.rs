@@ -503,6 +503,20 @@ fn check_determinize<G: Game>(
             checks += 1;
             changed += u64::from(&d != state);
         }
+        // A search's sampler draws what `determinize` draws, sample after
+        // sample from one stream.
+        let seed = crate::rng::unit(rng).to_bits();
+        let mut one_by_one = rng_from_seed(seed);
+        let mut sampled = rng_from_seed(seed);
+        game.with_determinizer(state, p, |sample| {
+            for i in 0..times.max(2) {
+                assert_eq!(
+                    sample(&mut sampled),
+                    game.determinize(state, p, &mut one_by_one),
+                    "{ctx}: the determinizer for {p} differs from determinize at sample {i}"
+                );
+            }
+        });
     }
     (checks, changed)
 }

@@ -208,6 +208,23 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         state.clone()
     }
 
+    /// Runs `body` with a sampler of `determinize(state, observer, _)`: each
+    /// call returns exactly what [`Game::determinize`] would for the same
+    /// random stream. A search draws a determinization of one root every
+    /// iteration, so a game whose determinization first works out the
+    /// observer's view overrides this to work it out once (the conformance
+    /// suite checks that the samples are the same).
+    ///
+    /// Default: `determinize` at every call.
+    fn with_determinizer<R>(
+        &self,
+        state: &Self::State,
+        observer: PlayerId,
+        body: impl FnOnce(&mut dyn FnMut(&mut GameRng) -> Self::State) -> R,
+    ) -> R {
+        body(&mut |rng| self.determinize(state, observer, rng))
+    }
+
     /// What `observer` knows about `state`.
     fn info_key(&self, state: &Self::State, observer: PlayerId) -> Self::InfoKey;
 

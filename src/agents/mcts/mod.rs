@@ -361,23 +361,25 @@ impl Chooser {
             };
             return Choice::Expand { index: pick, prior };
         }
-        let parent_visits = f64::from(tree.get(node).visits.max(1));
+        // The parent's log is the same for every child unless each child
+        // counts its own availability; logs of small counts come from a table.
+        let parent_ln = ln_count(tree.get(node).visits.max(1));
         let mut best = f64::NEG_INFINITY;
         let mut best_c = self.candidates[0];
         for &c in &self.candidates {
             let n = tree.get(c);
             let visits = f64::from(n.visits.max(1));
-            let parent = if avail {
-                f64::from(n.avail.max(1))
+            let parent_ln = if avail {
+                ln_count(n.avail.max(1))
             } else {
-                parent_visits
+                parent_ln
             };
             let mean = if cfg.normalize {
                 tree.normalized(n.total / visits)
             } else {
                 n.total / visits
             };
-            let mut ucb = mean + cfg.c * (parent.ln() / visits).sqrt();
+            let mut ucb = mean + cfg.c * (parent_ln / visits).sqrt();
             if cfg.bias > 0.0 {
                 ucb += cfg.bias * f64::from(n.prior) / (f64::from(n.visits) + 1.0);
             }
@@ -393,6 +395,23 @@ impl Chooser {
             tree.get_mut(c).avail += 1;
         }
         Choice::Descend(best_c)
+    }
+}
+
+/// Counts below this have their natural log in [`LN_TABLE`].
+const LN_TABLE_LEN: usize = 4096;
+
+/// `ln(n)` for `n < LN_TABLE_LEN`, computed once per process by `f64::ln`
+/// itself, so a looked-up log is the very value UCB would compute.
+static LN_TABLE: std::sync::LazyLock<Box<[f64]>> =
+    std::sync::LazyLock::new(|| (0..LN_TABLE_LEN).map(|n| (n as f64).ln()).collect());
+
+/// The natural log of a visit or availability count, as `f64::from(n).ln()`.
+#[inline]
+fn ln_count(n: u32) -> f64 {
+    match LN_TABLE.get(n as usize) {
+        Some(&ln) => ln,
+        None => f64::from(n).ln(),
     }
 }
 
@@ -497,25 +516,29 @@ impl<G: Game> Engine<G> {
         rng: &mut GameRng,
     ) -> u64 {
         debug_assert!(!self.tree.is_empty(), "reset before search");
-        run_budget(budget, cfg.clock, cfg.deadline, || {
-            self.iterate(game, root, me, cfg, sampling, rng)
-        })
+        match sampling {
+            Sampling::Fixed => run_budget(budget, cfg.clock, cfg.deadline, || {
+                self.iterate(game, root.clone(), cfg, sampling, rng)
+            }),
+            Sampling::Redeterminize => game.with_determinizer(root, me, |sample| {
+                run_budget(budget, cfg.clock, cfg.deadline, || {
+                    let state = sample(rng);
+                    self.iterate(game, state, cfg, sampling, rng)
+                })
+            }),
+        }
     }
 
-    /// One iteration: select and expand in the tree, roll out, back up.
+    /// One iteration from `state` (the root or a determinization of it):
+    /// select and expand in the tree, roll out, back up.
     fn iterate(
         &mut self,
         game: &G,
-        root: &G::State,
-        me: PlayerId,
+        mut state: G::State,
         cfg: &SearchConfig,
         sampling: Sampling,
         rng: &mut GameRng,
     ) {
-        let mut state = match sampling {
-            Sampling::Fixed => root.clone(),
-            Sampling::Redeterminize => game.determinize(root, me, rng),
-        };
         let cap = game.max_game_length();
         let mut steps = 0u32;
         let mut node = 0u32;

@@ -113,8 +113,11 @@ impl<G: Game> MoEngine<G> {
         rng: &mut GameRng,
     ) -> u64 {
         debug_assert!(!self.trees.is_empty(), "reset before search");
-        run_budget(budget, cfg.clock, cfg.deadline, || {
-            self.iterate(game, root, me, cfg, rng)
+        game.with_determinizer(root, me, |sample| {
+            run_budget(budget, cfg.clock, cfg.deadline, || {
+                let state = sample(rng);
+                self.iterate(game, state, cfg, rng)
+            })
         })
     }
 
@@ -136,15 +139,8 @@ impl<G: Game> MoEngine<G> {
         }
     }
 
-    fn iterate(
-        &mut self,
-        game: &G,
-        root: &G::State,
-        me: PlayerId,
-        cfg: &SearchConfig,
-        rng: &mut GameRng,
-    ) {
-        let mut state = game.determinize(root, me, rng);
+    /// One iteration from `state`, a determinization of the root.
+    fn iterate(&mut self, game: &G, mut state: G::State, cfg: &SearchConfig, rng: &mut GameRng) {
         let cap = game.max_game_length();
         let mut steps = 0u32;
         for (at, path) in self.at.iter_mut().zip(&mut self.paths) {

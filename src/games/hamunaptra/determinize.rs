@@ -15,6 +15,22 @@ use super::state::{NONE, State};
 use crate::game::PlayerId;
 use crate::rng::{GameRng, below};
 
+/// A view before its unknown cards are dealt ([`Hamunaptra::undealt`]).
+#[derive(Clone, Debug)]
+pub struct Undealt {
+    view: State,
+    observer: PlayerId,
+    equip: Vec<u8>,
+    other: Vec<u8>,
+}
+
+/// The cards [`Hamunaptra::deal`] shuffles, kept between deals.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    equip: Vec<u8>,
+    other: Vec<u8>,
+}
+
 impl Hamunaptra {
     /// The observer's view of `s`.
     pub fn mask(&self, s: &State, observer: PlayerId) -> State {
@@ -120,8 +136,16 @@ impl Hamunaptra {
 
     /// A full state consistent with the observer's view, hidden cards redealt.
     pub fn determinize_state(&self, s: &State, observer: PlayerId, rng: &mut GameRng) -> State {
-        let mut m = self.mask(s, observer);
-        let pool = self.unknown_pool(&m);
+        let mut scratch = Scratch::default();
+        self.deal(&self.undealt(s, observer), rng, &mut scratch)
+    }
+
+    /// What every determinization for `observer` starts from: the view and
+    /// its unknown cards, equipment and the rest, in kind order. It depends
+    /// only on the state and observer, so a search works it out once.
+    pub fn undealt(&self, s: &State, observer: PlayerId) -> Undealt {
+        let view = self.mask(s, observer);
+        let pool = self.unknown_pool(&view);
         // Canonical order: by kind.
         let mut equip: Vec<u8> = Vec::new();
         let mut other: Vec<u8> = Vec::new();
@@ -134,7 +158,23 @@ impl Hamunaptra {
                 }
             }
         }
-        shuffle(&mut equip, rng);
+        Undealt {
+            view,
+            observer,
+            equip,
+            other,
+        }
+    }
+
+    /// The unknown cards of `u` shuffled and dealt into its unknown places;
+    /// `scratch` holds the shuffled cards, so repeated deals do not allocate.
+    pub fn deal(&self, u: &Undealt, rng: &mut GameRng, scratch: &mut Scratch) -> State {
+        let observer = u.observer;
+        let mut m = u.view.clone();
+        let Scratch { equip, other } = scratch;
+        equip.clone_from(&u.equip);
+        other.clone_from(&u.other);
+        shuffle(equip, rng);
         // Face-down table slots take equipment only.
         for q in 0..self.players as usize {
             let n = m.players[q].table.iter().filter(|&&x| x == NONE).count();
@@ -151,9 +191,9 @@ impl Hamunaptra {
             }
             m.players[q].table.sort_unstable();
         }
-        other.extend(equip);
+        other.extend_from_slice(equip);
         other.sort_unstable();
-        shuffle(&mut other, rng);
+        shuffle(other, rng);
         for q in 0..self.players as usize {
             let n = m.players[q].hand.iter().filter(|&&x| x == NONE).count();
             if n == 0 {
@@ -186,7 +226,7 @@ impl Hamunaptra {
         if let Some((to, NONE)) = m.offer {
             m.offer = Some((to, other.pop().expect("a card for the offer")));
         }
-        for k in other {
+        for &k in other.iter() {
             m.pile[k as usize] += 1;
         }
         debug_assert_eq!(

@@ -648,6 +648,16 @@ impl Game for Hamunaptra {
     fn determinize(&self, state: &State, observer: PlayerId, rng: &mut GameRng) -> State {
         self.determinize_state(state, observer, rng)
     }
+    fn with_determinizer<R>(
+        &self,
+        state: &State,
+        observer: PlayerId,
+        body: impl FnOnce(&mut dyn FnMut(&mut GameRng) -> State) -> R,
+    ) -> R {
+        let undealt = self.undealt(state, observer);
+        let mut scratch = determinize::Scratch::default();
+        body(&mut |rng| self.deal(&undealt, rng, &mut scratch))
+    }
     fn info_key(&self, state: &State, observer: PlayerId) -> State {
         self.mask(state, observer)
     }

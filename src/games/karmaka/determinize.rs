@@ -30,6 +30,14 @@ pub struct InfoKey {
     pub hidden: Masks,
 }
 
+/// A view before its unknown cards are dealt ([`Karmaka::undealt`]).
+#[derive(Clone, Debug)]
+pub struct Undealt {
+    view: State,
+    masks: Masks,
+    pool: Pile,
+}
+
 /// Knowledge masks of the unknown slots, in canonical slot order: per seat
 /// the Hand (sorted, as a Hand has no order), Deck and Future Life, then the
 /// Well top, the aside cards and the Well pool.
@@ -190,7 +198,14 @@ impl Karmaka {
     /// A full state consistent with `o`'s view, hidden cards resampled
     /// uniformly; each filled slot keeps who knew that slot.
     pub fn determinize_for(&self, s: &State, o: u8, rng: &mut GameRng) -> State {
-        let (mut v, masks) = self.view_masks(s, o);
+        self.deal(&self.undealt(s, o), rng)
+    }
+
+    /// What every determinization for `o` starts from: the view, who knows
+    /// each unknown slot, and the unknown cards in id order. It depends only
+    /// on the state and observer, so a search works it out once.
+    pub fn undealt(&self, s: &State, o: u8) -> Undealt {
+        let (view, masks) = self.view_masks(s, o);
         let mut present = [false; NCARDS];
         let mut note = |pile: &[u8]| {
             for &c in pile {
@@ -199,6 +214,7 @@ impl Karmaka {
                 }
             }
         };
+        let v = &view;
         for p in 0..self.players as usize {
             note(&v.hands[p]);
             note(&v.decks[p]);
@@ -212,9 +228,17 @@ impl Karmaka {
         if v.center != NONE {
             present[v.center as usize] = true;
         }
-        let mut pool: Pile = (0..NCARDS as u8)
+        let pool: Pile = (0..NCARDS as u8)
             .filter(|&c| !present[c as usize])
             .collect();
+        Undealt { view, masks, pool }
+    }
+
+    /// The unknown cards of `u` shuffled and dealt into its unknown slots.
+    pub fn deal(&self, u: &Undealt, rng: &mut GameRng) -> State {
+        let mut v = u.view.clone();
+        let mut pool = u.pool.clone();
+        let masks = &u.masks;
         shuffle(rng, &mut pool);
         let mut next_mask = masks.iter().copied();
         let mut fill = |pile: &mut [u8], known: &mut [u8; NCARDS]| {

@@ -498,6 +498,16 @@ impl Game for Karmaka {
         self.determinize_for(state, observer, rng)
     }
 
+    fn with_determinizer<R>(
+        &self,
+        state: &State,
+        observer: PlayerId,
+        body: impl FnOnce(&mut dyn FnMut(&mut GameRng) -> State) -> R,
+    ) -> R {
+        let undealt = self.undealt(state, observer);
+        body(&mut |rng| self.deal(&undealt, rng))
+    }
+
     fn info_key(&self, state: &State, observer: PlayerId) -> determinize::InfoKey {
         let (view, hidden) = self.view_masks(state, observer);
         determinize::InfoKey {
