@@ -111,12 +111,11 @@ fn main() {
             !status.is_empty()
         );
     }
-    // Rebuild when the commit moves: HEAD, the branch it names, the index.
-    for (flag, file) in [
-        ("--git-dir", "HEAD"),
-        ("--git-dir", "index"),
-        ("--git-common-dir", "packed-refs"),
-    ] {
+    // Rebuild when the commit moves: HEAD and the branch it names. The index
+    // is not watched: `git status` rewrites it (refreshing its stat cache), so
+    // a plain look at the tree would force a rebuild. Edits that make the tree
+    // dirty or clean again touch the watched sources themselves.
+    for (flag, file) in [("--git-dir", "HEAD"), ("--git-common-dir", "packed-refs")] {
         if let Some(dir) = git(&["rev-parse", flag]) {
             watch(&root.join(dir).join(file));
         }

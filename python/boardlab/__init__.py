@@ -11,8 +11,13 @@ API over them:
 
 Actions are integers in ``range(game.num_distinct_actions())``; chance nodes
 have ``current_player() == -1`` and terminal states ``-4``, as in pyspiel.
+
+The submodules ``boardlab.pettingzoo`` (needs ``pettingzoo``) and
+``boardlab.openspiel`` (needs ``open_spiel``) are imported on first use, so
+``import boardlab`` needs neither.
 """
 
+import importlib as _importlib
 import json as _json
 
 from ._boardlab import (  # noqa: F401
@@ -21,6 +26,7 @@ from ._boardlab import (  # noqa: F401
     State,
     _state_from_json,
     agent,
+    deserialize_state,
     games,
     load_game,
 )
@@ -59,3 +65,13 @@ def run(game, agents, games=1, seed=0, threads=1, out=None, force=False):
 def random_playouts(game, n, seed=0):
     """Plays ``n`` uniformly random games in Rust; returns the total number of actions."""
     return _boardlab._random_playouts(game, n, seed)
+
+
+_SUBMODULES = ("pettingzoo", "openspiel")
+
+
+def __getattr__(name):
+    """Imports an optional submodule on first use (``boardlab.pettingzoo.env``)."""
+    if name in _SUBMODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 import boardlab
 
@@ -20,6 +20,14 @@ import boardlab
 def env(spec, render_mode=None):
     """The AEC environment of the game ``spec`` (e.g. ``"connect4"``)."""
     return BoardlabEnv(spec, render_mode=render_mode)
+
+
+def parallel_env(spec, render_mode=None):
+    """The same game as a PettingZoo ``ParallelEnv``: every live agent gives an
+    action at each step, and only the seat to act's is applied (the others'
+    action masks are all zeros and their actions are ignored), since every
+    boardlab game takes turns."""
+    return BoardlabParallelEnv(spec, render_mode=render_mode)
 
 
 class BoardlabEnv(AECEnv):
@@ -121,3 +129,48 @@ class BoardlabEnv(AECEnv):
 
     def close(self):
         pass
+
+
+class BoardlabParallelEnv(ParallelEnv):
+    """PettingZoo parallel wrapper of a boardlab game, over the AEC environment."""
+
+    def __init__(self, spec, render_mode=None):
+        self._aec = BoardlabEnv(spec, render_mode=render_mode)
+        self.metadata = dict(self._aec.metadata, is_parallelizable=True)
+        self.render_mode = render_mode
+        self.possible_agents = list(self._aec.possible_agents)
+        self.agents = []
+
+    def observation_space(self, agent):
+        return self._aec.observation_space(agent)
+
+    def action_space(self, agent):
+        return self._aec.action_space(agent)
+
+    def reset(self, seed=None, options=None):
+        self._aec.reset(seed=seed, options=options)
+        self.agents = list(self._aec.agents)
+        return {a: self._aec.observe(a) for a in self.agents}, {a: {} for a in self.agents}
+
+    def step(self, actions):
+        aec = self._aec
+        aec.step(actions[aec.agent_selection])
+        agents = self.agents
+        observations = {a: aec.observe(a) for a in agents}
+        rewards = {a: aec.rewards[a] for a in agents}
+        terminations = {a: aec.terminations[a] for a in agents}
+        truncations = {a: aec.truncations[a] for a in agents}
+        infos = {a: {} for a in agents}
+        if any(terminations.values()) or any(truncations.values()):
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def game_state(self):
+        """The game's true state (boardlab's ``State``): for analysis, not for agents."""
+        return self._aec.state
+
+    def render(self):
+        return self._aec.render()
+
+    def close(self):
+        self._aec.close()

@@ -34,6 +34,8 @@ trait DynGame: Send + Sync {
     fn num_distinct_actions(&self) -> u32;
     fn max_game_length(&self) -> u32;
     fn observation_shape(&self) -> Vec<usize>;
+    fn has_hidden_information(&self) -> bool;
+    fn max_utility(&self) -> Option<f64>;
     fn new_initial_state(&self, seed: u64) -> Box<dyn DynState>;
     fn state_from_json(&self, json: &str) -> Result<Box<dyn DynState>, String>;
     fn run(&self, seats: &[Seat], opts: &RunOptions) -> PyResult<arena::RunOutput>;
@@ -98,6 +100,12 @@ impl<G: Encode> DynGame for GameBox<G> {
     }
     fn observation_shape(&self) -> Vec<usize> {
         self.game.observation_shape()
+    }
+    fn has_hidden_information(&self) -> bool {
+        self.game.has_hidden_information()
+    }
+    fn max_utility(&self) -> Option<f64> {
+        self.game.max_utility()
     }
     fn new_initial_state(&self, seed: u64) -> Box<dyn DynState> {
         let mut rng = rng_from_seed(seed);
@@ -310,12 +318,10 @@ impl<G: Encode> Agent<G> for PyAgent<G> {
             .iter()
             .map(|&a| d.game.action_index(d.view, a))
             .collect();
-        let view = State {
-            inner: Box::new(StateBox {
-                game: self.game.clone(),
-                state: d.view.clone(),
-            }),
-        };
+        let view = State::new(Box::new(StateBox {
+            game: self.game.clone(),
+            state: d.view.clone(),
+        }));
         let chosen: Result<u32, String> = Python::attach(|py| {
             let result = self
                 .callable
@@ -368,12 +374,19 @@ impl GameObj {
     fn observation_tensor_shape(&self) -> Vec<usize> {
         self.inner.observation_shape()
     }
+    /// True when some seat cannot see the whole state.
+    fn has_hidden_information(&self) -> bool {
+        self.inner.has_hidden_information()
+    }
+    /// The largest magnitude a return can have, for games that pay in chips
+    /// (Kuhn 2, Leduc 13); None where returns lie in [-1, 1].
+    fn max_utility(&self) -> Option<f64> {
+        self.inner.max_utility()
+    }
     /// The state before the first action; `seed` fixes the setup shuffles.
     #[pyo3(signature = (seed=0))]
     fn new_initial_state(&self, seed: u64) -> State {
-        State {
-            inner: self.inner.new_initial_state(seed),
-        }
+        State::new(self.inner.new_initial_state(seed))
     }
     fn __repr__(&self) -> String {
         format!("boardlab.load_game({:?})", self.inner.spec())
@@ -388,9 +401,19 @@ impl GameObj {
 #[pyclass(module = "boardlab")]
 struct State {
     inner: Box<dyn DynState>,
+    /// The actions applied to this object (and the states it was cloned from)
+    /// since `new_initial_state`; a view or a determinization starts empty.
+    history: Vec<u32>,
 }
 
 impl State {
+    fn new(inner: Box<dyn DynState>) -> State {
+        State {
+            inner,
+            history: Vec::new(),
+        }
+    }
+
     fn seat(&self, player: i64) -> PyResult<PlayerId> {
         let n = self.inner.game().num_players();
         if player < 0 || player as usize >= n {
@@ -424,9 +447,14 @@ impl State {
     fn chance_outcomes(&self) -> Vec<(u32, f64)> {
         self.inner.chance_outcomes()
     }
-    /// Legal action indices, ascending (empty at chance and terminal states).
-    fn legal_actions(&self) -> Vec<u32> {
-        self.inner.legal_actions()
+    /// Legal action indices, ascending (empty at chance and terminal states,
+    /// and for a `player` other than the one to act).
+    #[pyo3(signature = (player=None))]
+    fn legal_actions(&self, player: Option<i64>) -> Vec<u32> {
+        match player {
+            Some(p) if p != i64::from(self.inner.current_player()) => Vec::new(),
+            _ => self.inner.legal_actions(),
+        }
     }
     /// A 0/1 list of length `num_distinct_actions()`.
     fn legal_actions_mask(&self) -> Vec<u8> {
@@ -440,7 +468,21 @@ impl State {
     fn apply_action(&mut self, action: i64) -> PyResult<()> {
         let index = u32::try_from(action)
             .map_err(|_| PyValueError::new_err(format!("action {action} is not legal here")))?;
-        self.inner.apply_index(index).map_err(PyValueError::new_err)
+        self.inner
+            .apply_index(index)
+            .map_err(PyValueError::new_err)?;
+        self.history.push(index);
+        Ok(())
+    }
+    /// A copy with `action` applied (pyspiel's `child`).
+    fn child(&self, action: i64) -> PyResult<State> {
+        let mut next = self.clone();
+        next.apply_action(action)?;
+        Ok(next)
+    }
+    /// The actions applied since `new_initial_state`, chance outcomes included.
+    fn history(&self) -> Vec<u32> {
+        self.history.clone()
     }
     /// The label of an action at this state.
     fn action_to_string(&self, player: i64, action: i64) -> PyResult<String> {
@@ -455,9 +497,19 @@ impl State {
     fn returns(&self) -> Vec<f64> {
         self.inner.returns()
     }
+    /// The rewards of the last action: every game pays only at the end, so
+    /// these are the returns at a terminal state and zeros before.
+    fn rewards(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
     /// The state as `player` sees it, as text.
     fn information_state_string(&self, player: i64) -> PyResult<String> {
         Ok(self.inner.info_string(self.seat(player)?))
+    }
+    /// What `player` sees, as text (the information state string: boardlab's
+    /// views are the seat's whole knowledge).
+    fn observation_string(&self, player: i64) -> PyResult<String> {
+        self.information_state_string(player)
     }
     /// What `player` sees, as a float32 numpy array of `observation_tensor_shape()`.
     fn observation_tensor<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
@@ -471,13 +523,12 @@ impl State {
     /// A full state consistent with what `player` knows, every hidden part resampled.
     #[pyo3(signature = (player, seed=0))]
     fn determinize(&self, player: i64, seed: u64) -> PyResult<State> {
-        Ok(State {
-            inner: self.inner.determinize(self.seat(player)?, seed),
-        })
+        Ok(State::new(self.inner.determinize(self.seat(player)?, seed)))
     }
     fn clone(&self) -> State {
         State {
             inner: self.inner.box_clone(),
+            history: self.history.clone(),
         }
     }
     fn __copy__(&self) -> State {
@@ -493,19 +544,41 @@ impl State {
     fn to_json(&self) -> String {
         self.inner.to_json()
     }
-    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String, String))> {
+    /// The state as text that `boardlab.deserialize_state` reads back: the
+    /// game's spec and the state's JSON, one a line (pyspiel's `serialize`).
+    fn serialize(&self) -> String {
+        format!("{}\n{}", self.inner.game().spec(), self.inner.to_json())
+    }
+    #[allow(clippy::type_complexity)]
+    fn __reduce__(&self, py: Python<'_>) -> PyResult<(Py<PyAny>, (String, String, Vec<u32>))> {
         let f = py.import("boardlab")?.getattr("_state_from_json")?.unbind();
-        Ok((f, (self.inner.game().spec(), self.inner.to_json())))
+        let args = (
+            self.inner.game().spec(),
+            self.inner.to_json(),
+            self.history.clone(),
+        );
+        Ok((f, args))
     }
 }
 
 /// Rebuilds a state from its game spec and JSON (for pickling).
 #[pyfunction]
-fn _state_from_json(spec: &str, json: &str) -> PyResult<State> {
+#[pyo3(signature = (spec, json, history=Vec::new()))]
+fn _state_from_json(spec: &str, json: &str, history: Vec<u32>) -> PyResult<State> {
     let game = parse_game(spec)?;
     Ok(State {
         inner: game.state_from_json(json).map_err(value_error)?,
+        history,
     })
+}
+
+/// Reads back `State.serialize()`.
+#[pyfunction]
+fn deserialize_state(text: &str) -> PyResult<State> {
+    let (spec, json) = text.split_once('\n').ok_or_else(|| {
+        PyValueError::new_err("a serialized state is a spec line and a JSON line")
+    })?;
+    _state_from_json(spec, json, Vec::new())
 }
 
 /// A built-in agent from the registry (a preset name or a kind spec).
@@ -557,6 +630,22 @@ fn load_game(spec: &str) -> PyResult<GameObj> {
 #[pyfunction]
 fn games() -> Vec<&'static str> {
     GAMES.iter().map(|g| g.name).collect()
+}
+
+/// A registered game's player counts (`"2-4"`) and parameters with their
+/// default values as text, as `boardlab games` lists them.
+#[pyfunction]
+fn _game_info(name: &str) -> PyResult<(String, Vec<(String, String)>)> {
+    let info = GAMES
+        .iter()
+        .find(|g| g.name == name)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown game {name:?}")))?;
+    let params = info
+        .params
+        .iter()
+        .map(|p| (p.name.to_string(), p.default.to_string()))
+        .collect();
+    Ok((info.players.to_string(), params))
 }
 
 /// Runs a tournament through the real runner; returns the rows of games.csv
@@ -641,7 +730,9 @@ fn _boardlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(agent, m)?)?;
     m.add_function(wrap_pyfunction!(_state_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(deserialize_state, m)?)?;
     m.add_function(wrap_pyfunction!(_run, m)?)?;
+    m.add_function(wrap_pyfunction!(_game_info, m)?)?;
     m.add_function(wrap_pyfunction!(_random_playouts, m)?)?;
     Ok(())
 }

@@ -155,3 +155,30 @@ def test_builtin_agent_steps():
     while kstate.is_chance_node():
         kstate.apply_action(kstate.chance_outcomes()[0][0])
     assert bot.step(kstate) in kstate.legal_actions()
+
+
+def test_pyspiel_state_methods():
+    game = boardlab.load_game("kuhn")
+    assert game.has_hidden_information() and game.max_utility() == 2.0
+    assert not boardlab.load_game("connect4").has_hidden_information()
+    assert boardlab.load_game("connect4").max_utility() is None
+    state = game.new_initial_state()
+    for _ in range(2):
+        state.apply_action(state.chance_outcomes()[-1][0])
+    acting = state.current_player()
+    assert state.legal_actions(acting) == state.legal_actions() != []
+    assert state.legal_actions(1 - acting) == []
+    child = state.child(state.legal_actions()[0])
+    assert child.history() == state.history() + [state.legal_actions()[0]]
+    assert len(state.history()) == 2 and child.current_player() == 1 - acting
+    assert state.observation_string(0) == state.information_state_string(0)
+    assert state.rewards() == [0.0, 0.0]
+    back = boardlab.deserialize_state(child.serialize())
+    assert back.to_json() == child.to_json() and str(back) == str(child)
+    again = pickle.loads(pickle.dumps(child))
+    assert again.history() == child.history()
+    while not child.is_terminal():
+        child.apply_action(child.legal_actions()[0])
+    assert child.rewards() == child.returns() != [0.0, 0.0]
+    with pytest.raises(ValueError):
+        boardlab.deserialize_state("kuhn")
