@@ -751,13 +751,18 @@ pub struct Comparison {
     pub baseline_rate: f64,
     /// The paired difference (cell − baseline), its interval and McNemar's test.
     pub paired: crate::stats::seat_tests::Paired,
+    /// McNemar's p-value after Holm's correction over every comparison.
+    pub p_holm: f64,
 }
 
 /// Each cell against the baseline (the file's `baseline`, or the first cell),
 /// game by game: every cell plays game `i` from the same seed (common random
 /// numbers), so the difference of each game's result is paired, and McNemar's
 /// test and the paired interval use the pairs' agreement to cancel shared luck.
-/// Quantities: each seat's win rate, and each lineup position's (agent index).
+/// Quantities: each seat's win rate, and each lineup position's (agent index)
+/// unless the cell and the baseline each seat one agent everywhere (positions
+/// of identical agents differ only by luck). Holm's correction runs over every
+/// comparison.
 ///
 /// Each cell's games are read from its games.csv under `out`, beside the
 /// baseline's, one game at a time.
@@ -825,7 +830,10 @@ where
                 }
             }
         }
-        for (what, sums) in ["seat", "agent"].into_iter().zip(&sums) {
+        let alike = |agents: &[String]| agents.windows(2).all(|w| w[0] == w[1]);
+        let agents_differ = !alike(&r.cell.agents) || !alike(&base.cell.agents);
+        let quantities = ["seat", "agent"].into_iter().zip(&sums);
+        for (what, sums) in quantities.filter(|(what, _)| *what == "seat" || agents_differ) {
             for (q, (x, y, d)) in sums.iter().enumerate() {
                 let n = d.len().max(1) as f64;
                 out.push(Comparison {
@@ -835,9 +843,14 @@ where
                     rate: x / n,
                     baseline_rate: y / n,
                     paired: d.finish(),
+                    p_holm: 1.0,
                 });
             }
         }
+    }
+    let p: Vec<f64> = out.iter().map(|c| c.paired.test.p_value).collect();
+    for (c, adjusted) in out.iter_mut().zip(crate::stats::holm(&p)) {
+        c.p_holm = adjusted;
     }
     Ok(out)
 }
@@ -858,6 +871,7 @@ fn write_comparisons(path: &Path, rows: &[Comparison]) -> std::io::Result<()> {
         "worse",
         "mcnemar",
         "p_value",
+        "p_holm",
     ])?;
     for c in rows {
         let p = &c.paired;
@@ -875,6 +889,7 @@ fn write_comparisons(path: &Path, rows: &[Comparison]) -> std::io::Result<()> {
             format!("{}", p.worse),
             format!("{:.6}", p.test.statistic),
             format!("{:.6}", p.test.p_value),
+            format!("{:.6}", c.p_holm),
         ])?;
     }
     crate::fsutil::write_atomic(path, csv_bytes(w)?)
@@ -889,20 +904,21 @@ fn comparisons_markdown(md: &mut String, rows: &[Comparison]) {
         md,
         "\n## Differences from the baseline cell {}\n\nGame by game (the cells share seeds), \
          each cell's result minus the baseline's: the mean difference in win rate with its \
-         paired 95 % interval, and McNemar's test (draws count half; p-values uncorrected). \
-         Also in {COMPARISONS_FILE}.\n",
+         paired 95 % interval, and McNemar's test (draws count half), its p-value also after \
+         Holm's correction over every row. Lineup positions are compared only where the \
+         agents differ. Also in {COMPARISONS_FILE}.\n",
         first.baseline
     );
     let _ = writeln!(
         md,
-        "| cell | quantity | pairs | rate | baseline | difference [95 % CI] | McNemar χ² | p |"
+        "| cell | quantity | pairs | rate | baseline | difference [95 % CI] | McNemar χ² | p | Holm p |"
     );
-    let _ = writeln!(md, "|---|---|---:|---:|---:|---|---:|---:|");
+    let _ = writeln!(md, "|---|---|---:|---:|---:|---|---:|---:|---:|");
     for c in rows {
         let p = &c.paired;
         let _ = writeln!(
             md,
-            "| {} | {} | {} | {:.3} | {:.3} | {:+.3} [{:+.3}, {:+.3}] | {:.2} | {:.4} |",
+            "| {} | {} | {} | {:.3} | {:.3} | {:+.3} [{:+.3}, {:+.3}] | {:.2} | {:.4} | {:.4} |",
             c.cell,
             c.quantity,
             p.n,
@@ -912,7 +928,8 @@ fn comparisons_markdown(md: &mut String, rows: &[Comparison]) {
             p.low,
             p.high,
             p.test.statistic,
-            p.test.p_value
+            p.test.p_value,
+            c.p_holm
         );
     }
 }

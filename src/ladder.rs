@@ -413,7 +413,9 @@ pub fn play_share<G: Game>(
 /// `threads` threads (0: one per core); game seeds derive from `seed`, the
 /// meeting and the pair, so with iteration budgets the result is the same
 /// for any thread count. With a `journal`, its pairs are taken as played
-/// and every new pair is appended to it.
+/// and every new pair is appended to it. With `progress`, a bar of pairs on
+/// a terminal.
+#[allow(clippy::too_many_arguments)]
 pub fn play_ladder<G: Game>(
     game: &G,
     plan: &LadderPlan,
@@ -422,6 +424,7 @@ pub fn play_ladder<G: Game>(
     threads: usize,
     resamples: usize,
     journal: Option<&Journal>,
+    progress: bool,
 ) -> Result<LadderResult> {
     if game.num_players() != 2 {
         bail!(
@@ -439,10 +442,17 @@ pub fn play_ladder<G: Game>(
     let jobs: Vec<(usize, u64)> = (0..plan.meetings.len())
         .flat_map(|m| (0..pairs).map(move |p| (m, p)))
         .collect();
+    let bar = crate::arena::progress::Progress::of(
+        jobs.len() as u64,
+        progress,
+        "pair",
+        "ladder".to_string(),
+    );
     let played: Vec<[Played; 2]> = pool.install(|| {
         jobs.par_iter()
             .map(|&(m, p)| {
                 if let Some(pair) = journal.and_then(|j| j.done.get(&(m, p))) {
+                    bar.inc(1);
                     return Ok(*pair);
                 }
                 let pair = play_pair(game, plan, m, p, seed);
@@ -450,10 +460,12 @@ pub fn play_ladder<G: Game>(
                     j.record(m, p, &pair)
                         .context("cannot append to pairs.csv")?;
                 }
+                bar.inc(1);
                 Ok(pair)
             })
             .collect::<Result<_>>()
     })?;
+    bar.finish_and_clear();
     let n = plan.entrants.len();
     let results: Vec<PairGame> = played.iter().flatten().map(|p| p.game).collect();
     let mut meetings: Vec<(usize, usize, u64, f64)> =
@@ -741,14 +753,14 @@ mod tests {
     fn more_iterations_rate_higher_and_random_is_zero() {
         let agents = vec!["mcts".to_string()];
         let p = plan(&agents, &[2, 200], BudgetUnit::Iterations).unwrap();
-        let r = play_ladder(&TicTacToe, &p, 40, 1, 1, 50, None).unwrap();
+        let r = play_ladder(&TicTacToe, &p, 40, 1, 1, 50, None, false).unwrap();
         assert_eq!(r.rungs[0].elo.estimate, 0.0);
         let (lo, hi) = (&r.rungs[1], &r.rungs[2]);
         assert!(hi.elo.estimate > lo.elo.estimate + 50.0, "{r:?}");
         assert!(hi.elo.low > 0.0, "{r:?}");
         assert!(hi.cpu_ms > lo.cpu_ms);
         // Reproducible with iteration budgets, whatever the thread count.
-        let again = play_ladder(&TicTacToe, &p, 40, 1, 2, 50, None).unwrap();
+        let again = play_ladder(&TicTacToe, &p, 40, 1, 2, 50, None, false).unwrap();
         assert_eq!(r.meetings, again.meetings);
         let csv = r.to_csv(p.unit);
         assert!(csv.starts_with("entrant,agent,budget"));

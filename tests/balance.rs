@@ -51,6 +51,7 @@ fn balance_recovers_the_planted_seat_advantage_at_every_budget_and_stops_when_bu
         ladder_games: 10,
         seed: 5,
         threads: 0,
+        progress: false,
     };
     let r = measure(&planted(), &o).unwrap();
     // Identical agents: seat 0 wins p = 0.6 whatever the budget, and the card's

@@ -911,3 +911,152 @@ fn run_and_sprt_print_one_json_object_with_json() {
     // The progress lines went to standard error.
     assert!(String::from_utf8_lossy(&out.stderr).contains("LLR"));
 }
+
+/// Every line of `args`' standard output, which must succeed.
+fn listing(args: &[&str]) -> String {
+    let out = boardlab(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).to_string()
+}
+
+#[test]
+fn listings_fit_100_columns_when_piped() {
+    for args in [
+        &["games"][..],
+        &["games", "fox"],
+        &["games", "tictactoe"],
+        &["agents"],
+        &["agents", "--all"],
+        &["agents", "ismcts"],
+        &["agents", "greedy"],
+        &["agents", "hamunaptra-race-cpu-20ms"],
+    ] {
+        let text = listing(args);
+        let widest = text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(
+            widest <= 100,
+            "{args:?}: a line of {widest} columns\n{text}"
+        );
+    }
+}
+
+#[test]
+fn one_game_or_agent_is_shown_in_full() {
+    let fox = listing(&["games", "fox"]);
+    for param in ["players", "alone", "guard", "orthogonal", "start_used"] {
+        assert!(fox.contains(param), "{param}: {fox}");
+    }
+    assert!(!fox.contains("karmaka"), "{fox}");
+    let fox: serde_json::Value =
+        serde_json::from_str(&listing(&["games", "fox", "--json"])).unwrap();
+    assert_eq!(fox["name"], "fox");
+    assert!(fox["params"].as_array().unwrap().len() >= 8);
+    let ismcts = listing(&["agents", "ismcts"]);
+    assert!(
+        ismcts.contains("max_rollout") && ismcts.contains("reuse"),
+        "{ismcts}"
+    );
+    let preset = listing(&["agents", "ismcts-1k-h20"]);
+    assert!(preset.contains("max_rollout=20"), "{preset}");
+    // An unknown name: one line naming what exists, exit code 2.
+    for (args, known) in [
+        (
+            &["games", "foxes"][..],
+            &["fox", "karmaka", "tictactoe"][..],
+        ),
+        (&["agents", "ismcst"], &["ismcts", "ismcts-1k", "greedy"]),
+    ] {
+        let out = boardlab(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        for k in known {
+            assert!(err.contains(k), "{k}: {err}");
+        }
+    }
+}
+
+#[test]
+fn agents_lists_the_search_parameters_once_and_test_aids_on_request() {
+    let text = listing(&["agents"]);
+    let rows = |text: &str, key: &str| {
+        text.lines()
+            .filter(|l| l.starts_with(&format!("│ {key} ")))
+            .count()
+    };
+    assert_eq!(rows(&text, "max_rollout"), 1, "{text}");
+    assert_eq!(rows(&text, "iterations"), 1, "{text}");
+    assert_eq!(rows(&text, "faulty"), 0, "{text}");
+    assert!(text.contains("--all"), "{text}");
+    let all = listing(&["agents", "--all"]);
+    assert_eq!(rows(&all, "faulty"), 1, "{all}");
+    // The test aid comes after every playing kind.
+    let at = |name: &str| all.find(&format!("│ {name} ")).unwrap();
+    assert!(at("faulty") > at("moismcts"), "{all}");
+    // JSON stays complete.
+    let json: serde_json::Value = serde_json::from_str(&listing(&["agents", "--json"])).unwrap();
+    let kinds = json["kinds"].as_array().unwrap();
+    assert!(kinds.iter().any(|k| k["name"] == "faulty"));
+    let ismcts = kinds.iter().find(|k| k["name"] == "ismcts").unwrap();
+    assert!(
+        ismcts["params"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|p| p["name"] == "max_rollout")
+    );
+}
+
+#[test]
+fn one_agent_fills_every_seat() {
+    let one = temp_dir("fill-one");
+    let three = temp_dir("fill-three");
+    for (dir, agents) in [(&one, "greedy"), (&three, "greedy,greedy,greedy")] {
+        let out = boardlab(&[
+            "run",
+            "--game",
+            "fox(players=3)",
+            "--agents",
+            agents,
+            "--games",
+            "6",
+            "--out",
+            dir.to_str().unwrap(),
+            "-q",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let games = without_timing(&one.join("games.csv"));
+    assert_eq!(games, without_timing(&three.join("games.csv")));
+    assert_eq!(games.lines().count(), 1 + 6 * 3);
+    // Two agents for three seats is still an error.
+    let two = temp_dir("fill-two");
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "fox(players=3)",
+        "--agents",
+        "greedy,random",
+        "--games",
+        "3",
+        "--out",
+        two.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!two.join("games.csv").exists());
+    // play fills the seats likewise.
+    let out = boardlab(&["play", "--game", "tictactoe", "--agents", "random"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -231,3 +231,35 @@ fn bad_input_is_one_line_and_exit_2() {
     assert!(!dir.join("report.html").exists() && !dir.join("quality.csv").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn endings_against_skill_read_as_shares_of_games() {
+    let dir = temp_dir("dashboard-endings");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut csv =
+        String::from("budget,kind,group,games,rate,low,high,tost_p,elo,elo_low,elo_high\n");
+    for (b, capture) in [(25, 0.6), (50, 0.55)] {
+        for (kind, group, rate) in [
+            ("seat", "0", 0.4),
+            ("seat", "1", 0.6),
+            ("ending", "capture", capture),
+            ("ending", "rescue", 1.0 - capture),
+        ] {
+            csv += &format!(
+                "{b},{kind},{group},1000,{rate:.4},{:.4},{:.4},,,,\n",
+                rate - 0.03,
+                rate + 0.03
+            );
+        }
+    }
+    std::fs::write(dir.join("balance.csv"), csv).unwrap();
+    ok(&boardlab(&["report", dir.to_str().unwrap()]));
+    let html = read(&dir.join("report.html"));
+    let svg = html
+        .split("<svg")
+        .map(|s| &s[..s.find("</svg>").unwrap_or(s.len())])
+        .find(|s| s.contains("Endings against skill"))
+        .expect("an endings chart");
+    assert!(svg.contains(">share of games<"), "{svg}");
+    assert!(!svg.contains("win rate (draw = 1/2)"), "{svg}");
+}

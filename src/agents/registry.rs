@@ -124,8 +124,11 @@ pub const AGENT_KINDS: &[AgentKindInfo] = &[
     },
 ];
 
+/// Kinds that exist to test the runner, not to play: listed last, and only on request.
+pub const TEST_AIDS: &[&str] = &["faulty"];
+
 /// Parameters shared by the tree searches (read by [`SearchConfig::from_params`]).
-const SEARCH_PARAMS: &[ParamInfo] = &[
+pub const SEARCH_PARAMS: &[ParamInfo] = &[
     ParamInfo {
         name: "iterations",
         default: "1000",

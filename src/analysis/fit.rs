@@ -36,6 +36,8 @@ pub struct Collect {
     pub stride: u32,
     /// Games played at once (0: one per core).
     pub threads: usize,
+    /// A progress bar of the games on a terminal.
+    pub progress: bool,
 }
 
 /// Plays `c.games` games of `agent` against itself in every seat and
@@ -54,12 +56,19 @@ pub fn collect<G: Game>(
     }
     agent.build::<G>()?;
     let pool = crate::arena::pool(c.threads).map_err(SpecError::Invalid)?;
+    let bar = crate::arena::progress::Progress::of(c.games, c.progress, "game", "fit".into());
     let per_game: Vec<Vec<Sample>> = pool.install(|| {
         (0..c.games)
             .into_par_iter()
-            .map(|i| play_and_record(game, agent, i, game_seed(c.seed, i), c.stride.max(1), n))
+            .map(|i| {
+                let samples =
+                    play_and_record(game, agent, i, game_seed(c.seed, i), c.stride.max(1), n);
+                bar.inc(1);
+                samples
+            })
             .collect()
     });
+    bar.finish_and_clear();
     Ok(per_game.into_iter().flatten().collect())
 }
 
@@ -311,6 +320,7 @@ mod tests {
             seed: 5,
             stride: 7,
             threads,
+            progress: false,
         };
         let a = collect(&game, &agent, &c(1)).unwrap();
         let b = collect(&game, &agent, &c(2)).unwrap();

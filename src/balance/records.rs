@@ -269,6 +269,10 @@ pub fn play_budget<G: Game>(
     // A chunk between checkpoints of the file: a deal at a time at least, and
     // never across a stopping check.
     let chunk = rounded_games(20.max(2 * pool.current_num_threads() as u64), n);
+    let which = o.budgets.iter().position(|&b| b == budget).unwrap_or(0) + 1;
+    let label = format!("budget {budget} ({which} of {})", o.budgets.len());
+    let bar = crate::arena::progress::Progress::of(cap, o.progress, "game", label);
+    bar.inc(games.len() as u64);
     while (games.len() as u64) < cap {
         let start = games.len() as u64;
         let boundary = if o.until.is_some() {
@@ -292,10 +296,12 @@ pub fn play_budget<G: Game>(
             append(file, path, &played, start == 0)?;
         }
         games.extend(played);
+        bar.inc(end - start);
         if end == boundary && end < cap && precise(&games) {
             break;
         }
     }
+    bar.finish_and_clear();
     Ok(games)
 }
 

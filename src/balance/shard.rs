@@ -63,6 +63,7 @@ impl ShardSpec {
             ladder_games: self.ladder_games,
             seed: self.seed,
             threads,
+            progress: false,
         }
     }
 }

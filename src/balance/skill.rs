@@ -13,7 +13,7 @@ use super::records::{Records, play_budget};
 use super::{Group, group_rate, groups};
 use crate::agents::registry::AgentSpec;
 use crate::arena::PlayedGame;
-use crate::game::Game;
+use crate::game::{Game, PlayerId};
 use crate::ladder::{self, BudgetUnit};
 use crate::stats::bootstrap::Interval;
 use crate::stats::rate::{Rate, clustered_rate, tost};
@@ -41,6 +41,8 @@ pub struct SkillOptions {
     pub seed: u64,
     /// Worker threads (0: one per core).
     pub threads: usize,
+    /// A progress bar per budget on a terminal.
+    pub progress: bool,
 }
 
 /// One budget's measurement.
@@ -74,6 +76,9 @@ pub struct SkillResult {
     pub stop: String,
     /// The agreement tolerance.
     pub tolerance: f64,
+    /// The side (team) of each seat: seats of one side share their result,
+    /// and each side's fair share is the mean side's.
+    pub sides: Vec<u8>,
 }
 
 /// The agent at `budget` iterations per decision (no time limit).
@@ -251,6 +256,7 @@ pub fn assess<G: Game>(
             o.threads,
             200,
             journal.as_ref(),
+            o.progress,
         )?;
         for r in &mut out {
             r.elo = lad
@@ -266,12 +272,13 @@ pub fn assess<G: Game>(
         budgets: out,
         stop,
         tolerance: o.tolerance,
+        sides: (0..n as PlayerId).map(|p| game.side(p)).collect(),
     })
 }
 
 /// How a group's deviation from the mean share moved from the first budget
 /// to the last: `flips` (both significant, opposite signs), `grows`,
-/// `shrinks` (the change is significant) or `stable`.
+/// `shrinks` (the change is significant) or `no change shown`.
 pub fn trend(first: &Rate, last: &Rate, fair: (f64, f64)) -> &'static str {
     let (d1, d2) = (first.rate - fair.0, last.rate - fair.1);
     let sig = |r: &Rate, d: f64| d.abs() > crate::stats::Z95 * r.se;
@@ -280,7 +287,7 @@ pub fn trend(first: &Rate, last: &Rate, fair: (f64, f64)) -> &'static str {
     }
     let se = (first.se.powi(2) + last.se.powi(2)).sqrt();
     if (d2.abs() - d1.abs()).abs() <= crate::stats::Z95 * se {
-        "stable"
+        "no change shown"
     } else if d2.abs() > d1.abs() {
         "grows"
     } else {
@@ -320,27 +327,160 @@ impl SkillResult {
         s
     }
 
-    /// The mean share of a budget's groups of one kind (the fair rate).
-    fn fair(b: &BudgetResult, seat: bool) -> f64 {
-        let v: Vec<f64> = b
-            .rates
-            .iter()
-            .filter(|(g, _)| matches!(g, Group::Seat(_)) == seat)
-            .map(|(_, r)| r.rate)
+    /// The seats of each side, sides in order of their first seat.
+    fn side_seats(&self) -> Vec<Vec<u8>> {
+        let mut out: Vec<(u8, Vec<u8>)> = Vec::new();
+        for (seat, &side) in self.sides.iter().enumerate() {
+            match out.iter_mut().find(|(s, _)| *s == side) {
+                Some((_, seats)) => seats.push(seat as u8),
+                None => out.push((side, vec![seat as u8])),
+            }
+        }
+        out.into_iter().map(|(_, seats)| seats).collect()
+    }
+
+    /// Whether each side is one seat, so that seats are what compete.
+    fn seats_are_sides(&self) -> bool {
+        self.side_seats().iter().all(|s| s.len() == 1)
+    }
+
+    /// The rows a budget is read by: each side (a seat, or the first seat of
+    /// a side of several, whose seats share one result) and each role.
+    fn readings<'a>(&self, b: &'a BudgetResult) -> Vec<(String, &'a Rate, bool)> {
+        let seat = |x: u8| {
+            b.rates
+                .iter()
+                .find(|(g, _)| *g == Group::Seat(x))
+                .map(|(_, r)| r)
+        };
+        let sides = self.side_seats().into_iter().filter_map(|seats| {
+            let label = match &seats[..] {
+                [one] => format!("seat {one}"),
+                many => {
+                    let names: Vec<String> = many.iter().map(u8::to_string).collect();
+                    format!("side of seats {}", names.join("+"))
+                }
+            };
+            seat(seats[0]).map(|r| (label, r, true))
+        });
+        let roles = b.rates.iter().filter_map(|(g, r)| match g {
+            Group::Role(_) => Some((g.label(), r, false)),
+            Group::Seat(_) => None,
+        });
+        sides.chain(roles).collect()
+    }
+
+    /// The fair share of a budget's sides (`side`) or roles: the mean side's
+    /// rate (one half with two sides), or the mean role's where every side
+    /// is one seat.
+    fn fair(&self, b: &BudgetResult, side: bool) -> f64 {
+        let v: Vec<f64> = self
+            .readings(b)
+            .into_iter()
+            .filter(|(_, _, is_side)| *is_side == (side || !self.seats_are_sides()))
+            .map(|(_, r, _)| r.rate)
             .collect();
         v.iter().sum::<f64>() / v.len().max(1) as f64
     }
 
-    /// `balance.md`: the table and, per seat and role, whether the imbalance
-    /// grows, shrinks or flips from the first budget to the last.
+    /// The study's answer in one sentence: settled or not (and then what
+    /// would settle it), and the balance at the last budget played.
+    pub fn verdict(&self) -> String {
+        let Some(last) = self.budgets.last() else {
+            return format!("Nothing was played ({}).", self.stop);
+        };
+        let (label, r, side) = self
+            .readings(last)
+            .into_iter()
+            .max_by(|a, b| {
+                let d = |x: &(String, &Rate, bool)| (x.1.rate - self.fair(last, x.2)).abs();
+                d(a).total_cmp(&d(b))
+            })
+            .expect("a budget has a rate per seat");
+        let fair = self.fair(last, side);
+        let noise = if (r.low..=r.high).contains(&fair) {
+            "within noise of fair"
+        } else {
+            "off fair"
+        };
+        let balance = format!(
+            "at budget {} the furthest from a fair share is {label}, {:.3} [{:.3}, {:.3}] against {fair:.3} ({noise})",
+            last.budget, r.rate, r.low, r.high
+        );
+        let Some(prev) = self.budgets.iter().rev().nth(1) else {
+            return format!(
+                "Not settled: one budget only, so whether stronger play changes the balance is unknown; {balance}."
+            );
+        };
+        let p = last.tost_p.unwrap_or(1.0);
+        if p < 0.05 {
+            return format!(
+                "Settled: budgets {} and {} agree within ±{} on every seat and role (TOST p = {p:.4}), \
+                 so stronger play is not expected to change the balance; {balance}.",
+                prev.budget, last.budget, self.tolerance
+            );
+        }
+        let capped = if self.stop.starts_with("time cap") {
+            " (the time cap stopped it)"
+        } else {
+            ""
+        };
+        // The group furthest from agreeing: its change and what would settle it.
+        let worst = last
+            .rates
+            .iter()
+            .filter_map(|(g, r)| {
+                let q = prev.rates.iter().find(|(h, _)| h == g)?.1;
+                Some((g, r, q, tost(r, &q, self.tolerance)))
+            })
+            .max_by(|a, b| a.3.total_cmp(&b.3));
+        let Some((g, r, q, _)) = worst else {
+            return format!("Not settled{capped}; {balance}.");
+        };
+        let d = r.rate - q.rate;
+        let unsettled = format!(
+            "Not settled{capped}: budgets {} and {} were not shown to agree within ±{} (TOST p = {p:.4}; {} moved by {d:+.3})",
+            prev.budget,
+            last.budget,
+            self.tolerance,
+            g.label()
+        );
+        match games_to_settle(r, &q, self.tolerance, last.games) {
+            Some(n) => format!(
+                "{unsettled}; about {n} games per budget would settle it if that change holds \
+                 ({} played); {balance}.",
+                last.games
+            ),
+            None => format!(
+                "{unsettled}, more than the tolerance: the balance still moves with skill, \
+                 so a larger budget would show where it settles; {balance}."
+            ),
+        }
+    }
+
+    /// `balance.md`: the verdict, the table and, per side and role, whether
+    /// the deviation from a fair share grows, shrinks or flips from the first
+    /// budget to the last.
     pub fn to_markdown(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(s, "## Balance against skill: {}\n", self.game);
         let _ = writeln!(
             s,
-            "{} in every seat at each budget (iterations per decision). Stopped: {}.\n",
-            self.agent, self.stop
+            "{} in every seat at each budget (iterations per decision).\n\n**Verdict.** {}\n",
+            self.agent,
+            self.verdict()
         );
+        if !self.seats_are_sides() {
+            let sides = self.side_seats().len();
+            let _ = writeln!(
+                s,
+                "Seats of one side share their result, so each side is read once, against a fair \
+                 share of {:.3} (one side of {sides}); roles likewise.\n",
+                self.budgets
+                    .first()
+                    .map_or(1.0 / sides as f64, |b| self.fair(b, true))
+            );
+        }
         let _ = writeln!(
             s,
             "| budget | Elo (random = 0) | games | group | win rate [95 %] |\n|---:|---|---:|---|---|"
@@ -349,16 +489,11 @@ impl SkillResult {
             let elo = b.elo.map_or("–".to_string(), |e| {
                 format!("{:+.0} [{:+.0}, {:+.0}]", e.estimate, e.low, e.high)
             });
-            for (g, r) in &b.rates {
+            for (label, r, _) in self.readings(b) {
                 let _ = writeln!(
                     s,
-                    "| {} | {elo} | {} | {} | {:.3} [{:.3}, {:.3}] |",
-                    b.budget,
-                    b.games,
-                    g.label(),
-                    r.rate,
-                    r.low,
-                    r.high
+                    "| {} | {elo} | {} | {label} | {:.3} [{:.3}, {:.3}] |",
+                    b.budget, b.games, r.rate, r.low, r.high
                 );
             }
             for (e, r) in &b.endings {
@@ -374,19 +509,18 @@ impl SkillResult {
         {
             let _ = writeln!(
                 s,
-                "\nFrom budget {} to {} (deviation from the mean share of its kind):\n",
+                "\nFrom budget {} to {} (deviation from the fair share of its kind):\n",
                 first.budget, last.budget
             );
-            for (g, r1) in &first.rates {
-                let Some((_, r2)) = last.rates.iter().find(|(h, _)| h == g) else {
+            let later = self.readings(last);
+            for (label, r1, side) in self.readings(first) {
+                let Some((_, r2, _)) = later.iter().find(|(l, _, _)| *l == label) else {
                     continue;
                 };
-                let seat = matches!(g, Group::Seat(_));
-                let fair = (Self::fair(first, seat), Self::fair(last, seat));
+                let fair = (self.fair(first, side), self.fair(last, side));
                 let _ = writeln!(
                     s,
-                    "- {}: {:+.3} → {:+.3}: {}",
-                    g.label(),
+                    "- {label}: {:+.3} → {:+.3}: {}",
                     r1.rate - fair.0,
                     r2.rate - fair.1,
                     trend(r1, r2, fair)
@@ -395,6 +529,23 @@ impl SkillResult {
         }
         s
     }
+}
+
+/// Games per budget that would show two budgets' rates `a` and `b`, measured
+/// on `games` games each, equivalent within `tol` (TOST at the 5 % level) if
+/// their difference stayed as it is, from the standard errors' shrinking as
+/// one over the root of the games; `None` when the difference is already the
+/// tolerance or more.
+pub fn games_to_settle(a: &Rate, b: &Rate, tol: f64, games: u64) -> Option<u64> {
+    let d = (a.rate - b.rate).abs();
+    let se = (a.se * a.se + b.se * b.se).sqrt();
+    if d >= tol || !se.is_finite() {
+        return None;
+    }
+    let z = crate::stats::hypothesis::normal_quantile(0.95);
+    let target = (tol - d) / z;
+    let factor = (se / target).powi(2);
+    Some((games as f64 * factor).ceil() as u64)
 }
 
 #[cfg(test)]
@@ -445,10 +596,64 @@ mod tests {
             }],
             stop: String::new(),
             tolerance: 0.05,
+            sides: vec![0, 1],
         };
         let csv = result.to_csv();
         assert!(csv.contains("\n1,ending,cap,40,"), "{csv}");
         assert!(result.to_markdown().contains("ending cap (share of games)"));
+    }
+
+    #[test]
+    fn games_to_settle_grow_as_the_change_nears_the_tolerance() {
+        // se 0.01 each: the difference's se is 0.0141; z(0.95) = 1.645.
+        let (a, b) = (rate(0.50, 0.01), rate(0.51, 0.01));
+        let n = games_to_settle(&a, &b, 0.03, 1000).unwrap();
+        // Needs se (0.03 - 0.01) / 1.645 = 0.01216: 1000 · (0.01414 / 0.01216)² ≈ 1353.
+        assert!((1340..=1365).contains(&n), "{n}");
+        // Already settled precisely enough: fewer games than played.
+        assert!(games_to_settle(&a, &rate(0.50, 0.01), 0.05, 1000).unwrap() < 1000);
+        assert_eq!(games_to_settle(&a, &rate(0.56, 0.01), 0.05, 1000), None);
+    }
+
+    #[test]
+    fn a_side_of_two_seats_is_read_once_against_one_half() {
+        let budget = |b: u64, lone: f64, tost_p: Option<f64>| BudgetResult {
+            budget: b,
+            games: 1000,
+            rates: vec![
+                (Group::Seat(0), rate(lone, 0.015)),
+                (Group::Seat(1), rate(1.0 - lone, 0.015)),
+                (Group::Seat(2), rate(1.0 - lone, 0.015)),
+            ],
+            endings: Vec::new(),
+            tost_p,
+            elo: None,
+        };
+        let mut result = SkillResult {
+            game: "fox(players=3)".into(),
+            agent: "ismcts".into(),
+            budgets: vec![budget(25, 0.40, None), budget(50, 0.43, Some(0.3))],
+            stop: "last budget".into(),
+            tolerance: 0.05,
+            sides: vec![0, 1, 1],
+        };
+        let md = result.to_markdown();
+        assert!(md.contains("| side of seats 1+2 | 0.570"), "{md}");
+        assert!(!md.contains("| seat 1 |"), "{md}");
+        assert!(md.contains("- seat 0: -0.100 → -0.070"), "{md}");
+        let verdict = result.verdict();
+        assert!(
+            verdict.starts_with("Not settled: budgets 25 and 50"),
+            "{verdict}"
+        );
+        assert!(
+            verdict.contains("games per budget would settle it"),
+            "{verdict}"
+        );
+        assert!(verdict.contains("against 0.500 (off fair)"), "{verdict}");
+        assert!(!md.contains("stable"), "{md}");
+        result.budgets[1].tost_p = Some(0.01);
+        assert!(result.verdict().starts_with("Settled: budgets 25 and 50"));
     }
 
     #[test]
@@ -457,6 +662,9 @@ mod tests {
         assert_eq!(trend(&rate(0.65, 0.01), &rate(0.5, 0.01), f), "shrinks");
         assert_eq!(trend(&rate(0.55, 0.01), &rate(0.65, 0.01), f), "grows");
         assert_eq!(trend(&rate(0.60, 0.01), &rate(0.40, 0.01), f), "flips");
-        assert_eq!(trend(&rate(0.60, 0.05), &rate(0.62, 0.05), f), "stable");
+        assert_eq!(
+            trend(&rate(0.60, 0.05), &rate(0.62, 0.05), f),
+            "no change shown"
+        );
     }
 }

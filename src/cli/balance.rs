@@ -39,6 +39,7 @@ pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
         ladder_games: a.ladder_games,
         seed: a.seed,
         threads: a.threads,
+        progress: true,
     };
     if a.shard.is_some() && (a.until.is_some() || a.max_seconds.is_some()) {
         bail!(

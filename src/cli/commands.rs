@@ -19,8 +19,8 @@ pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
         Command::Replay(a) => replay(a, registry)?,
         Command::View(a) => super::view::run(a, registry)?,
         Command::Soak(a) => super::soak::run(a, registry)?,
-        Command::Games(a) => super::listing::games(a.json, registry),
-        Command::Agents(a) => super::listing::agents(a.json, registry),
+        Command::Games(a) => super::listing::games(&a, registry)?,
+        Command::Agents(a) => super::listing::agents(&a, registry)?,
         Command::Completions(a) => super::listing::completions(a),
         Command::Man => super::listing::man()?,
         Command::Bench(a) => super::bench::bench(a, registry)?,
@@ -42,6 +42,16 @@ pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
         Command::Metagame(a) => super::metagame::run(a, registry)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The agents of a comma-separated list, one per seat; a single agent fills
+/// every seat, as an experiment's single-agent lineup does.
+pub(super) fn seat_agents(text: &str, seats: usize) -> Result<Vec<String>> {
+    let agents = split_list(text)?;
+    Ok(match &agents[..] {
+        [one] => vec![one.clone(); seats],
+        _ => agents,
+    })
 }
 
 fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
@@ -120,7 +130,7 @@ fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
 fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
     arena::play::quiet_contained_panics();
     let game = registry.parse(&a.game)?;
-    let agents = split_list(&a.agents)?;
+    let agents = seat_agents(&a.agents, game.num_players())?;
     let opts = RunOptions {
         games: a.max_games.unwrap_or(a.games),
         seed: a.seed,
@@ -230,7 +240,7 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
 fn play_interactive(a: PlayArgs, registry: &Registry) -> Result<()> {
     arena::play::quiet_contained_panics();
     let game = registry.command_game(&a.game)?;
-    let agents = split_list(&a.agents)?;
+    let agents = seat_agents(&a.agents, game.num_players())?;
     game.check_agents(&agents)?;
     game.play(&agents, a.seed, a.html.then_some(a.port))
 }

@@ -45,6 +45,7 @@ fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
         seed: a.seed,
         stride: a.stride,
         threads: a.threads,
+        progress: true,
     };
     let other = a.compare.as_deref().map(other_weights::<G>).transpose()?;
     let samples = collect(game, agent, &c)?;

@@ -108,6 +108,7 @@ pub(super) fn write<G: Game>(
         a.threads,
         a.resamples,
         Some(journal),
+        true,
     )?;
     let save = |name: &str, text: String| {
         let path = a.out.join(name);

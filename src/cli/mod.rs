@@ -75,10 +75,15 @@ pub enum Command {
     ///
     /// Example: boardlab soak --games 10000 --json
     Soak(SoakArgs),
-    /// List the games, their player counts and parameters with defaults.
-    Games(ListArgs),
-    /// List the agent kinds, their parameters and the presets in agents/.
-    Agents(ListArgs),
+    /// List the games and their player counts, or one game's parameters in full.
+    ///
+    /// Example: boardlab games fox
+    Games(GamesArgs),
+    /// List the agent kinds, the search parameters and the presets in agents/,
+    /// or one kind or preset in full.
+    ///
+    /// Example: boardlab agents ismcts
+    Agents(AgentsArgs),
     /// Measure random-playout throughput (or an agent's search speed) on one thread.
     ///
     /// After a warm-up, --samples runs of equal length; each rate is given per
@@ -188,10 +193,25 @@ pub enum Command {
     Man,
 }
 
-/// Arguments of `games` and `agents`.
+/// Arguments of `games`.
 #[derive(Debug, clap::Args)]
-pub struct ListArgs {
+pub struct GamesArgs {
+    /// One game to show in full (every parameter with its default).
+    pub name: Option<String>,
     /// Print one JSON value instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `agents`.
+#[derive(Debug, clap::Args)]
+pub struct AgentsArgs {
+    /// One agent kind or preset to show in full.
+    pub name: Option<String>,
+    /// List the test aids too (agents that commit faults on purpose).
+    #[arg(long)]
+    pub all: bool,
+    /// Print one JSON value instead of tables (always complete).
     #[arg(long)]
     pub json: bool,
 }
@@ -391,7 +411,8 @@ pub struct QualityArgs {
     /// Game spec.
     #[arg(long)]
     pub game: String,
-    /// Agents, one per seat, comma-separated; they rotate over the seats.
+    /// Agents, one per seat, comma-separated; they rotate over the seats. A
+    /// single agent fills every seat.
     #[arg(long)]
     pub agents: String,
     /// Games (rounded up to whole seat rotations).
@@ -703,7 +724,8 @@ pub struct RunArgs {
     /// Game spec, e.g. `connect4` or `fox(players=3)`.
     #[arg(long)]
     pub game: String,
-    /// Comma-separated agents, one per seat, e.g. `random,mcts(iterations=1000)`.
+    /// Comma-separated agents, one per seat, e.g. `random,mcts(iterations=1000)`;
+    /// a single agent fills every seat (`--agents greedy`).
     #[arg(long)]
     pub agents: String,
     /// Number of games (rounded up to a multiple of the number of seats, so every agent sits in every seat equally often).
@@ -779,7 +801,8 @@ pub struct PlayArgs {
     /// Game spec.
     #[arg(long)]
     pub game: String,
-    /// Comma-separated agents, one per seat; `human` for a person at the terminal.
+    /// Comma-separated agents, one per seat (a single agent fills every seat);
+    /// `human` for a person at the terminal.
     #[arg(long)]
     pub agents: String,
     /// Seed of the game.

@@ -6,11 +6,10 @@ use anyhow::{Context, Result, bail};
 use super::{QualityArgs, Registry};
 use crate::agents::registry::AgentSpec;
 use crate::analysis::quality;
-use crate::spec::split_list;
 
 pub(super) fn run(a: QualityArgs, registry: &Registry) -> Result<()> {
     let game = registry.command_game(&a.game)?;
-    let agents = split_list(&a.agents)?;
+    let agents = super::commands::seat_agents(&a.agents, game.num_players())?;
     registry.builtin_agents_only("quality", agents.iter().map(String::as_str))?;
     let specs = agents
         .iter()

@@ -74,6 +74,7 @@ pub(super) fn tune_game<G: Game>(
             k: a.k,
             neighbours: a.neighbours,
         },
+        progress: true,
     };
     let grid: usize = space.sizes().iter().product();
     println!(

@@ -135,6 +135,9 @@ pub struct Balance {
     pub hypotheses: usize,
     /// Paired estimates per deal, when the rows come from duplicate deals.
     pub deals: Option<Deals>,
+    /// Each seat's side, named by the side's first seat (see [`SideFinder`]).
+    /// Where a side has several seats, `by_seat` holds one group per side.
+    pub sides: Vec<u8>,
 }
 
 /// A test across every seat.
@@ -290,9 +293,17 @@ impl Balance {
     }
 
     /// Seat 0, whose advantage is the first-player advantage in games that
-    /// start at seat 0.
+    /// start at seat 0; none where seats form sides of several seats, whose
+    /// seats are not alike.
     pub fn first_player(&self) -> Option<&Group> {
-        self.by_seat.first()
+        self.seats_are_sides()
+            .then(|| self.by_seat.first())
+            .flatten()
+    }
+
+    /// Whether every side is one seat, so that seats are alike and compete.
+    pub fn seats_are_sides(&self) -> bool {
+        side_seats(&self.sides).iter().all(|s| s.len() == 1)
     }
 
     /// Adds the group of first movers: for each game in `first`, the row of
@@ -303,10 +314,69 @@ impl Balance {
             .iter()
             .filter(|r| first.get(&r.game_index) == Some(&r.seat))
             .collect();
-        if !sel.is_empty() {
+        if !sel.is_empty() && self.seats_are_sides() {
             self.first_mover = Some(group("first player".into(), &sel, self.fair));
         }
         self
+    }
+}
+
+/// Finds which seats play on one side from the results alone: two seats are
+/// on one side when every game gave them the same outcome and some game a win
+/// to both (opponents never both win).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SideFinder {
+    /// Per pair of seats (lower first): (always the same outcome, both won once).
+    pairs: BTreeMap<(u8, u8), (bool, bool)>,
+    /// Seats seen.
+    seats: usize,
+}
+
+impl SideFinder {
+    /// Adds one game's rows.
+    pub(crate) fn add<'a>(&mut self, game: impl Iterator<Item = &'a GameRow> + Clone) {
+        for a in game.clone() {
+            self.seats = self.seats.max(a.seat as usize + 1);
+            for b in game.clone().filter(|b| b.seat > a.seat) {
+                let pair = self.pairs.entry((a.seat, b.seat)).or_insert((true, false));
+                pair.0 &= a.outcome == b.outcome;
+                pair.1 |= a.outcome == Outcome::Win && b.outcome == Outcome::Win;
+            }
+        }
+    }
+
+    /// Each seat's side, named by the side's first seat.
+    pub(crate) fn sides(&self) -> Vec<u8> {
+        (0..self.seats as u8)
+            .map(|s| {
+                (0..s)
+                    .find(|&t| self.pairs.get(&(t, s)) == Some(&(true, true)))
+                    .unwrap_or(s)
+            })
+            .collect()
+    }
+}
+
+/// The seats of each side, sides in order of their first seat.
+pub fn side_seats(sides: &[u8]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    for (seat, &side) in sides.iter().enumerate() {
+        match out.iter_mut().find(|s| s[0] == side) {
+            Some(seats) => seats.push(seat as u8),
+            None => out.push(vec![seat as u8]),
+        }
+    }
+    out
+}
+
+/// `seat 0`, or `side of seats 1+2` for a side of several seats.
+fn side_label(seats: &[u8]) -> String {
+    match seats {
+        [one] => format!("seat {one}"),
+        many => {
+            let names: Vec<String> = many.iter().map(u8::to_string).collect();
+            format!("side of seats {}", names.join("+"))
+        }
     }
 }
 
@@ -389,7 +459,12 @@ pub fn analyze(rows: &[GameRow], ratings: &RatingOptions) -> Balance {
         .values()
         .filter(|g| !g[0].truncated && g.iter().any(|r| r.outcome == Outcome::Win))
         .count() as u64;
+    let mut sides = SideFinder::default();
+    for g in games.values() {
+        sides.add(g.iter().copied());
+    }
     assemble(Parts {
+        sides: sides.sides(),
         game: rows.first().map(|r| r.game.clone()).unwrap_or_default(),
         games: games.len() as u64,
         all: Tally::of(rows.iter()),
@@ -430,17 +505,37 @@ pub(crate) struct Parts {
     pub turns: Lengths,
     pub actions: Lengths,
     pub ratings: Ratings,
+    /// Each seat's side ([`SideFinder::sides`]).
+    pub sides: Vec<u8>,
 }
 
 /// The tests, Holm's correction and flags of a report from its [`Parts`].
 pub(crate) fn assemble(p: Parts) -> Balance {
     let seats = p.by_seat.len();
-    let fair = if p.all.games > 0 { p.all.win_rate } else { 0.5 };
-    let mut by_seat: Vec<Group> = p
-        .by_seat
+    let mut sides = p.sides.clone();
+    sides.resize(seats, 0);
+    if sides.iter().enumerate().any(|(s, &side)| side as usize > s) {
+        sides = (0..seats as u8).collect();
+    }
+    // Seats that share every result are read once, as their side; each
+    // side's fair share is then the mean side's, not the pooled seat rate.
+    let grouped = side_seats(&sides);
+    let by_side = grouped.iter().any(|g| g.len() > 1);
+    let fair = if by_side {
+        let rates: Vec<f64> = grouped
+            .iter()
+            .map(|g| p.by_seat[g[0] as usize].0.win_rate)
+            .collect();
+        rates.iter().sum::<f64>() / rates.len() as f64
+    } else if p.all.games > 0 {
+        p.all.win_rate
+    } else {
+        0.5
+    };
+    let firsts: Vec<usize> = grouped.iter().map(|g| g[0] as usize).collect();
+    let mut by_seat: Vec<Group> = grouped
         .iter()
-        .enumerate()
-        .map(|(s, (t, _))| group_of(format!("seat {s}"), t.clone(), fair))
+        .map(|g| group_of(side_label(g), p.by_seat[g[0] as usize].0.clone(), fair))
         .collect();
     let mut by_role: Vec<Group> = p
         .by_role
@@ -448,7 +543,7 @@ pub(crate) fn assemble(p: Parts) -> Balance {
         .map(|(role, t, _)| group_of(role.clone(), t.clone(), fair))
         .collect();
     let deal_estimates = p.deals;
-    if let Some(d) = &deal_estimates {
+    if let Some(d) = deal_estimates.as_ref().filter(|_| !by_side) {
         // Games of one deal share their luck: the per-deal differences are the
         // independent observations, so the seat tests use them.
         for (g, e) in by_seat.iter_mut().zip(&d.seats) {
@@ -456,7 +551,7 @@ pub(crate) fn assemble(p: Parts) -> Balance {
         }
     }
     let mut seat_tests = Vec::new();
-    if seats >= 2 {
+    if seats >= 2 && !by_side {
         let pts: Vec<f64> = by_seat
             .iter()
             .map(|g| g.tally.wins as f64 + 0.5 * g.tally.draws as f64)
@@ -499,8 +594,8 @@ pub(crate) fn assemble(p: Parts) -> Balance {
         sel.min(comp)
     };
     let mut keys: Vec<Fingerprint> = Vec::new();
-    for (_, print) in &p.by_seat {
-        keys.push(key_of(*print));
+    for &s in &firsts {
+        keys.push(key_of(p.by_seat[s].1));
     }
     for (_, _, print) in &p.by_role {
         keys.push(key_of(*print));
@@ -567,6 +662,7 @@ pub(crate) fn assemble(p: Parts) -> Balance {
         seat_tests,
         hypotheses,
         deals: deal_estimates,
+        sides,
     }
 }
 
@@ -680,11 +776,31 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
     if !meta.notes.is_empty() {
         out.push('\n');
     }
+    let grouped = side_seats(&b.sides);
+    let (kind, fair_text) = if b.seats_are_sides() {
+        ("seat", "the pooled win rate of all seats")
+    } else {
+        (
+            "side",
+            "a fair share per side: the mean side's rate, one half with two sides",
+        )
+    };
+    if !b.seats_are_sides() {
+        let names: Vec<String> = grouped.iter().map(|g| side_label(g)).collect();
+        let _ = writeln!(
+            out,
+            "Seats that share every result play on one side, and a side is read once: {} \
+             sides here ({}). Seat rates and a first-player advantage are left out, since \
+             these seats are not alike.\n",
+            grouped.len(),
+            names.join("; ")
+        );
+    }
     let _ = writeln!(
         out,
         "Game `{}`: {} games, {} seats. A draw counts as half a win; intervals are 95 % Wilson \
-         intervals. Each seat and role is tested against the fair rate {:.3} (the pooled win \
-         rate of all seats), and the p-values are corrected together by Holm's method, \
+         intervals. Each {kind} and role is tested against the fair rate {:.3} ({fair_text}), \
+         and the p-values are corrected together by Holm's method, \
          counting each distinct hypothesis once ({} here: a seat and a role holding the same \
          games, or two groups that are each other's opponents, test one hypothesis); \
          **unbalanced** marks a family-wise significant difference at {ALPHA}.\n",
@@ -740,8 +856,8 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
         }
         out.push('\n');
     }
-    let _ = writeln!(out, "## Win rate by seat\n");
-    group_table(&mut out, "seat", &b.by_seat);
+    let _ = writeln!(out, "## Win rate by {kind}\n");
+    group_table(&mut out, kind, &b.by_seat);
     if let Some(g) = &b.first_mover {
         let _ = writeln!(
             out,
@@ -1051,6 +1167,58 @@ pub(crate) mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn one_against_two_is_read_per_side_against_one_half() {
+        // Seat 0 alone against seats 1 and 2, who share every result: the
+        // lone side wins 100 of 300 games.
+        let mut rows = multi(
+            300,
+            3,
+            |g| if g < 100 { 0 } else { 1 },
+            &["lone", "pair", "pair"],
+        );
+        for r in rows
+            .iter_mut()
+            .filter(|r| r.seat == 2 && r.game_index >= 100)
+        {
+            r.outcome = Outcome::Win;
+        }
+        let b = analyze(&rows, &opts());
+        assert_eq!(b.sides, vec![0, 1, 1]);
+        assert!(!b.seats_are_sides());
+        assert!((b.fair - 0.5).abs() < 1e-12, "{}", b.fair);
+        let labels: Vec<&str> = b.by_seat.iter().map(|g| g.label.as_str()).collect();
+        assert_eq!(labels, ["seat 0", "side of seats 1+2"]);
+        assert!((b.by_seat[0].tally.win_rate - 1.0 / 3.0).abs() < 1e-12);
+        assert!(b.by_seat[0].flagged && b.by_seat[1].flagged);
+        assert!(b.seat_tests.is_empty() && b.first_player().is_none());
+        let md = markdown(&b, &ReportMeta::default(), &[]);
+        assert!(md.contains("## Win rate by side"), "{md}");
+        assert!(md.contains("fair rate 0.500"), "{md}");
+        assert!(!md.contains("First-player advantage"), "{md}");
+        // Streamed from a file, the report is the same.
+        let dir = std::env::temp_dir().join(format!("boardlab-sides-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut w = csv::Writer::from_path(dir.join("games.csv")).unwrap();
+        for r in &rows {
+            w.serialize(r).unwrap();
+        }
+        w.flush().unwrap();
+        drop(w);
+        crate::report::stream::summarize(&dir, None, &ReportMeta::default(), &opts()).unwrap();
+        let streamed = std::fs::read_to_string(dir.join("report.md")).unwrap();
+        assert!(streamed.contains("| side of seats 1+2 |"), "{streamed}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn two_opponents_are_never_one_side() {
+        // Every game drawn: the seats share every result but never both win.
+        let b = analyze(&rows(50, 0, 50), &opts());
+        assert_eq!(b.sides, vec![0, 1]);
+        assert!(b.seats_are_sides() && b.first_player().is_some());
     }
 
     #[test]

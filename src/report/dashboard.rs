@@ -581,8 +581,9 @@ fn comparisons(dir: &Path) -> Option<Section> {
         column(&t, "difference")?,
         column(&t, "ci_low")?,
         column(&t, "ci_high")?,
-        column(&t, "p_value")?,
+        column(&t, "p_holm").or_else(|| column(&t, "p_value"))?,
     );
+    let corrected = column(&t, "p_holm").is_some();
     let base = column(&t, "baseline")
         .and_then(|b| t.rows.first()?.get(b).cloned())
         .unwrap_or_default();
@@ -599,9 +600,14 @@ fn comparisons(dir: &Path) -> Option<Section> {
             })
         })
         .collect();
+    let p_kind = if corrected {
+        "after Holm's correction over every row"
+    } else {
+        "uncorrected"
+    };
     let mut blocks = vec![Block::Text(format!(
         "Each cell against the baseline cell {base}, game by game on shared seeds: the \
-         difference in win rate with its paired 95 % interval and McNemar's p (uncorrected)."
+         difference in win rate with its paired 95 % interval and McNemar's p ({p_kind})."
     ))];
     if !points.is_empty() {
         blocks.push(Block::Chart {
@@ -1010,6 +1016,11 @@ fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
                         format!("{what} balance against skill")
                     },
                     x_desc,
+                    if ending {
+                        "share of games"
+                    } else {
+                        "win rate (draw = 1/2)"
+                    },
                     &curves,
                     (!ending).then_some(fair),
                     !by_elo,

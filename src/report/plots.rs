@@ -708,6 +708,7 @@ pub const MAX_CURVES: usize = 12;
 pub fn skill_curve_svg(
     title: &str,
     x_desc: &str,
+    y_desc: &str,
     curves: &[Curve],
     fair: Option<f64>,
     log_x: bool,
@@ -786,12 +787,13 @@ pub fn skill_curve_svg(
         out,
         "<line x1=\"{left}\" y1=\"{bottom}\" x2=\"{right}\" y2=\"{bottom}\" stroke=\"black\"/>\
          <line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{bottom}\" stroke=\"black\"/>\
-         <text transform=\"translate(16 {0}) rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">win rate (draw = 1/2)</text>\
+         <text transform=\"translate(16 {0}) rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">{4}</text>\
          <text x=\"{1}\" y=\"{2}\" font-size=\"13\" text-anchor=\"middle\">{3}</text>",
         (top + bottom) / 2.0,
         (left + right) / 2.0,
         h - 24.0,
-        escape(x_desc)
+        escape(x_desc),
+        escape(y_desc)
     );
     if let Some(f) = fair {
         let _ = write!(
@@ -910,6 +912,7 @@ mod tests {
         let svg = skill_curve_svg(
             "Seat balance against skill",
             "search iterations per decision (log scale)",
+            "win rate (draw = 1/2)",
             &[curve("seat 0", 0.6), curve("seat 1", 0.4)],
             Some(0.5),
             true,

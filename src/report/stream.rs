@@ -16,7 +16,7 @@ use std::io;
 use std::path::Path;
 
 use super::balance::{
-    self, Balance, Deals, Fingerprint, Lengths, PairedEstimate, Parts, ReportMeta,
+    self, Balance, Deals, Fingerprint, Lengths, PairedEstimate, Parts, ReportMeta, SideFinder,
     add_to_fingerprint, group_of, role_parts,
 };
 use super::metrics::{self, Sums};
@@ -366,6 +366,8 @@ struct Pass {
     first_mover: Tally,
     winners: f64,
     losers: f64,
+    /// Which seats share every result.
+    sides: SideFinder,
     opts: RatingOptions,
 }
 
@@ -402,6 +404,7 @@ fn stream(
         first_mover: Tally::default(),
         winners: 0.0,
         losers: 0.0,
+        sides: SideFinder::default(),
         opts: *opts,
     };
     let mut games = Games {
@@ -448,6 +451,7 @@ impl Pass {
             return Ok(());
         }
         let first = self.metrics.through(Some(game[0].game_index), game)?;
+        self.sides.add(game.iter());
         for r in game {
             if self.agents.len() <= r.agent_index {
                 self.agents
@@ -567,6 +571,7 @@ impl Pass {
         let seat_count = by_seat.len();
         let all = finished(self.all);
         let mut b = balance::assemble(Parts {
+            sides: self.sides.sides(),
             game: self.game.unwrap_or_default(),
             games: self.games,
             all,
@@ -587,7 +592,7 @@ impl Pass {
             actions: Lengths::of_counts(&self.actions),
             ratings: self.ratings.finish(&self.opts),
         });
-        if self.first_mover.games > 0 {
+        if self.first_mover.games > 0 && b.seats_are_sides() {
             b.first_mover = Some(group_of(
                 "first player".into(),
                 finished(self.first_mover),

@@ -328,6 +328,8 @@ pub struct TuneOptions {
     pub threads: usize,
     /// The optimizer's settings.
     pub ntbea: Ntbea,
+    /// A progress bar of the games on a terminal.
+    pub progress: bool,
 }
 
 /// One game of the tuning: the tuned agent's row.
@@ -371,6 +373,14 @@ pub fn tune<G: Game>(
     against.build::<G>()?;
     against.check_game(game)?;
     let pool = crate::arena::pool(opts.threads).map_err(SpecError::Invalid)?;
+    let evaluations = opts.budget.div_ceil(n).max(1);
+    let confirm_games = opts.confirm.div_ceil(n).max(1) * n;
+    let bar = crate::arena::progress::Progress::of(
+        evaluations * n + confirm_games,
+        opts.progress,
+        "game",
+        "tune".to_string(),
+    );
     // Games `first..first + count` of `setting` against `against` in every other seat.
     let play = |setting: &AgentSpec, master: u64, first: u64, count: u64| -> Vec<GameRow> {
         let mut specs = vec![setting.clone()];
@@ -386,6 +396,7 @@ pub fn tune<G: Game>(
                 .into_par_iter()
                 .map(|i| {
                     let played = play_indexed(game, &specs, &labels, i, &run);
+                    bar.inc(1);
                     played
                         .rows
                         .into_iter()
@@ -396,7 +407,6 @@ pub fn tune<G: Game>(
         })
     };
     let mut records = Vec::new();
-    let evaluations = opts.budget.div_ceil(n).max(1);
     let model = opts.ntbea.run(
         &space.sizes(),
         evaluations,
@@ -414,7 +424,6 @@ pub fn tune<G: Game>(
         },
     );
     let best = model.best();
-    let confirm_games = opts.confirm.div_ceil(n).max(1) * n;
     let rows = play(
         &space.setting(&best),
         game_seed(opts.seed, CONFIRM_STREAM),
@@ -423,6 +432,7 @@ pub fn tune<G: Game>(
     );
     let won: f64 = rows.iter().map(|r| r.outcome.points()).sum();
     let (lo, hi) = wilson(won, confirm_games as f64, Z95);
+    bar.finish_and_clear();
     records.extend(rows.into_iter().map(|row| Record {
         phase: "confirm",
         evaluation: row.game_index / n,
