@@ -71,6 +71,11 @@ pub struct Manifest {
     /// Why a run with `until` stopped: its interval was reached, or the cap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<String>,
+    /// Games this directory holds once the run finished (absent while it
+    /// runs, after an interruption or a stop at `--max-errors`): what
+    /// `verify`, `summarize` and `report` check the stored rows against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played: Option<u64>,
 }
 
 impl Identity {
@@ -113,6 +118,20 @@ impl Identity {
     }
 }
 
+impl Manifest {
+    /// The games a finished run's games.csv holds: `played` as recorded, or
+    /// for a run.json written before it was, every game of the shard when
+    /// no stopping rule could end the run early (`None`: unknown).
+    pub fn expected_games(&self) -> Option<u64> {
+        self.played.or_else(|| {
+            self.identity
+                .until
+                .is_none()
+                .then(|| shard_len(self.identity.games, self.shard))
+        })
+    }
+}
+
 /// Reads `run.json` from a directory.
 pub fn read(dir: &Path) -> Result<Manifest, String> {
     let path = dir.join("run.json");
@@ -127,6 +146,12 @@ pub fn write(dir: &Path, m: &Manifest) -> std::io::Result<()> {
         &dir.join("run.json"),
         serde_json::to_string_pretty(m)? + "\n",
     )
+}
+
+/// How many games shard `k` of `n` (1-based) of a run of `games` games holds.
+pub fn shard_len(games: u64, shard: Option<(u64, u64)>) -> u64 {
+    let (k, n) = shard.unwrap_or((1, 1));
+    games.saturating_sub(k - 1).div_ceil(n.max(1))
 }
 
 /// The game indices of shard `k` of `n` (1-based) in a run of `games` games.

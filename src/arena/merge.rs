@@ -192,6 +192,7 @@ fn merge_game<G: crate::game::Game>(
     crate::verify::write_sample(out).map_err(|e| output_error(out, e))?;
     let manifest = Manifest {
         shard: None,
+        played: Some(games),
         ..base
     };
     manifest::write(out, &manifest).map_err(|e| output_error(&out.join("run.json"), e))?;

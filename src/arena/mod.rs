@@ -972,6 +972,7 @@ pub fn run_with<G: Game>(
                 machine: Some(crate::provenance::Machine::current()),
                 command: opts.command.clone(),
                 stop: None,
+                played: None,
             };
             manifest::write(dir, &m).map_err(|e| output_error(&dir.join("run.json"), e))?;
             Some(RawFiles {
@@ -1128,10 +1129,13 @@ pub fn run_with<G: Game>(
             )
         });
     }
-    if let (Some(dir), Some(reason)) = (&opts.out, &stop_reason) {
+    // A finished run records how many games it holds (and with `until`, why
+    // it stopped); a run stopped at --max-errors is unfinished.
+    if let Some(dir) = opts.out.as_ref().filter(|_| !stopped) {
         let path = dir.join("run.json");
         let mut m = manifest::read(dir).map_err(|e| output_error(&path, e))?;
-        m.stop = Some(reason.clone());
+        m.stop = stop_reason.clone();
+        m.played = Some(done as u64);
         manifest::write(dir, &m).map_err(|e| output_error(&path, e))?;
     }
     let (agents, seats) = tallies.finish(&labels);
