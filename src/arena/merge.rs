@@ -142,6 +142,9 @@ fn merge_game<G: crate::game::Game>(
             ));
         }
         let in_order = check_metrics(&path, games, seats, (k, n)).map_err(|e| bad(dir, e))?;
+        // Rows forged consistently, or another run's metrics.csv, pass the
+        // checks above: the files must be those the shard's run wrote.
+        manifest::check_digests(dir, &m).map_err(|e| bad(dir, e))?;
         seen[k as usize - 1] = Some((dir.clone(), in_order));
     }
     let Some((n, shards)) = parts else {
@@ -151,7 +154,7 @@ fn merge_game<G: crate::game::Game>(
         return Err(bad(out, format!("shard {}/{n} is missing", k + 1)));
     }
     let shards: Vec<Shard> = shards.into_iter().flatten().collect();
-    std::fs::create_dir_all(out).map_err(|e| output_error(out, e))?;
+    let _out = crate::fsutil::OutputLock::claim(out).map_err(|e| output_error(out, e))?;
     let path = out.join("games.csv");
     if path.exists() && !force {
         return Err(bad(
@@ -193,6 +196,7 @@ fn merge_game<G: crate::game::Game>(
     let manifest = Manifest {
         shard: None,
         played: Some(games),
+        digests: manifest::digests(out).map_err(|e| output_error(out, e))?,
         ..base
     };
     manifest::write(out, &manifest).map_err(|e| output_error(&out.join("run.json"), e))?;
