@@ -1892,7 +1892,7 @@ fn degenerate_inputs_are_errors() {
                 "--out",
                 out.to_str().unwrap(),
             ],
-            "every game of the tuning ended in an agent's fault",
+            "ended in an agent's fault: a win rate over forfeits",
             &[&dir],
         ),
         case(
