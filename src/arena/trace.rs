@@ -188,7 +188,7 @@ pub fn check_result<G: Game>(
     let seats = game.num_players();
     if expected.returns.len() != seats || expected.outcomes.len() != seats {
         return Err(format!(
-            "the trace's result line has {} returns and {} outcomes for {seats} seats",
+            "the trace's result line has {} returns and {} outcomes: they differ from the game's {seats} seats",
             expected.returns.len(),
             expected.outcomes.len()
         ));
