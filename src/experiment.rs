@@ -340,10 +340,15 @@ pub fn run_in(
             why: e.to_string(),
         }
     })?;
+    // Held for the whole experiment; the cells folder (like each cell's,
+    // which its run holds) is never a link, so nothing is written outside.
+    let _out = crate::fsutil::OutputLock::claim(&opts.out).map_err(|e| io(&opts.out, e))?;
+    let cells_dir = opts.out.join("cells");
+    let _cells = crate::fsutil::MadeDir::make(&cells_dir).map_err(|e| io(&cells_dir, e))?;
     let mut results = Vec::new();
     for cell in &cells {
         let game = source.game(&Spec::parse(&cell.game)?)?;
-        let dir = opts.out.join("cells").join(&cell.id);
+        let dir = cells_dir.join(&cell.id);
         let run_opts = RunOptions {
             games: exp.games,
             seed: exp.seed,
@@ -432,9 +437,11 @@ pub fn merge_in(
     let exp: Experiment = crate::data::parse_toml(&text)
         .map_err(|e| bad(first, format!("malformed {EXPERIMENT_FILE}: {e}")))?;
     let cells = exp.cells_in(source)?;
-    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+    let _out = crate::fsutil::OutputLock::claim(out).map_err(|e| io(out, e))?;
     let copy = out.join(EXPERIMENT_FILE);
     crate::fsutil::write_atomic(&copy, &text).map_err(|e| io(&copy, e))?;
+    let cells_dir = out.join("cells");
+    let _cells = crate::fsutil::MadeDir::make(&cells_dir).map_err(|e| io(&cells_dir, e))?;
     for cell in &cells {
         let parts: Vec<PathBuf> = dirs
             .iter()

@@ -10,7 +10,7 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Largest component data, preset, experiment or run.json file read.
 pub const MAX_TEXT_BYTES: u64 = 16 << 20;
@@ -109,6 +109,7 @@ pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut io::BufWriter<&File>) -> io::Result<()>,
 ) -> io::Result<()> {
+    check_replaceable(path)?;
     let tmp = temporary_beside(path)?;
     {
         let mut w = io::BufWriter::new(tmp.as_file());
@@ -129,6 +130,7 @@ pub fn write_atomic(path: &Path, bytes: impl AsRef<[u8]>) -> io::Result<()> {
 /// file is made under a temporary name and renamed into place, so whatever
 /// was at `path` (an old file, a planted link) is replaced, not written through.
 pub fn create(path: &Path) -> io::Result<File> {
+    check_replaceable(path)?;
     let tmp = temporary_beside(path)?;
     tmp.persist(path).map_err(|e| e.error)
 }
@@ -153,6 +155,148 @@ pub fn open_existing(path: &Path) -> io::Result<File> {
         return Err(invalid("not a regular file".into()));
     }
     Ok(file)
+}
+
+/// An output folder made by a command: created with any missing parents,
+/// refused if it is a link or not a directory. Dropped, it removes the
+/// folders it created that are still empty, so a command refused before
+/// writing anything leaves nothing behind.
+#[derive(Debug)]
+pub struct MadeDir {
+    path: PathBuf,
+    /// The folders created, innermost first.
+    created: Vec<PathBuf>,
+}
+
+impl MadeDir {
+    /// Makes `path` a directory to write into (see [`MadeDir`]).
+    pub fn make(path: &Path) -> io::Result<MadeDir> {
+        let mut created = Vec::new();
+        let mut missing = Some(path);
+        while let Some(p) = missing.filter(|p| !p.as_os_str().is_empty()) {
+            match std::fs::symlink_metadata(p) {
+                Ok(m) if m.file_type().is_symlink() && p == path => {
+                    return Err(invalid(
+                        "is a symbolic link; outputs are never written through links".into(),
+                    ));
+                }
+                Ok(m) if p == path && !m.is_dir() => {
+                    return Err(invalid("exists and is not a directory".into()));
+                }
+                Ok(_) => break,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    created.push(p.to_path_buf());
+                    missing = p.parent();
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        std::fs::create_dir_all(path)?;
+        Ok(MadeDir {
+            path: path.to_path_buf(),
+            created,
+        })
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for MadeDir {
+    fn drop(&mut self) {
+        for p in &self.created {
+            // Fails, and so keeps the folder, once anything is in it.
+            if std::fs::remove_dir(p).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// An output folder held for writing by this process (see [`MadeDir`]),
+/// under an advisory exclusive lock (`flock` on the folder itself, so no
+/// lock file is left behind) that the system releases when the process
+/// ends, however it ends: a second command writing there, with `--force`
+/// or `--resume` alike, is refused while the first runs.
+#[derive(Debug)]
+pub struct OutputLock {
+    // Declared first so the lock is released before the folder is tidied.
+    _lock: File,
+    dir: MadeDir,
+}
+
+impl OutputLock {
+    /// Makes `path` a folder to write into and locks it; a folder another
+    /// command holds is an error saying so.
+    pub fn claim(path: &Path) -> io::Result<OutputLock> {
+        let dir = MadeDir::make(path)?;
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW);
+        }
+        let lock = options.open(path)?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::AsRawFd;
+            // SAFETY: flock on a descriptor this function owns.
+            if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+                let e = io::Error::last_os_error();
+                return Err(if e.kind() == io::ErrorKind::WouldBlock {
+                    io::Error::new(
+                        io::ErrorKind::WouldBlock,
+                        "another boardlab command is writing there; wait for it to end, or choose another output",
+                    )
+                } else {
+                    e
+                });
+            }
+        }
+        Ok(OutputLock { _lock: lock, dir })
+    }
+
+    /// The folder.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Locks `path` if it is an existing directory (for commands that write
+    /// beside the results they read); nothing to hold otherwise, and the
+    /// command's own reading says what is missing.
+    pub fn hold_existing(path: &Path) -> io::Result<Option<OutputLock>> {
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if m.is_dir() => OutputLock::claim(path).map(Some),
+            _ => Ok(None),
+        }
+    }
+}
+
+/// Refuses an output file that exists (a link included) unless `force`:
+/// every command replaces what is there only when asked to.
+pub fn check_new(path: &Path, force: bool) -> io::Result<()> {
+    if !force && std::fs::symlink_metadata(path).is_ok() {
+        return Err(invalid(
+            "it already exists (use --force to replace it, or another --out)".into(),
+        ));
+    }
+    check_replaceable(path)
+}
+
+/// Refuses to replace anything at `path` but a regular file or a link (a
+/// link is replaced, never followed): a device node, FIFO, socket or
+/// directory given as an output is an error, not something to write onto.
+fn check_replaceable(path: &Path) -> io::Result<()> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.is_file() && !m.file_type().is_symlink() => Err(invalid(
+            "exists and is not a regular file (a directory, device, FIFO or socket); outputs replace only regular files"
+                .into(),
+        )),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -257,6 +257,7 @@ fn play_one<G: Game>(
 pub struct Journal {
     done: HashMap<(usize, u64), [Played; 2]>,
     sink: Mutex<std::fs::File>,
+    path: std::path::PathBuf,
 }
 
 const JOURNAL_HEADER: &str = "meeting,pair,score_a_0,score_a_1,think_us_a_0,think_us_b_0,decisions_a_0,decisions_b_0,think_us_a_1,think_us_b_1,decisions_a_1,decisions_b_1\n";
@@ -273,6 +274,7 @@ impl Journal {
         Ok(Journal {
             done: HashMap::new(),
             sink: Mutex::new(file),
+            path: path.to_path_buf(),
         })
     }
 
@@ -338,6 +340,7 @@ impl Journal {
         Ok(Journal {
             done,
             sink: Mutex::new(file),
+            path: path.to_path_buf(),
         })
     }
 
@@ -347,8 +350,29 @@ impl Journal {
     }
 
     fn record(&self, m: usize, p: u64, pair: &[Played; 2]) -> std::io::Result<()> {
+        let line = Self::line(m, p, pair);
+        let mut file = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        file.write_all(line.as_bytes())
+    }
+
+    /// Rewrites the journal with every pair in `jobs` order once all are
+    /// played: pairs are appended as threads finish them, and the file kept
+    /// must not depend on that timing.
+    fn settle(&self, jobs: &[(usize, u64)], played: &[[Played; 2]]) -> std::io::Result<()> {
+        let _file = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        crate::fsutil::write_atomic_with(&self.path, |w| {
+            w.write_all(JOURNAL_HEADER.as_bytes())?;
+            for (&(m, p), pair) in jobs.iter().zip(played) {
+                w.write_all(Self::line(m, p, pair).as_bytes())?;
+            }
+            Ok(())
+        })
+    }
+
+    /// The journal line of pair `p` of meeting `m`.
+    fn line(m: usize, p: u64, pair: &[Played; 2]) -> String {
         let [x, y] = pair;
-        let line = format!(
+        format!(
             "{m},{p},{},{},{},{},{},{},{},{},{},{}\n",
             x.game.score_a,
             y.game.score_a,
@@ -360,9 +384,7 @@ impl Journal {
             y.think_us[1],
             y.decisions[0],
             y.decisions[1]
-        );
-        let mut file = self.sink.lock().unwrap_or_else(|e| e.into_inner());
-        file.write_all(line.as_bytes())
+        )
     }
 }
 
@@ -399,14 +421,20 @@ pub fn play_share<G: Game>(
         .skip((k - 1) as usize)
         .step_by(n as usize)
         .collect();
-    pool.install(|| {
-        jobs.par_iter().try_for_each(|&(m, p)| {
-            let pair = play_pair(game, plan, m, p, seed);
-            journal
-                .record(m, p, &pair)
-                .context("cannot append to the ladder's pairs")
-        })
-    })
+    let played: Vec<[Played; 2]> = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(m, p)| {
+                let pair = play_pair(game, plan, m, p, seed);
+                journal
+                    .record(m, p, &pair)
+                    .context("cannot append to the ladder's pairs")?;
+                Ok(pair)
+            })
+            .collect::<Result<_>>()
+    })?;
+    journal
+        .settle(&jobs, &played)
+        .context("cannot rewrite the ladder's pairs in order")
 }
 
 /// Plays the ladder: `games` games per meeting (rounded up to pairs), on
@@ -465,6 +493,10 @@ pub fn play_ladder<G: Game>(
             })
             .collect::<Result<_>>()
     })?;
+    if let Some(j) = journal {
+        j.settle(&jobs, &played)
+            .context("cannot rewrite pairs.csv in order")?;
+    }
     bar.finish_and_clear();
     let n = plan.entrants.len();
     let results: Vec<PairGame> = played.iter().flatten().map(|p| p.game).collect();

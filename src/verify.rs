@@ -35,6 +35,11 @@ pub enum Status {
     Stale(String),
     /// The games cannot be replayed (missing or changed inputs, wall-time agents).
     NotReproducible(String),
+    /// The stored rows are not the run's games: some missing, repeated,
+    /// foreign or out of order, or fewer than run.json records.
+    Incomplete(String),
+    /// A folder below the one given that records no run: nothing to replay.
+    Skipped(String),
     /// The study's README marks it superseded: the marking line.
     Superseded(String),
 }
@@ -42,7 +47,10 @@ pub enum Status {
 impl Status {
     /// True for the outcomes that pass (fresh, or explicitly superseded).
     pub fn passes(&self) -> bool {
-        matches!(self, Status::Fresh | Status::Superseded(_))
+        matches!(
+            self,
+            Status::Fresh | Status::Superseded(_) | Status::Skipped(_)
+        )
     }
 }
 
@@ -52,6 +60,8 @@ impl std::fmt::Display for Status {
             Status::Fresh => write!(f, "fresh"),
             Status::Stale(why) => write!(f, "stale: {why}"),
             Status::NotReproducible(why) => write!(f, "not reproducible: {why}"),
+            Status::Incomplete(why) => write!(f, "incomplete: {why}"),
+            Status::Skipped(why) => write!(f, "skipped: {why}"),
             Status::Superseded(line) => write!(f, "skipped, superseded: {line}"),
         }
     }
@@ -60,7 +70,7 @@ impl std::fmt::Display for Status {
 /// The result for one run directory.
 #[derive(Clone, Debug)]
 pub struct RunCheck {
-    /// The run directory.
+    /// The games file replayed, or the folder when none was.
     pub dir: PathBuf,
     /// Games replayed.
     pub games: usize,
@@ -79,10 +89,12 @@ pub fn superseded(dir: &Path) -> Option<String> {
 }
 
 /// The run directories at or below `dir` (those holding run.json, or a
-/// balance study's balance-run.json), in order.
-pub fn run_dirs(dir: &Path) -> Vec<PathBuf> {
+/// balance study's balance-run.json), in order; the topmost folders below
+/// `dir` with none at or below them go to `bare`.
+fn find_runs(dir: &Path, runs: &mut Vec<PathBuf>, bare: &mut Vec<PathBuf>) {
     if dir.join(crate::files::MANIFEST_FILE).is_file() || dir.join(BALANCE_RUN_FILE).is_file() {
-        return vec![dir.to_path_buf()];
+        runs.push(dir.to_path_buf());
+        return;
     }
     let mut subs: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|entries| {
@@ -94,10 +106,19 @@ pub fn run_dirs(dir: &Path) -> Vec<PathBuf> {
         })
         .unwrap_or_default();
     subs.sort();
-    subs.iter().flat_map(|s| run_dirs(s)).collect()
+    for sub in subs {
+        let (found, mut below) = (runs.len(), Vec::new());
+        find_runs(&sub, runs, &mut below);
+        if runs.len() == found {
+            bare.push(sub);
+        } else {
+            bare.append(&mut below);
+        }
+    }
 }
 
-/// Verifies a study folder: skipped when superseded, else each run below it.
+/// Verifies a study folder: skipped when superseded, else each run below it;
+/// a folder below it recording no run is named as skipped, never passed over.
 pub fn verify_study(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck> {
     if let Some(line) = superseded(dir) {
         return vec![RunCheck {
@@ -106,7 +127,8 @@ pub fn verify_study(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck> 
             status: Status::Superseded(line),
         }];
     }
-    let runs = run_dirs(dir);
+    let (mut runs, mut bare) = (Vec::new(), Vec::new());
+    find_runs(dir, &mut runs, &mut bare);
     if runs.is_empty() {
         return vec![RunCheck {
             dir: dir.to_path_buf(),
@@ -116,18 +138,22 @@ pub fn verify_study(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck> 
             ),
         }];
     }
+    let skipped = bare.into_iter().map(|b| RunCheck {
+        dir: b,
+        games: 0,
+        status: Status::Skipped(
+            "no run.json or balance-run.json here or below: nothing records how its results were made"
+                .into(),
+        ),
+    });
     runs.iter()
         .flat_map(|r| {
             if r.join(BALANCE_RUN_FILE).is_file() {
                 return verify_balance(r, sample, threads);
             }
-            let (games, status) = verify_run(r, sample, threads);
-            vec![RunCheck {
-                dir: r.clone(),
-                games,
-                status,
-            }]
+            vec![verify_run(r, sample, threads)]
         })
+        .chain(skipped)
         .collect()
 }
 
@@ -193,7 +219,7 @@ pub fn verify_balance(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck
                     };
                     (n, Status::Stale(why))
                 }
-                Err(why) => (0, Status::NotReproducible(why)),
+                Err(status) => (0, status),
             };
             RunCheck {
                 dir: file.clone(),
@@ -204,6 +230,9 @@ pub fn verify_balance(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck
         .collect()
 }
 
+/// The games replayed and the first difference found, or why nothing was compared.
+type Replayed = Result<(usize, Option<String>), Status>;
+
 /// Replays the first `sample` games of `budget` recorded in `file` with the
 /// agent and seeds of `spec`; the games replayed and the first difference.
 fn replay_budget(
@@ -212,21 +241,19 @@ fn replay_budget(
     file: &Path,
     sample: usize,
     threads: usize,
-) -> Outcome {
-    let name = file
-        .file_name()
-        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
-    let recorded = read_table(file)?;
+) -> Replayed {
+    let name = file_name(file);
     let game = AnyGame::parse(&spec.game)
         .map_err(|e| format!("game '{}' no longer builds: {e}", spec.game))?;
+    let seats = with_game!(&game, g => g.num_players());
+    // A budget's games are its first ones, in order (how many depends on
+    // where its stopping rule or the time cap ended it).
+    let recorded = read_games(file, 0..spec.max_games, seats, None, sample)?;
     let base = AgentSpec::parse(&spec.agent).map_err(|e| format!("agent '{}': {e}", spec.agent))?;
     let agent = skill::at_budget(&base, budget);
-    let indices: Vec<u64> = (0..spec.max_games)
-        .filter(|i| recorded.rows.contains_key(&(*i, 0)))
-        .take(sample)
-        .collect();
+    let indices = games_of(&recorded);
     if indices.is_empty() {
-        return Err(format!("{name} holds no game"));
+        return Err(format!("{name} holds no game").into());
     }
     let pool = crate::arena::pool(threads)?;
     let played: Vec<arena::PlayedGame> = with_game!(&game, g => {
@@ -237,6 +264,13 @@ fn replay_budget(
         indices.len(),
         compare(&name, &recorded, &replayed, &indices),
     ))
+}
+
+/// The game indices of a table's rows, in order.
+fn games_of(t: &Table) -> Vec<u64> {
+    let mut games: Vec<u64> = t.rows.keys().map(|k| k.0).collect();
+    games.dedup();
+    games
 }
 
 /// The games rows of `played` as a table, as games.csv would hold them.
@@ -270,9 +304,149 @@ struct Table {
     rows: BTreeMap<(u64, u64), Vec<csv::StringRecord>>,
 }
 
-fn read_table(path: &Path) -> Result<Table, String> {
-    let text = crate::data::read_text(&path.display().to_string()).map_err(|e| e.to_string())?;
-    parse_table(&text).map_err(|e| format!("malformed {}: {e}", path.display()))
+/// Why stored rows were not compared.
+enum Fault {
+    /// The file cannot be read or parsed.
+    Unreadable(String),
+    /// The rows are not the run's games.
+    Incomplete(String),
+}
+
+/// An error found before any comparison: the inputs cannot be replayed.
+impl From<String> for Status {
+    fn from(why: String) -> Status {
+        Status::NotReproducible(why)
+    }
+}
+
+impl From<Fault> for Status {
+    fn from(f: Fault) -> Status {
+        match f {
+            Fault::Unreadable(why) => Status::NotReproducible(why),
+            Fault::Incomplete(why) => Status::Incomplete(why),
+        }
+    }
+}
+
+/// The file name of `path`, as messages name it.
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned())
+}
+
+/// Opens a CSV file and finds its `game_index` and `seat` columns.
+fn open_csv(path: &Path) -> Result<(CsvRows, Vec<String>, usize, usize), String> {
+    let name = file_name(path);
+    let mut r = crate::fsutil::csv_reader(path, crate::fsutil::MAX_CSV_BYTES)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    let header: Vec<String> = r
+        .headers()
+        .map_err(|e| format!("malformed {name}: {e}"))?
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let col = |c: &str| header.iter().position(|h| h == c);
+    let (Some(gi), Some(seat)) = (col("game_index"), col("seat")) else {
+        return Err(format!("malformed {name}: no game_index and seat columns"));
+    };
+    Ok((r, header, gi, seat))
+}
+
+type CsvRows = csv::Reader<std::io::Take<std::fs::File>>;
+
+/// The game index and seat of a row.
+fn key(rec: &csv::StringRecord, gi: usize, seat: usize) -> Option<(u64, u64)> {
+    let num = |i: usize| rec.get(i).and_then(|v| v.parse::<u64>().ok());
+    Some((num(gi)?, num(seat)?))
+}
+
+/// Reads a games file, checking as the rows stream by that they are the
+/// games of `order` (the run's game indices in the order it writes them)
+/// from the first, each as one row per seat in seat order, and `expected`
+/// games in all when that is known. Keeps the rows of the first `keep`
+/// games only, so a file of any size costs little memory.
+fn read_games(
+    path: &Path,
+    mut order: impl Iterator<Item = u64>,
+    seats: usize,
+    expected: Option<u64>,
+    keep: usize,
+) -> Result<Table, Fault> {
+    let name = file_name(path);
+    let (mut r, header, gi, seat) = open_csv(path).map_err(Fault::Unreadable)?;
+    let mut rows: BTreeMap<(u64, u64), Vec<csv::StringRecord>> = BTreeMap::new();
+    let (mut games, mut next_seat, mut current) = (0u64, 0usize, 0u64);
+    for rec in r.records() {
+        let rec = rec.map_err(|e| Fault::Unreadable(format!("malformed {name}: {e}")))?;
+        let Some((g, s)) = key(&rec, gi, seat) else {
+            return Err(Fault::Unreadable(format!(
+                "malformed {name}: a row without a game index and seat: {rec:?}"
+            )));
+        };
+        if next_seat == 0 {
+            current = match order.next() {
+                Some(want) if want == g => g,
+                Some(want) => {
+                    return Err(Fault::Incomplete(format!(
+                        "{name} holds game {g} where game {want} belongs: a game is missing, \
+                         repeated, out of order or not of this run"
+                    )));
+                }
+                None => {
+                    return Err(Fault::Incomplete(format!(
+                        "{name} holds game {g}, beyond the run's games"
+                    )));
+                }
+            };
+        }
+        if g != current || s != next_seat as u64 {
+            return Err(Fault::Incomplete(format!(
+                "{name} holds game {g} seat {s} where game {current} seat {next_seat} belongs \
+                 (one row per seat, in seat order)"
+            )));
+        }
+        if (games as usize) < keep {
+            rows.entry((g, s)).or_default().push(rec);
+        }
+        next_seat += 1;
+        if next_seat == seats {
+            next_seat = 0;
+            games += 1;
+        }
+    }
+    if next_seat != 0 {
+        return Err(Fault::Incomplete(format!(
+            "{name} ends inside game {current}: {next_seat} of its {seats} rows"
+        )));
+    }
+    if let Some(e) = expected
+        && games != e
+    {
+        return Err(Fault::Incomplete(format!(
+            "{name} holds {games} of the {e} games its record says it holds"
+        )));
+    }
+    Ok(Table { header, rows })
+}
+
+/// Reads the rows of a metrics file belonging to the games `wanted`.
+fn read_metrics(path: &Path, wanted: &[u64]) -> Result<Table, String> {
+    let name = file_name(path);
+    let (mut r, header, gi, seat) = open_csv(path)?;
+    let wanted: std::collections::HashSet<u64> = wanted.iter().copied().collect();
+    let mut rows: BTreeMap<(u64, u64), Vec<csv::StringRecord>> = BTreeMap::new();
+    for rec in r.records() {
+        let rec = rec.map_err(|e| format!("malformed {name}: {e}"))?;
+        let Some(k) = key(&rec, gi, seat) else {
+            return Err(format!(
+                "malformed {name}: a row without a game index and seat: {rec:?}"
+            ));
+        };
+        if wanted.contains(&k.0) {
+            rows.entry(k).or_default().push(rec);
+        }
+    }
+    Ok(Table { header, rows })
 }
 
 fn parse_table(text: &str) -> Result<Table, String> {
@@ -290,11 +464,10 @@ fn parse_table(text: &str) -> Result<Table, String> {
     let mut rows: BTreeMap<(u64, u64), Vec<csv::StringRecord>> = BTreeMap::new();
     for rec in r.records() {
         let rec = rec.map_err(|e| e.to_string())?;
-        let num = |i: usize| rec.get(i).and_then(|v| v.parse::<u64>().ok());
-        let (Some(g), Some(s)) = (num(gi), num(seat)) else {
+        let Some(k) = key(&rec, gi, seat) else {
             return Err(format!("a row without a game index and seat: {rec:?}"));
         };
-        rows.entry((g, s)).or_default().push(rec);
+        rows.entry(k).or_default().push(rec);
     }
     Ok(Table { header, rows })
 }
@@ -348,41 +521,86 @@ fn compare(file: &str, recorded: &Table, replayed: &Table, games: &[u64]) -> Opt
     None
 }
 
-/// Replays the first `sample` games of the run in `dir` and compares them
-/// with the record; returns the games replayed and the status.
-pub fn verify_run(dir: &Path, sample: usize, threads: usize) -> (usize, Status) {
-    match replay_and_compare(dir, sample, threads) {
-        Ok((n, None)) => (n, Status::Fresh),
-        Ok((n, Some(diff))) => (n, Status::Stale(diff)),
-        Err(why) => (0, Status::NotReproducible(why)),
+/// The games file verify replays in a run directory, with its metrics:
+/// games.csv whenever it is there, readable or not (a broken games.csv is
+/// reported, never passed over for the sample), else sample.csv.
+fn stored_files(dir: &Path) -> Result<(&'static str, &'static str), String> {
+    if std::fs::symlink_metadata(dir.join("games.csv")).is_ok() {
+        Ok(("games.csv", "metrics.csv"))
+    } else if std::fs::symlink_metadata(dir.join(SAMPLE_FILE)).is_ok() {
+        Ok((SAMPLE_FILE, SAMPLE_METRICS_FILE))
+    } else {
+        Err(format!("neither games.csv nor {SAMPLE_FILE} is kept"))
     }
 }
 
-type Outcome = Result<(usize, Option<String>), String>;
+/// Replays the first `sample` games of the run in `dir` and compares them
+/// with the record, after checking the record holds the run's games.
+pub fn verify_run(dir: &Path, sample: usize, threads: usize) -> RunCheck {
+    let (games_file, metrics_file) = match stored_files(dir) {
+        Ok(files) => files,
+        Err(why) => {
+            return RunCheck {
+                dir: dir.to_path_buf(),
+                games: 0,
+                status: Status::NotReproducible(why),
+            };
+        }
+    };
+    let (games, status) = match replay_and_compare(dir, games_file, metrics_file, sample, threads) {
+        Ok((n, None)) => (n, Status::Fresh),
+        Ok((n, Some(diff))) => (n, Status::Stale(diff)),
+        Err(status) => (0, status),
+    };
+    RunCheck {
+        dir: dir.join(games_file),
+        games,
+        status,
+    }
+}
 
-fn replay_and_compare(dir: &Path, sample: usize, threads: usize) -> Outcome {
+/// The games a run directory's games file must hold: what run.json records
+/// (see [`manifest::Manifest::expected_games`]), checked against the run's
+/// size; for the sample, its first [`SAMPLE_GAMES`](crate::files::SAMPLE_GAMES).
+fn expected_games(m: &manifest::Manifest, games_file: &str) -> Result<Option<u64>, Status> {
+    let all = manifest::shard_len(m.identity.games, m.shard);
+    if let Some(played) = m.played
+        && (played > all || (played < all && m.identity.until.is_none()))
+    {
+        return Err(Status::Incomplete(format!(
+            "run.json records {played} games played of a run of {all}{}",
+            if played > all {
+                ""
+            } else {
+                " without a stopping rule"
+            }
+        )));
+    }
+    let expected = m.expected_games();
+    Ok(if games_file == SAMPLE_FILE {
+        expected.map(|e| e.min(crate::files::SAMPLE_GAMES as u64))
+    } else {
+        expected
+    })
+}
+
+fn replay_and_compare(
+    dir: &Path,
+    games_file: &str,
+    metrics_file: &str,
+    sample: usize,
+    threads: usize,
+) -> Replayed {
     let m = manifest::read(dir)?;
     let id = &m.identity;
-    let (games_file, metrics_file) = if dir.join(crate::files::GAMES_FILE).is_file() {
-        (crate::files::GAMES_FILE, crate::files::METRICS_FILE)
-    } else if dir.join(SAMPLE_FILE).is_file() {
-        (SAMPLE_FILE, SAMPLE_METRICS_FILE)
-    } else {
-        return Err(format!("neither games.csv nor {SAMPLE_FILE} is kept"));
-    };
-    let recorded = read_table(&dir.join(games_file))?;
-    let recorded_metrics = match dir.join(metrics_file) {
-        p if p.is_file() => Some(read_table(&p)?),
-        _ => None,
-    };
     let game = AnyGame::parse(&id.game)
         .map_err(|e| format!("game '{}' no longer builds: {e}", id.game))?;
     for (param, hash) in &id.data_files {
         let path = param.split_once('=').map_or(param.as_str(), |p| p.1);
         match crate::provenance::sha256_file(Path::new(path)) {
             Ok(h) if &h == hash => {}
-            Ok(_) => return Err(format!("data file {path} has changed since the run")),
-            Err(e) => return Err(format!("data file {path}: {e}")),
+            Ok(_) => return Err(format!("data file {path} has changed since the run").into()),
+            Err(e) => return Err(format!("data file {path}: {e}").into()),
         }
     }
     let mut specs = Vec::new();
@@ -404,7 +622,8 @@ fn replay_and_compare(dir: &Path, sample: usize, threads: usize) -> Outcome {
             };
             return Err(format!(
                 "agent '{label}' searches for a {budget} budget ({key}); its games cannot be replayed exactly"
-            ));
+            )
+            .into());
         }
         let today = AgentSpec::parse(label).map_err(|e| format!("agent '{label}': {e}"))?;
         if today.spec != spec {
@@ -421,13 +640,25 @@ fn replay_and_compare(dir: &Path, sample: usize, threads: usize) -> Outcome {
             spec,
         });
     }
-    let indices: Vec<u64> = manifest::shard_indices(id.games, m.shard)
-        .filter(|i| recorded.rows.contains_key(&(*i, 0)))
-        .take(sample)
-        .collect();
-    if indices.is_empty() {
-        return Err(format!("{games_file} holds no game of this run"));
+    let seats = with_game!(&game, g => g.num_players());
+    if seats != specs.len() {
+        return Err(format!("{seats} seats but {} agents recorded", specs.len()).into());
     }
+    let recorded = read_games(
+        &dir.join(games_file),
+        manifest::shard_indices(id.games, m.shard),
+        seats,
+        expected_games(&m, games_file)?,
+        sample,
+    )?;
+    let indices = games_of(&recorded);
+    if indices.is_empty() {
+        return Err(format!("{games_file} holds no game of this run").into());
+    }
+    let recorded_metrics = match dir.join(metrics_file) {
+        p if std::fs::symlink_metadata(&p).is_ok() => Some(read_metrics(&p, &indices)?),
+        _ => None,
+    };
     let opts = RunOptions {
         seed: id.seed,
         duplicate: id.duplicate,
@@ -438,9 +669,6 @@ fn replay_and_compare(dir: &Path, sample: usize, threads: usize) -> Outcome {
     let pool = crate::arena::pool(threads)?;
     let played: Vec<arena::PlayedGame> = with_game!(&game, g => {
         let labels: Vec<String> = specs.iter().map(|s| s.label.clone()).collect();
-        if g.num_players() != specs.len() {
-            return Err(format!("{} seats but {} agents recorded", g.num_players(), specs.len()));
-        }
         pool.install(|| {
             indices
                 .par_iter()

@@ -887,8 +887,32 @@ fn forged_traces_and_panicking_agents() {
         truncated[last]["truncated"] = serde_json::json!(true);
         let mut ending = lines.clone();
         ending[last]["ending"] = serde_json::json!("full-board-or-not");
+        let mut no_returns = lines.clone();
+        no_returns[last]["returns"] = serde_json::json!([]);
         lines[0]["agents"] = serde_json::json!([]);
+        // `view` refuses what `replay` refuses, and draws nothing.
+        let page = dir.join("pages").join("forged.html");
+        let page = page.to_str().unwrap();
+        let view = |trace: String| vec!["view".to_string(), trace, "--out".into(), page.into()];
+        let views = [
+            (forge("outcomes.jsonl", &outcomes), "outcomes"),
+            (forge("truncated.jsonl", &truncated), "truncated"),
+            (forge("ending.jsonl", &ending), "ended by"),
+            (forge("no-returns.jsonl", &no_returns), "0 returns"),
+        ];
+        std::fs::create_dir_all(dir.join("pages")).unwrap();
+        check(
+            views
+                .iter()
+                .map(|(t, says)| guarded(&owned(&view(t.clone())), says, &[&dir.join("pages")]))
+                .collect(),
+        );
+        assert!(!dir.join("pages").join("forged.html").exists());
         let cases = vec![
+            case(
+                &["replay", &forge("no-returns.jsonl", &no_returns)],
+                "0 returns",
+            ),
             case(&["replay", &forge("outcomes.jsonl", &outcomes)], "outcomes"),
             case(
                 &["replay", &forge("truncated.jsonl", &truncated)],
@@ -1668,4 +1692,303 @@ fn fit_compare_weights_it_cannot_use() {
         !dir.join("weights.toml").exists(),
         "a refused fit wrote its output"
     );
+}
+
+/// One output discipline for every command that writes: a folder another
+/// command holds is refused (`--force` and `--resume` alike), existing
+/// outputs are replaced only with `--force`, nothing is written onto a
+/// device node or FIFO or through a linked folder at any depth, and a
+/// refusal leaves nothing behind.
+#[cfg(unix)]
+#[test]
+fn one_output_discipline() {
+    use std::os::unix::fs::symlink;
+    let held = finished_run("held", &[]);
+    let run_into = |out: &Path, flag: &str| -> Vec<String> {
+        let mut a = resume_args(out);
+        let at = a.iter().position(|x| x == "--resume").unwrap();
+        a[at] = flag.to_string();
+        a
+    };
+    let dir = made_dir("discipline");
+    // Never among the guarded folders: reading a FIFO would block.
+    let fifo = made_dir("discipline-fifo").join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo on a path this test owns.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    // A trace to view, and results to guard.
+    let traces = dir.join("traces");
+    let o = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--games",
+        "2",
+        "-q",
+        "--trace",
+        traces.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let trace = traces.join("game-00000000.jsonl");
+    let trace = trace.to_str().unwrap();
+    let results = held.join("games.csv");
+    let weights = dir.join("weights.toml");
+    std::fs::write(&weights, "kept").unwrap();
+    // A trace refusal leaves no --out behind.
+    let fresh = dir.join("fresh");
+    let traced: Vec<String> = [
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--games",
+        "2",
+        "-q",
+        "--trace",
+        traces.to_str().unwrap(),
+        "--out",
+        fresh.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|x| x.to_string())
+    .collect();
+    // An experiment whose cell folder, or cells folder, is a link.
+    let elsewhere = made_dir("discipline-elsewhere");
+    let exp = dir.join("exp.toml");
+    std::fs::write(
+        &exp,
+        "description = \"d\"\ngame = \"tictactoe\"\ngames = 2\nlineups = [[\"random\"]]\n",
+    )
+    .unwrap();
+    let linked_cell = dir.join("linked-cell");
+    std::fs::create_dir_all(linked_cell.join("cells")).unwrap();
+    symlink(&elsewhere, linked_cell.join("cells").join("c000")).unwrap();
+    let linked_cells = dir.join("linked-cells");
+    std::fs::create_dir_all(&linked_cells).unwrap();
+    symlink(&elsewhere, linked_cells.join("cells")).unwrap();
+    let experiment = |out: &Path| {
+        vec![
+            "experiment".to_string(),
+            exp.display().to_string(),
+            "-q".into(),
+            "--out".into(),
+            out.display().to_string(),
+        ]
+    };
+    let lock = boardlab::fsutil::OutputLock::claim(&held).unwrap();
+    let cases = vec![
+        guarded(
+            &owned(&run_into(&held, "--force")),
+            "another boardlab command is writing",
+            &[&held],
+        ),
+        guarded(
+            &owned(&resume_args(&held)),
+            "another boardlab command is writing",
+            &[&held],
+        ),
+        guarded(
+            &["report", held.to_str().unwrap()],
+            "another boardlab command is writing",
+            &[&held],
+        ),
+        guarded(
+            &["view", trace, "--out", results.to_str().unwrap()],
+            "--force",
+            &[&held],
+        ),
+        guarded(
+            &["view", trace, "--out", fifo.to_str().unwrap(), "--force"],
+            "not a regular file",
+            &[&dir],
+        ),
+        guarded(
+            &[
+                "fit",
+                "--game",
+                "karmaka",
+                "--agent",
+                "greedy",
+                "--games",
+                "2",
+                "--out",
+                weights.to_str().unwrap(),
+            ],
+            "--force",
+            &[&dir],
+        ),
+        case(&owned(&traced), "already holds traces"),
+        guarded(
+            &owned(&experiment(&linked_cell)),
+            "symbolic link",
+            &[&elsewhere],
+        ),
+        guarded(
+            &owned(&experiment(&linked_cells)),
+            "symbolic link",
+            &[&elsewhere],
+        ),
+    ];
+    check(cases);
+    drop(lock);
+    assert!(!fresh.exists(), "a refused run left its --out behind");
+    assert!(std::fs::read_dir(&elsewhere).unwrap().next().is_none());
+    // Released, the folder takes a writer again; --force removes what the
+    // earlier run's readers wrote beside it.
+    for stale in ["report.html", "dashboard.md"] {
+        std::fs::write(held.join(stale), "stale").unwrap();
+    }
+    let o = boardlab(&owned(&run_into(&held, "--force")));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!held.join("report.html").exists() && !held.join("dashboard.md").exists());
+}
+
+/// `summarize` and `report` refuse a games.csv holding fewer games than its
+/// run.json records, rather than summarize part of a run as the whole.
+#[test]
+fn summaries_of_cut_results_are_refused() {
+    let cut = finished_run("cut", &[]);
+    edit(&cut, "games.csv", |t| {
+        t.lines().take(19).map(|l| format!("{l}\n")).collect()
+    });
+    let c = cut.to_str().unwrap();
+    check(vec![
+        guarded(&["summarize", c], "holds 9 of the 10 games", &[&cut]),
+        guarded(&["report", c], "holds 9 of the 10 games", &[&cut]),
+    ]);
+}
+
+/// Degenerate inputs are errors, not results: a tuning whose every game is a
+/// forfeit, and an evaluation whose weight would overflow its sum.
+#[test]
+fn degenerate_inputs_are_errors() {
+    let dir = made_dir("degenerate");
+    let weights = dir.join("huge.toml");
+    let shipped = std::fs::read_to_string("src/games/karmox/fitted.toml").unwrap();
+    std::fs::write(
+        &weights,
+        shipped.replace("weights = [0.20927", "weights = [1e308"),
+    )
+    .unwrap();
+    let agent = format!("mcts(iterations=2,eval=@{})", weights.display());
+    let out = dir.join("tuned");
+    check(vec![
+        guarded(
+            &[
+                "tune",
+                "--game",
+                "tictactoe",
+                "--agent",
+                "mcts(iterations=5,c=[0.5,2])",
+                "--against",
+                "faulty(after=0)",
+                "--budget",
+                "4",
+                "--confirm",
+                "2",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            "ended in an agent's fault: a win rate over forfeits",
+            &[&dir],
+        ),
+        case(
+            &[
+                "run",
+                "--game",
+                "karmox",
+                "--agents",
+                &format!("{agent},random"),
+                "--games",
+                "2",
+                "-q",
+            ],
+            "beyond",
+        ),
+    ]);
+}
+
+/// `--help` whose output cannot be written fails like any other output: a
+/// file the child may not grow (a file-size limit of 0, its signal ignored,
+/// so a write fails with EFBIG) stands in for a full disk.
+#[cfg(unix)]
+#[test]
+fn help_that_cannot_be_written_fails() {
+    use std::os::unix::process::CommandExt;
+    let dir = made_dir("help");
+    let stdout = std::fs::File::create(dir.join("capped")).unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"));
+    command.arg("--help").stdout(stdout);
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        command.pre_exec(|| {
+            let none = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: libc::RLIM_INFINITY,
+            };
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            if libc::setrlimit(libc::RLIMIT_FSIZE, &none) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let out = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("standard output"), "{stderr}");
+}
+
+/// A finished run's files are bound to it by run.json's digests: another
+/// run's metrics.csv, or one with every value zeroed, is refused by `merge`
+/// and `--resume` though each of its rows looks right.
+#[test]
+fn metrics_of_another_run_are_refused() {
+    let zero = |d: &Path| {
+        edit(d, "metrics.csv", |t| {
+            let mut lines: Vec<String> = t.lines().map(str::to_string).collect();
+            for l in lines.iter_mut().skip(1) {
+                let (head, _) = l.rsplit_once(',').unwrap();
+                *l = format!("{head},0");
+            }
+            lines.join("\n") + "\n"
+        })
+    };
+    let zeroed = finished_run("digest-zeroed", &[]);
+    zero(&zeroed);
+    let foreign = finished_run("digest-foreign", &[]);
+    let other = finished_run("digest-other", &["--games", "12"]);
+    std::fs::copy(other.join("metrics.csv"), foreign.join("metrics.csv")).unwrap();
+    let s1 = finished_run("digest-s1", &["--shard", "1/2"]);
+    let s2 = finished_run("digest-s2", &["--shard", "2/2"]);
+    zero(&s2);
+    let out = made_dir("digest-out").join("merged");
+    check(vec![
+        guarded(
+            &owned(&resume_args(&zeroed)),
+            "metrics.csv is not the file this run wrote",
+            &[&zeroed],
+        ),
+        guarded(
+            &owned(&resume_args(&foreign)),
+            "metrics.csv is not the file this run wrote",
+            &[&foreign],
+        ),
+        guarded(
+            &[
+                "merge",
+                "--out",
+                out.to_str().unwrap(),
+                s1.to_str().unwrap(),
+                s2.to_str().unwrap(),
+            ],
+            "metrics.csv is not the file this run wrote",
+            &[&s1, &s2],
+        ),
+    ]);
+    assert!(!out.exists(), "a refused merge left its --out behind");
 }

@@ -937,6 +937,28 @@ fn compare_recovers_the_planted_komi_effect_with_a_paired_interval() {
             .any(|l| l.starts_with("4,ending,end,2000,1.0000,1.0000,0.0000")),
         "{csv}"
     );
+    // A variant whose games file is the base study's is refused, as is a
+    // "variant" of the base game itself.
+    let copied = dir.join("copied");
+    std::fs::create_dir_all(&copied).unwrap();
+    for f in ["balance-run.json", "games-4.csv"] {
+        let from = if f == "games-4.csv" { &base } else { &variant };
+        std::fs::copy(from.join(f), copied.join(f)).unwrap();
+    }
+    for (v, says) in [(&copied, "another study's"), (&base, "the same game")] {
+        let o = boardlab(&[
+            "compare",
+            "--base",
+            base.to_str().unwrap(),
+            "--variant",
+            v.to_str().unwrap(),
+            "--out",
+            dir.join("refused").to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(says), "{err}");
+    }
 }
 
 #[test]

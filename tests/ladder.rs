@@ -222,6 +222,15 @@ fn an_interrupted_ladder_resumes_to_the_same_ratings() {
         1 + 5 * 8,
         "header and 8 pairs for each of 5 meetings"
     );
+    // In meeting and pair order, whichever thread finished a pair first.
+    let keys: Vec<(u64, u64)> = lines[1..]
+        .iter()
+        .map(|l| {
+            let f: Vec<u64> = l.split(',').take(2).map(|x| x.parse().unwrap()).collect();
+            (f[0], f[1])
+        })
+        .collect();
+    assert!(keys.windows(2).all(|w| w[0] < w[1]), "{journal}");
     let kept = 1 + 13;
     let torn = format!("{}\n{}", lines[..kept].join("\n"), &lines[kept][..5]);
     std::fs::write(cut.join("pairs.csv"), torn).unwrap();

@@ -268,3 +268,125 @@ fn a_balance_study_verifies_from_its_samples_alone() {
         "{text}"
     );
 }
+
+/// The run of the incompleteness cases: 10 games of tic-tac-toe.
+fn tictactoe_run(dir: &Path) {
+    let o = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--games",
+        "10",
+        "--seed",
+        "3",
+        "-q",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Rewrites the lines of `path` with `edit`.
+fn edit_lines(path: &Path, edit: impl FnOnce(&mut Vec<String>)) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    edit(&mut lines);
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn stored_rows_are_checked_against_run_json() {
+    let fresh = temp_dir("complete");
+    tictactoe_run(&fresh);
+    let (code, text) = verify(&["--sample", "2", fresh.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{text}");
+    // The line names the file replayed.
+    assert!(text.contains("games.csv (2 games replayed)"), "{text}");
+    type Edit = fn(&Path);
+    let cases: [(&str, Edit, &str); 6] = [
+        (
+            "truncated",
+            |d| edit_lines(&d.join("games.csv"), |l| l.truncate(5)),
+            "incomplete: games.csv holds 2 of the 10 games",
+        ),
+        (
+            "game-deleted",
+            |d| edit_lines(&d.join("games.csv"), |l| l.retain(|r| !r.starts_with("4,"))),
+            "incomplete: games.csv holds game 5 where game 4 belongs",
+        ),
+        (
+            "game-added",
+            |d| {
+                edit_lines(&d.join("games.csv"), |l| {
+                    let extra: Vec<String> =
+                        l[1..3].iter().map(|r| format!("999{}", &r[1..])).collect();
+                    l.extend(extra);
+                })
+            },
+            "incomplete: games.csv holds game 999, beyond the run's games",
+        ),
+        (
+            "games-edited",
+            |d| {
+                edit_lines(&d.join("run.json"), |l| {
+                    for r in l.iter_mut() {
+                        if r.trim_start().starts_with("\"games\": 10") {
+                            *r = r.replace("10", "12");
+                        }
+                    }
+                })
+            },
+            "incomplete: run.json records 10 games played of a run of 12",
+        ),
+        (
+            "unfinished",
+            |d| {
+                edit_lines(&d.join("run.json"), |l| {
+                    l.retain(|r| !r.trim_start().starts_with("\"played\""));
+                    // The line before the one removed may now end in a comma.
+                    let last = l.len() - 2;
+                    l[last] = l[last].trim_end_matches(',').to_string();
+                });
+                edit_lines(&d.join("games.csv"), |l| l.truncate(9))
+            },
+            "incomplete: games.csv holds 4 of the 10 games",
+        ),
+        (
+            // An unreadable games.csv is reported, never replaced by the sample.
+            "unreadable",
+            |d| {
+                std::fs::remove_file(d.join("games.csv")).unwrap();
+                std::fs::create_dir(d.join("games.csv")).unwrap();
+            },
+            "not reproducible: cannot read games.csv",
+        ),
+    ];
+    for (name, edit, says) in cases {
+        let dir = temp_dir(&format!("incomplete-{name}"));
+        tictactoe_run(&dir);
+        edit(&dir);
+        let (code, text) = verify(&["--sample", "2", dir.to_str().unwrap()]);
+        assert_eq!(code, Some(1), "{name}: {text}");
+        assert!(text.contains(says), "{name}: {text}");
+        assert!(!text.contains("fresh  "), "{name}: {text}");
+    }
+}
+
+#[test]
+fn a_folder_without_a_record_is_named_as_skipped() {
+    let dir = temp_dir("skipped");
+    tictactoe_run(&dir.join("run"));
+    std::fs::create_dir_all(dir.join("logs")).unwrap();
+    std::fs::write(dir.join("logs").join("sprt.log"), "a measurement\n").unwrap();
+    let (code, text) = verify(&["--sample", "2", dir.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains(&format!(
+            "skipped {}: no run.json",
+            dir.join("logs").display()
+        )),
+        "{text}"
+    );
+}

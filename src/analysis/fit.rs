@@ -248,6 +248,14 @@ pub fn fit<G: Game>(
             test.len()
         )));
     }
+    // Drawn positions alone carry no evidence of what wins: every weight
+    // would fit to zero, an evaluation that only looks fitted.
+    if !train.iter().any(|s| s.outcome != 0.5) {
+        return Err(SpecError::Invalid(format!(
+            "no training game was decided (all {} positions come from drawn games): nothing to fit; play more games or another agent",
+            train.len()
+        )));
+    }
     let xs = |v: &[&Sample]| v.iter().map(|s| s.features.clone()).collect::<Vec<_>>();
     let hs = |v: &[&Sample]| v.iter().map(|s| vec![s.heuristic]).collect::<Vec<_>>();
     let ys = |v: &[&Sample]| v.iter().map(|s| s.outcome).collect::<Vec<_>>();
@@ -330,5 +338,25 @@ mod tests {
         let q = eval.quality.unwrap();
         assert!(q.train_positions > 0 && q.test_positions > 0);
         assert!(q.log_loss.is_finite() && q.accuracy > 0.0);
+    }
+
+    #[test]
+    fn a_fit_without_a_decided_game_is_refused() {
+        let drawn = |game| Sample {
+            game,
+            features: vec![0.5; 13],
+            heuristic: 0.1,
+            outcome: 0.5,
+        };
+        let samples: Vec<Sample> = (0..4).map(drawn).collect();
+        let e = fit::<crate::games::karmaka::Karmaka>(&samples, 3, 1e-3).unwrap_err();
+        assert!(
+            e.to_string().contains("no training game was decided"),
+            "{e}"
+        );
+        // One decided game is evidence enough to fit.
+        let mut decided = samples;
+        decided[0].outcome = 1.0;
+        assert!(fit::<crate::games::karmaka::Karmaka>(&decided, 3, 1e-3).is_ok());
     }
 }

@@ -74,6 +74,75 @@ pub struct Manifest {
     /// Why a run with `until` stopped: its interval was reached, or the cap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<String>,
+    /// Games this directory holds once the run finished (absent while it
+    /// runs, after an interruption or a stop at `--max-errors`): what
+    /// `verify`, `summarize` and `report` check the stored rows against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub played: Option<u64>,
+    /// SHA-256 of the finished run's rows files ([`DIGESTED`]), binding them
+    /// to this run: `merge` and `--resume` refuse a file that is not the
+    /// one the run wrote (another run's, or edited).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub digests: BTreeMap<String, String>,
+}
+
+/// The files of a run directory whose digests run.json keeps once the run
+/// has finished.
+pub const DIGESTED: &[&str] = &["games.csv", "metrics.csv"];
+
+/// SHA-256 of a file, read in blocks (a results file of any size).
+fn digest_file(path: &Path) -> std::io::Result<String> {
+    use sha2::Digest as _;
+    use std::io::Read as _;
+    let mut file = crate::fsutil::open_input(path, crate::fsutil::MAX_CSV_BYTES)?;
+    let mut hasher = sha2::Sha256::new();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    let hex: String = hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok(format!("sha256:{hex}"))
+}
+
+/// The digests of the [`DIGESTED`] files in `dir`.
+pub fn digests(dir: &Path) -> std::io::Result<BTreeMap<String, String>> {
+    DIGESTED
+        .iter()
+        .map(|f| Ok((f.to_string(), digest_file(&dir.join(f))?)))
+        .collect()
+}
+
+/// True when run.json `m` keeps a digest of games.csv and `dir`'s games.csv
+/// has it.
+pub fn games_intact(dir: &Path, m: &Manifest) -> bool {
+    m.digests
+        .get("games.csv")
+        .is_some_and(|want| digest_file(&dir.join("games.csv")).is_ok_and(|got| &got == want))
+}
+
+/// Checks the files of `dir` against the digests its run.json `m` keeps
+/// (nothing to check for a run unfinished or written before they were kept);
+/// a mismatch names the file.
+pub fn check_digests(dir: &Path, m: &Manifest) -> Result<(), String> {
+    for (file, want) in &m.digests {
+        let path = dir.join(file);
+        let got = digest_file(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        if &got != want {
+            return Err(format!(
+                "{} is not the file this run wrote (its digest differs from run.json's): another run's, or edited",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl Identity {
@@ -121,6 +190,20 @@ impl Identity {
     }
 }
 
+impl Manifest {
+    /// The games a finished run's games.csv holds: `played` as recorded, or
+    /// for a run.json written before it was, every game of the shard when
+    /// no stopping rule could end the run early (`None`: unknown).
+    pub fn expected_games(&self) -> Option<u64> {
+        self.played.or_else(|| {
+            self.identity
+                .until
+                .is_none()
+                .then(|| shard_len(self.identity.games, self.shard))
+        })
+    }
+}
+
 /// Reads `run.json` from a directory.
 pub fn read(dir: &Path) -> Result<Manifest, String> {
     let path = dir.join(crate::files::MANIFEST_FILE);
@@ -135,6 +218,12 @@ pub fn write(dir: &Path, m: &Manifest) -> std::io::Result<()> {
         &dir.join(crate::files::MANIFEST_FILE),
         serde_json::to_string_pretty(m)? + "\n",
     )
+}
+
+/// How many games shard `k` of `n` (1-based) of a run of `games` games holds.
+pub fn shard_len(games: u64, shard: Option<(u64, u64)>) -> u64 {
+    let (k, n) = shard.unwrap_or((1, 1));
+    games.saturating_sub(k - 1).div_ceil(n.max(1))
 }
 
 /// The game indices of shard `k` of `n` (1-based) in a run of `games` games.

@@ -126,6 +126,9 @@ pub(crate) fn merge_game<G: crate::game::Game>(
             ));
         }
         let in_order = check_metrics(&path, games, seats, (k, n)).map_err(|e| bad(dir, e))?;
+        // Rows forged consistently, or another run's metrics.csv, pass the
+        // checks above: the files must be those the shard's run wrote.
+        manifest::check_digests(dir, &m).map_err(|e| bad(dir, e))?;
         seen[k as usize - 1] = Some((dir.clone(), in_order));
     }
     let Some((n, shards)) = parts else {
@@ -135,7 +138,7 @@ pub(crate) fn merge_game<G: crate::game::Game>(
         return Err(bad(out, format!("shard {}/{n} is missing", k + 1)));
     }
     let shards: Vec<Shard> = shards.into_iter().flatten().collect();
-    std::fs::create_dir_all(out).map_err(|e| output_error(out, e))?;
+    let _out = crate::fsutil::OutputLock::claim(out).map_err(|e| output_error(out, e))?;
     let path = out.join(crate::files::GAMES_FILE);
     if path.exists() && !force {
         return Err(bad(
@@ -178,6 +181,8 @@ pub(crate) fn merge_game<G: crate::game::Game>(
     crate::files::write_sample(out).map_err(|e| output_error(out, e))?;
     let manifest = Manifest {
         shard: None,
+        played: Some(games),
+        digests: manifest::digests(out).map_err(|e| output_error(out, e))?,
         ..base
     };
     manifest::write(out, &manifest)

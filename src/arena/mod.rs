@@ -765,6 +765,8 @@ pub const RUN_FILES: &[&str] = &[
     crate::files::MANIFEST_FILE,
     crate::files::SAMPLE_FILE,
     crate::files::SAMPLE_METRICS_FILE,
+    crate::files::HTML_FILE,
+    crate::files::MARKDOWN_FILE,
     crate::files::REPORT_FILE,
     crate::files::RATINGS_FILE,
     crate::files::SEATS_PLOT,
@@ -790,22 +792,35 @@ fn clear_previous_run(dir: &Path) -> Result<(), RunError> {
     Ok(())
 }
 
-/// A trace directory holding traces of another run is refused (the games
-/// would mix), or with `--force` emptied of its traces first.
-fn prepare_trace_dir(dir: &Path, force: bool) -> Result<(), RunError> {
+/// The traces of an earlier run in `dir`.
+fn traces_in(dir: &Path) -> Result<Vec<std::path::PathBuf>, RunError> {
     let entries = std::fs::read_dir(dir).map_err(|e| output_error(dir, e))?;
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with("game-") && name.ends_with(".jsonl") {
-            let p = entry.path();
-            if !force {
-                return Err(output_error(
-                    &p,
-                    "the trace directory already holds traces (use --force to replace them, or another --trace)",
-                ));
-            }
-            std::fs::remove_file(&p).map_err(|e| output_error(&p, e))?;
-        }
+    Ok(entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with("game-") && name.ends_with(".jsonl")
+        })
+        .map(|e| e.path())
+        .collect())
+}
+
+/// A trace directory holding traces of another run is refused without
+/// `--force` (the games would mix); checked before anything is written.
+fn check_trace_dir(dir: &Path, force: bool) -> Result<(), RunError> {
+    match traces_in(dir)?.first() {
+        Some(p) if !force => Err(output_error(
+            p,
+            "the trace directory already holds traces (use --force to replace them, or another --trace)",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Empties a trace directory of an earlier run's traces (`--force`).
+fn clear_trace_dir(dir: &Path) -> Result<(), RunError> {
+    for p in traces_in(dir)? {
+        std::fs::remove_file(&p).map_err(|e| output_error(&p, e))?;
     }
     Ok(())
 }
@@ -956,6 +971,32 @@ pub fn run_with<G: Game>(
     let mut errors = 0u64;
     let mut capped = 0u64;
     let mut done = 0usize;
+    // The output folder is held for the whole run; every refusal comes
+    // before anything is written or removed, and leaves no folder behind.
+    let _out = match &opts.out {
+        None => None,
+        Some(dir) => Some(crate::fsutil::OutputLock::claim(dir).map_err(|e| output_error(dir, e))?),
+    };
+    if let Some(dir) = &opts.out
+        && !opts.resume
+        && !opts.force
+        && dir.join("games.csv").exists()
+    {
+        return Err(output_error(
+            &dir.join("games.csv"),
+            "it already holds results (use --resume to continue them, --force to overwrite, or another --out)",
+        ));
+    }
+    let _traces = match &opts.trace {
+        None => None,
+        Some(dir) => {
+            let made = crate::fsutil::MadeDir::make(dir).map_err(|e| output_error(dir, e))?;
+            if !opts.resume {
+                check_trace_dir(dir, opts.force)?;
+            }
+            Some(made)
+        }
+    };
     let mut files = match &opts.out {
         None => None,
         Some(dir) => {
@@ -979,13 +1020,6 @@ pub fn run_with<G: Game>(
                 let metrics_file = resume::trim_metrics(dir, &positions, done)?;
                 (file, metrics_file)
             } else {
-                std::fs::create_dir_all(dir).map_err(|e| output_error(dir, e))?;
-                if path.exists() && !opts.force {
-                    return Err(output_error(
-                        &path,
-                        "it already holds results (use --resume to continue them, --force to overwrite, or another --out)",
-                    ));
-                }
                 if opts.force {
                     clear_previous_run(dir)?;
                 }
@@ -1009,6 +1043,8 @@ pub fn run_with<G: Game>(
                 machine: Some(crate::provenance::Machine::current()),
                 command: opts.command.clone(),
                 stop: None,
+                played: None,
+                digests: Default::default(),
             };
             manifest::write(dir, &m)
                 .map_err(|e| output_error(&dir.join(crate::files::MANIFEST_FILE), e))?;
@@ -1019,11 +1055,11 @@ pub fn run_with<G: Game>(
             })
         }
     };
-    if let Some(dir) = &opts.trace {
-        std::fs::create_dir_all(dir).map_err(|e| output_error(dir, e))?;
-        if !opts.resume {
-            prepare_trace_dir(dir, opts.force)?;
-        }
+    if let Some(dir) = &opts.trace
+        && !opts.resume
+        && opts.force
+    {
+        clear_trace_dir(dir)?;
     }
     let threads = match opts.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -1166,10 +1202,14 @@ pub fn run_with<G: Game>(
             )
         });
     }
-    if let (Some(dir), Some(reason)) = (&opts.out, &stop_reason) {
+    // A finished run records how many games it holds (and with `until`, why
+    // it stopped); a run stopped at --max-errors is unfinished.
+    if let Some(dir) = opts.out.as_ref().filter(|_| !stopped) {
         let path = dir.join(crate::files::MANIFEST_FILE);
         let mut m = manifest::read(dir).map_err(|e| output_error(&path, e))?;
-        m.stop = Some(reason.clone());
+        m.stop = stop_reason.clone();
+        m.played = Some(done as u64);
+        m.digests = manifest::digests(dir).map_err(|e| output_error(dir, e))?;
         manifest::write(dir, &m).map_err(|e| output_error(&path, e))?;
     }
     let (agents, seats) = tallies.finish(&labels);

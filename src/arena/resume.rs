@@ -124,6 +124,13 @@ pub fn reopen<G: Game>(
         }
     }
     drop(reader);
+    // A finished run whose games.csv is the one it wrote must hold its own
+    // metrics.csv too (not another run's, nor an edited one); checked before
+    // any change. A cut games.csv (a run killed after finishing, or a copy)
+    // is resumed from its rows, each checked above.
+    if manifest::games_intact(dir, &old) {
+        manifest::check_digests(dir, &old).map_err(|e| refuse(dir, e))?;
+    }
     let io = |e: std::io::Error| refuse(dir, format!("cannot truncate games.csv: {e}"));
     if header_end == 0 || done == 0 {
         // No complete game: start the file afresh, header included.

@@ -178,3 +178,65 @@ pub fn is_legal_step<G: Game>(
         crate::game::Turn::Terminal => false,
     }
 }
+
+/// Checks a trace's result line against the re-simulated final `state`:
+/// one outcome and one return per seat, a game that ends where the trace
+/// does unless marked truncated, and for a finished game its returns,
+/// outcomes, truncation and ending as the rules give them. What `replay`
+/// and `view` both refuse, so neither shows a forged result.
+pub fn check_result<G: Game>(
+    game: &G,
+    state: &G::State,
+    expected: &ResultLine,
+) -> Result<(), String> {
+    let seats = game.num_players();
+    if expected.returns.len() != seats || expected.outcomes.len() != seats {
+        return Err(format!(
+            "the trace's result line has {} returns and {} outcomes: they differ from the game's {seats} seats",
+            expected.returns.len(),
+            expected.outcomes.len()
+        ));
+    }
+    let terminal = game.turn(state) == crate::game::Turn::Terminal;
+    if !terminal && !expected.truncated {
+        return Err("the trace ends before the game does, yet it is not marked truncated".into());
+    }
+    if !terminal {
+        return Ok(());
+    }
+    let returns = game.returns(state);
+    if returns
+        .iter()
+        .zip(&expected.returns)
+        .any(|(a, b)| (a - b).abs() > 1e-9 || b.is_nan())
+    {
+        return Err(format!(
+            "re-simulated returns {:?} differ from the trace's {:?}",
+            &*returns, expected.returns
+        ));
+    }
+    // A finished game: only the runner's length cap (never reached here) draws all.
+    let computed = crate::game::outcomes(game, &returns, false);
+    let computed: Vec<&str> = computed.iter().map(|o| o.as_str()).collect();
+    if computed != expected.outcomes {
+        return Err(format!(
+            "re-simulated outcomes {} differ from the trace's {}",
+            computed.join(", "),
+            expected.outcomes.join(", ")
+        ));
+    }
+    if game.truncated(state) != expected.truncated {
+        return Err(format!(
+            "the re-simulated game is{} truncated, the trace says the opposite",
+            if game.truncated(state) { "" } else { " not" }
+        ));
+    }
+    let ending = game.ending(state);
+    if !expected.ending.is_empty() && expected.ending != ending {
+        return Err(format!(
+            "the re-simulated game ended by {ending}, the trace says {}",
+            expected.ending
+        ));
+    }
+    Ok(())
+}

@@ -99,16 +99,22 @@ pub fn save(dir: &std::path::Path, name: &str, text: &str) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }
 
-/// Creates `dir`, refusing to overwrite `file` there without `force`.
-pub fn prepare_out(dir: &std::path::Path, file: &str, force: bool) -> Result<()> {
+/// Creates `dir` and holds it for writing (see [`crate::fsutil::OutputLock`]),
+/// refusing to overwrite `file` there without `force`.
+pub fn prepare_out(
+    dir: &std::path::Path,
+    file: &str,
+    force: bool,
+) -> Result<crate::fsutil::OutputLock> {
+    let lock = crate::fsutil::OutputLock::claim(dir)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", dir.display()))?;
     if dir.join(file).exists() && !force {
         bail!(
             "{} already holds {file} (use --force to overwrite, or another --out)",
             dir.display()
         );
     }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))
+    Ok(lock)
 }
 
 #[cfg(test)]

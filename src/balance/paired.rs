@@ -127,6 +127,14 @@ pub fn compare(base: &Path, variant: &Path) -> Result<Comparison> {
             v.duplicate
         );
     }
+    if b.game == v.game {
+        bail!(
+            "{} and {} are studies of the same game {}: a variant must change the game",
+            base.display(),
+            variant.display(),
+            b.game
+        );
+    }
     let mut rows = Vec::new();
     for &budget in b.budgets.iter().filter(|x| v.budgets.contains(x)) {
         let (pb, pv) = (
@@ -136,7 +144,12 @@ pub fn compare(base: &Path, variant: &Path) -> Result<Comparison> {
         if !pb.exists() || !pv.exists() {
             continue;
         }
-        rows.extend(compare_budget(budget, &pb, &pv, b.duplicate)?);
+        rows.extend(compare_budget(
+            budget,
+            (&pb, &b.game),
+            (&pv, &v.game),
+            b.duplicate,
+        )?);
     }
     if rows.is_empty() {
         bail!(
@@ -197,18 +210,29 @@ fn whole_games(
     }))
 }
 
+/// The paired differences of one budget between the games files `base` and
+/// `variant`, each with the game its study records: a row of another game
+/// (a file copied from another study) is refused.
 fn compare_budget(
     budget: u64,
-    base: &Path,
-    variant: &Path,
+    (base, base_game): (&Path, &str),
+    (variant, variant_game): (&Path, &str),
     duplicate: bool,
 ) -> Result<Vec<Difference>> {
     let games = |p: &Path| whole_games(p).map_err(anyhow::Error::msg);
     // Every ending either side saw, so that each game counts 1 or 0 for each.
     let mut endings = BTreeSet::new();
-    for p in [base, variant] {
+    for (p, spec) in [(base, base_game), (variant, variant_game)] {
         for g in games(p)? {
             let g = g.map_err(anyhow::Error::msg)?;
+            if let Some(r) = g.iter().find(|r| r.game != spec) {
+                bail!(
+                    "{} holds game {} of {}, but its study plays {spec}: the file is another study's",
+                    p.display(),
+                    r.game_index,
+                    r.game
+                );
+            }
             endings.insert(g[0].ending.clone());
         }
     }

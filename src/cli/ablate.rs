@@ -21,11 +21,8 @@ pub(super) fn run(a: AblateArgs, registry: &Registry) -> Result<()> {
         seed: a.seed,
         threads: a.threads,
     };
-    if a.out.join("ablate.csv").exists() && !a.force {
-        prepare_out(&a.out, "ablate.csv", a.force)?;
-    }
+    let _out = prepare_out(&a.out, "ablate.csv", a.force)?;
     let r = ablate_in(registry, &*game, &opts)?;
-    prepare_out(&a.out, "ablate.csv", a.force)?;
     save(&a.out, "ablate.csv", &r.to_csv())?;
     save(&a.out, "ablate.json", &serde_json::to_string_pretty(&r)?)?;
     let md = r.to_markdown();

@@ -50,7 +50,7 @@ pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
     registry.builtin_agents_only("balance", [a.agent.as_str()])?;
     let _ = crate::agents::registry::AgentSpec::parse(&a.agent)?;
     if let Some(shard) = a.shard {
-        prepare_out(&a.out, crate::files::SHARD_FILE, a.force)?;
+        let _out = prepare_out(&a.out, crate::files::SHARD_FILE, a.force)?;
         game.balance_shard(&opts, shard, &a.out)?;
         println!(
             "played shard {}/{} into {}; combine every shard with `boardlab merge`",
@@ -60,22 +60,25 @@ pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
         );
         return Ok(());
     }
-    if a.resume {
+    let _out = if a.resume {
         if !a.out.is_dir() {
             bail!(
                 "cannot resume in {}: no such directory (drop --resume to start the study)",
                 a.out.display()
             );
         }
+        crate::fsutil::OutputLock::claim(&a.out)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", a.out.display()))?
     } else {
-        prepare_out(&a.out, "balance.csv", a.force)?;
+        let lock = prepare_out(&a.out, "balance.csv", a.force)?;
         if !a.force && a.out.join(BALANCE_RUN_FILE).exists() {
             bail!(
                 "{} holds an unfinished balance study (use --resume to continue it, --force to start over, or another --out)",
                 a.out.display()
             );
         }
-    }
+        lock
+    };
     let records = Records {
         dir: &a.out,
         resume: a.resume,
@@ -87,7 +90,8 @@ pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
 pub(super) fn compare(a: &CompareArgs) -> Result<()> {
     let c = crate::balance::paired::compare(&a.base, &a.variant)?;
     let out = a.out.as_ref().unwrap_or(&a.variant);
-    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let _out = crate::fsutil::OutputLock::claim(out)
+        .with_context(|| format!("cannot write {}", out.display()))?;
     save(out, "paired.csv", &c.to_csv())?;
     let md = c.to_markdown();
     save(out, "paired.md", &md)?;
@@ -99,7 +103,7 @@ pub(super) fn compare(a: &CompareArgs) -> Result<()> {
 pub(super) fn merge(a: &MergeArgs, registry: &Registry) -> Result<()> {
     let spec = crate::balance::shard::read_spec(&a.dirs[0])?;
     let game = registry.command_game(&spec.game)?;
-    prepare_out(&a.out, "balance.csv", a.force)?;
+    let _out = prepare_out(&a.out, "balance.csv", a.force)?;
     write(&a.out, &game.balance_merge(&a.dirs, &a.out)?)
 }
 

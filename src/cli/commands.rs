@@ -8,7 +8,7 @@ use super::game::GameCommands;
 use super::{Cli, Command, ExperimentArgs, MergeArgs, PlayArgs, Registry, ReplayArgs, RunArgs};
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::arena::{self, RunOptions, record};
-use crate::game::{Game, Turn};
+use crate::game::Game;
 use crate::runtime::GameSource;
 use crate::spec::split_list;
 
@@ -342,46 +342,7 @@ pub(super) fn replay_lines<G: Game>(game: &G, header: &Header, lines: &[String])
             println!("{}", game.render(&state, None));
         }
     }
-    if game.turn(&state) != Turn::Terminal && !expected.truncated {
-        bail!("the trace ends before the game does, yet it is not marked truncated");
-    }
-    if game.turn(&state) == Turn::Terminal {
-        let returns = game.returns(&state);
-        if returns
-            .iter()
-            .zip(&expected.returns)
-            .any(|(a, b)| (a - b).abs() > 1e-9)
-        {
-            bail!(
-                "re-simulated returns {:?} differ from the trace's {:?}",
-                &*returns,
-                expected.returns
-            );
-        }
-        // A finished game: only the runner's length cap (never reached here) draws all.
-        let computed = crate::game::outcomes(game, &returns, false);
-        let computed: Vec<&str> = computed.iter().map(|o| o.as_str()).collect();
-        if computed != expected.outcomes {
-            bail!(
-                "re-simulated outcomes {} differ from the trace's {}",
-                computed.join(", "),
-                expected.outcomes.join(", ")
-            );
-        }
-        if game.truncated(&state) != expected.truncated {
-            bail!(
-                "the re-simulated game is{} truncated, the trace says the opposite",
-                if game.truncated(&state) { "" } else { " not" }
-            );
-        }
-        let ending = game.ending(&state);
-        if !expected.ending.is_empty() && expected.ending != ending {
-            bail!(
-                "the re-simulated game ended by {ending}, the trace says {}",
-                expected.ending
-            );
-        }
-    }
+    crate::arena::trace::check_result(game, &state, &expected).map_err(anyhow::Error::msg)?;
     println!(
         "result: {} (returns {:?}){}",
         expected.outcomes.join(", "),

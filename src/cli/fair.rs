@@ -44,11 +44,8 @@ pub(super) fn run(a: FairArgs, registry: &Registry) -> Result<()> {
         seed: a.seed,
         threads: a.threads,
     };
-    if a.out.join("fair.csv").exists() && !a.force {
-        prepare_out(&a.out, "fair.csv", a.force)?;
-    }
+    let _out = prepare_out(&a.out, "fair.csv", a.force)?;
     let r = solve_in(registry, &opts)?;
-    prepare_out(&a.out, "fair.csv", a.force)?;
     save(&a.out, "fair.csv", &r.to_csv())?;
     save(&a.out, "fair.json", &serde_json::to_string_pretty(&r)?)?;
     let md = r.to_markdown();

@@ -34,6 +34,8 @@ pub(super) fn run(a: FitArgs) -> Result<()> {
             a.l2
         );
     }
+    crate::fsutil::check_new(&a.out, a.force)
+        .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", a.out.display()))?;
     let game = AnyGame::parse(&a.game)?;
     let agent = AgentSpec::parse(&a.agent)?;
     crate::with_game!(game, g => fit_game(&g, &agent, &a))

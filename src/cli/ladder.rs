@@ -51,6 +51,8 @@ pub(super) fn run(a: LadderArgs, registry: &Registry) -> Result<()> {
     });
     let id_path = out.join("ladder.json");
     let journal_path = out.join("pairs.csv");
+    let _out = crate::fsutil::OutputLock::claim(out)
+        .with_context(|| format!("cannot write {}", out.display()))?;
     let journal = if a.resume {
         let text = crate::fsutil::read_text(&id_path, 1 << 20).with_context(|| {
             format!(
@@ -79,7 +81,6 @@ pub(super) fn run(a: LadderArgs, registry: &Registry) -> Result<()> {
                 out.display()
             );
         }
-        std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
         crate::fsutil::write_atomic(&id_path, format!("{identity:#}\n"))
             .with_context(|| format!("cannot write {}", id_path.display()))?;
         ladder::Journal::create(&journal_path)?

@@ -569,6 +569,9 @@ pub struct FitArgs {
     /// The weights file to write (TOML).
     #[arg(long)]
     pub out: PathBuf,
+    /// Replace the weights file if it exists.
+    #[arg(long)]
+    pub force: bool,
     /// Other weights to measure on the same held-out games, beside the new
     /// fit and the heuristic, named as an agent's `eval=` names them:
     /// `fitted` (the game's shipped weights), a weights set the game names
@@ -835,6 +838,9 @@ pub struct ViewArgs {
     /// The HTML file to write (default: the trace's name with .html).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Replace the HTML file if it exists.
+    #[arg(long)]
+    pub force: bool,
     /// The trace's game spec, required when it names data files (as for `replay`).
     #[arg(long)]
     pub game: Option<String>,

@@ -222,9 +222,20 @@ impl Registry {
     {
         match super::Cli::try_parse_from(args) {
             Ok(cli) => super::main_with(cli, self),
+            // --help and --version: printed like any output, so a failed
+            // write is an error (a closed pipe stays a quiet success).
             Err(e) if !e.use_stderr() => {
-                let _ = e.print();
-                ExitCode::SUCCESS
+                match e
+                    .print()
+                    .and_then(|()| std::io::Write::flush(&mut std::io::stdout()))
+                {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(why) if why.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+                    Err(why) => {
+                        eprintln!("boardlab: error: cannot write to standard output: {why}");
+                        ExitCode::from(2)
+                    }
+                }
             }
             Err(e) => {
                 // One line naming the problem; --help teaches the rest.

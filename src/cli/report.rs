@@ -6,13 +6,18 @@ use super::ReportArgs;
 use crate::report::dashboard;
 
 pub(super) fn run(a: ReportArgs) -> Result<()> {
+    let _out = crate::fsutil::OutputLock::hold_existing(&a.dir)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", a.dir.display()))?;
     // A meta-game folder has a page of its own; any other study the dashboard's.
     let d = match crate::metagame::page::dashboard(&a.dir) {
         Some(d) => {
             dashboard::save(&a.dir, &d).map_err(anyhow::Error::msg)?;
             d
         }
-        None => dashboard::write(&a.dir).map_err(anyhow::Error::msg)?,
+        None => {
+            crate::report::stream::check_games_count(&a.dir).map_err(anyhow::Error::msg)?;
+            dashboard::write(&a.dir).map_err(anyhow::Error::msg)?
+        }
     };
     println!(
         "{}: {} sections in {} and {}",

@@ -13,6 +13,9 @@ use crate::stats::ratings::RatingOptions;
 pub(super) fn summarize(a: SummarizeArgs) -> Result<()> {
     // The manifest names every agent, even one without rows; without it the
     // rows name those that played.
+    stream::check_games_count(&a.dir).map_err(anyhow::Error::msg)?;
+    let _out = crate::fsutil::OutputLock::hold_existing(&a.dir)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", a.dir.display()))?;
     let run = manifest::read(&a.dir).ok();
     let mut notes = Vec::new();
     if let Some(m) = &run {

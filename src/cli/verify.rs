@@ -29,6 +29,7 @@ pub(super) fn run(a: VerifyArgs) -> Result<ExitCode> {
                 Status::Fresh => {
                     println!("fresh  {} ({} games replayed)", c.dir.display(), c.games)
                 }
+                Status::Skipped(why) => println!("skipped {}: {why}", c.dir.display()),
                 other => println!("{other}  [{}]", c.dir.display()),
             }
         }
@@ -38,6 +39,7 @@ pub(super) fn run(a: VerifyArgs) -> Result<ExitCode> {
                 .find(|c| !c.status.passes())
                 .map_or("stale", |c| match c.status {
                     Status::Stale(_) => "stale",
+                    Status::Incomplete(_) => "incomplete",
                     _ => "not reproducible",
                 })
         } else if matches!(checks[0].status, Status::Superseded(_)) {

@@ -10,6 +10,8 @@ pub(super) fn run(a: ViewArgs, registry: &Registry) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| a.file.with_extension("html"));
+    crate::fsutil::check_new(&out, a.force)
+        .with_context(|| format!("cannot write {}", out.display()))?;
     let html = game.view(header, &lines)?;
     crate::fsutil::write_atomic(&out, html.0.as_bytes())
         .with_context(|| format!("cannot write {}", out.display()))?;

@@ -166,6 +166,11 @@ pub struct LinearEval {
     pub quality: Option<Quality>,
 }
 
+/// The largest weight a weights file may give: fitted weights are a few
+/// units, and beyond this `tanh(w·f / 2)` is ±1 anyway, while weights near
+/// `f64::MAX` overflow the sum to infinity or NaN.
+pub const MAX_WEIGHT: f64 = 1e6;
+
 impl LinearEval {
     /// Parses a weights file; `origin` names it in errors.
     pub fn parse(text: &str, origin: &str) -> Result<LinearEval, SpecError> {
@@ -190,6 +195,12 @@ impl LinearEval {
         if let Some(i) = w.weights.iter().position(|x| !x.is_finite()) {
             return Err(fail(format!(
                 "the weight of '{}' is not a finite number",
+                w.features[i]
+            )));
+        }
+        if let Some(i) = w.weights.iter().position(|x| x.abs() > MAX_WEIGHT) {
+            return Err(fail(format!(
+                "the weight of '{}' is beyond ±{MAX_WEIGHT:e}: its sum would overflow to no evaluation at all",
                 w.features[i]
             )));
         }

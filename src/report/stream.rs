@@ -38,6 +38,37 @@ pub struct Summary {
     pub balance: Balance,
 }
 
+/// Checks that `dir`'s games.csv holds every game its run.json says the
+/// finished run holds (one row per seat each), so that a cut or unfinished
+/// file is never summarized as if it were the run. Without run.json, or for
+/// an older run stopped by `--until` that did not record its count, there is
+/// nothing to check against (an unreadable run.json is summarize's to
+/// report: it reads the rows alone). Reads the rows once, keeping none.
+pub fn check_games_count(dir: &Path) -> Result<(), String> {
+    let Ok(m) = crate::arena::manifest::read(dir) else {
+        return Ok(());
+    };
+    let Some(games) = m.expected_games() else {
+        return Ok(());
+    };
+    let path = dir.join("games.csv");
+    let mut rows = 0u64;
+    for r in GameRows::open(&path)? {
+        r?;
+        rows += 1;
+    }
+    let seats = m.identity.agents.len().max(1) as u64;
+    if rows != games.saturating_mul(seats) {
+        return Err(format!(
+            "{} holds {} of the {games} games run.json records ({rows} rows of {seats} seats): \
+             the run is unfinished or the file was cut (finish it with --resume)",
+            path.display(),
+            rows / seats,
+        ));
+    }
+    Ok(())
+}
+
 /// Writes summary.csv, seats.csv, ratings.csv, report.md and its charts in
 /// `dir` from its games.csv (and metrics.csv, when present). `labels` are
 /// the run's agents (from run.json), or `None` to take them from the rows.

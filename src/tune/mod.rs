@@ -430,6 +430,18 @@ pub fn tune<G: Game>(
         0,
         confirm_games,
     );
+    // Forfeits measure the faulty agent, not the setting: a tuning whose
+    // every game ended in a fault has no result to report.
+    let games = rows.len() + records.len();
+    if rows
+        .iter()
+        .chain(records.iter().map(|r| &r.row))
+        .all(|r| !r.error.is_empty())
+    {
+        return Err(SpecError::Invalid(format!(
+            "every game of the tuning ({games}) ended in an agent's fault: a win rate over forfeits measures nothing; check the agents with boardlab run"
+        )));
+    }
     let won: f64 = rows.iter().map(|r| r.outcome.points()).sum();
     let (lo, hi) = wilson(won, confirm_games as f64, Z95);
     bar.finish_and_clear();

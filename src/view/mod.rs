@@ -177,6 +177,7 @@ pub fn replay<G: Game>(game: &G, header: Header, lines: &[String]) -> Result<Rep
         states.push(state.clone());
         steps.push(step);
     }
+    crate::arena::trace::check_result(game, &state, &result)?;
     Ok(Replay {
         header,
         states,
