@@ -158,7 +158,7 @@ fn malformed_game_and_agent_specs() {
         game("fox(stay_ability=maybe)", "bad value 'maybe'"),
         game("fox(guard=diagonal)", "bad value 'diagonal'"),
         agents("random,deep_blue", "unknown agent 'deep_blue'"),
-        agents("random", "needs exactly 2 agents"),
+        // One agent fills every seat; two of three seats is no lineup.
         agents("random,random,random", "needs exactly 2 agents"),
         agents("random,,random", "empty item"),
         agents("random,mcts(iterations=10", "unbalanced parentheses"),

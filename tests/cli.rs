@@ -184,7 +184,13 @@ fn bad_input_is_a_clear_error() {
             "malformed spec",
         ),
         (
-            vec!["run", "--game", "connect4", "--agents", "random"],
+            vec![
+                "run",
+                "--game",
+                "connect4",
+                "--agents",
+                "random,random,random",
+            ],
             "needs exactly 2 agents",
         ),
         (

@@ -198,7 +198,7 @@ fn bad_input_is_one_line_and_exit_2() {
             "--game",
             "tictactoe",
             "--agents",
-            "random",
+            "random,random,random",
             "--out",
             dir.to_str().unwrap(),
         ],

@@ -373,3 +373,52 @@ fn the_command_writes_its_files_and_refuses_bad_input() {
         assert!(!fresh.join("metagame.json").exists());
     }
 }
+
+#[test]
+fn kuhn_poker_has_its_known_value_where_self_play_of_a_pure_policy_does_not() {
+    // Kuhn poker's first player loses 1/18 of a chip a game at equilibrium.
+    // With an equilibrium player (cfr) in the population the meta-game's
+    // value must come back to it; greedy play, a pure policy, in self-play
+    // is exploitable and reads another number. Returns are ±1 or ±2 chips,
+    // so a cell's mean has a standard error of at most 2 / √games.
+    let dir = tempfile::tempdir().unwrap();
+    let games = "3000";
+    let o = common::boardlab(&[
+        "metagame",
+        "--game",
+        "kuhn",
+        "--agents",
+        "cfr(iterations=2000),greedy,random",
+        "--games",
+        games,
+        "--payoff",
+        "return",
+        "--bootstrap",
+        "400",
+        "--quiet",
+        "--out",
+        dir.path().join("k").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("k/metagame.json")).unwrap())
+            .unwrap();
+    let truth = -1.0 / 18.0;
+    let (lo, hi) = (
+        json["ci_low"].as_f64().unwrap(),
+        json["ci_high"].as_f64().unwrap(),
+    );
+    assert!(lo <= truth && truth <= hi, "value interval [{lo}, {hi}]");
+    let se = 2.0 / 3000f64.sqrt();
+    assert!(hi - lo < 6.0 * se, "value interval [{lo}, {hi}] too wide");
+    let greedy = &json["self_play"][1];
+    assert_eq!(greedy["agent"], "greedy");
+    let (glo, ghi) = (
+        greedy["ci_low"].as_f64().unwrap(),
+        greedy["ci_high"].as_f64().unwrap(),
+    );
+    assert!(
+        truth < glo || ghi < truth,
+        "greedy self-play [{glo}, {ghi}] holds the game's value"
+    );
+}

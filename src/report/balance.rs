@@ -135,7 +135,7 @@ pub struct Balance {
     pub hypotheses: usize,
     /// Paired estimates per deal, when the rows come from duplicate deals.
     pub deals: Option<Deals>,
-    /// Each seat's side, named by the side's first seat (see [`SideFinder`]).
+    /// Each seat's side, named by the side's first seat (found from the results: seats that always share their outcome).
     /// Where a side has several seats, `by_seat` holds one group per side.
     pub sides: Vec<u8>,
 }

@@ -39,7 +39,9 @@ fn random_trace<G: Game>(game: &G, seed: u64) -> (Header, Vec<String>) {
             .map(|s| s.outcome.as_str().to_string())
             .collect(),
         returns: result.seats.iter().map(|s| s.ret).collect(),
-        truncated: result.truncated,
+        // A trace cut short is a game stopped before its end, as the
+        // runner's length cap records one.
+        truncated: result.truncated || steps.len() > 160,
         ending: result.ending.to_string(),
         rounds: result.rounds,
     };
