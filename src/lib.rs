@@ -12,6 +12,7 @@ pub mod balance;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod data;
+pub mod design;
 pub mod error;
 pub mod eval;
 pub mod experiment;

@@ -1,5 +1,6 @@
 //! The README's commands work as written: every line of a fenced block marked
-//! `sh ci` is run, in order, in one fresh directory, with the binary the tests
+//! `sh ci` is run, in order, in one fresh directory (with the checkout's
+//! experiments/ linked in, as the commands run from the top of a checkout), with the binary the tests
 //! built standing in for `boardlab` and `cargo run --release --`.
 
 mod common;
@@ -34,6 +35,13 @@ fn readme_commands_run_as_written() {
     );
     let dir = temp_dir("readme");
     std::fs::create_dir_all(&dir).unwrap();
+    // Commands run from the top of a checkout, where experiments/ holds the
+    // input files some of them read (never written: results go elsewhere).
+    std::os::unix::fs::symlink(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments"),
+        dir.join("experiments"),
+    )
+    .unwrap();
     let bin = Path::new(env!("CARGO_BIN_EXE_boardlab")).parent().unwrap();
     let path = format!(
         "{}:{}",

@@ -40,6 +40,7 @@ pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
         Command::Fair(a) => super::fair::run(a, registry)?,
         Command::Ablate(a) => super::ablate::run(a, registry)?,
         Command::Metagame(a) => super::metagame::run(a, registry)?,
+        Command::Design(a) => super::design::run(a, registry)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -7,6 +7,7 @@ mod ablate;
 mod balance;
 mod bench;
 mod commands;
+mod design;
 mod exploitability;
 mod fair;
 mod fit;
@@ -183,6 +184,14 @@ pub enum Command {
     ///
     /// Example: boardlab metagame --game fox --agents greedy,ismcts-1k,'ismcts(iterations=1000,max_rollout=20)' --games 200 --out results/metagame/fox
     Metagame(metagame::MetagameArgs),
+    /// Search a space of variants (switches, ranges, alternative data files)
+    /// for a fair game that plays well: cheap agents screen, sequential tests
+    /// drop the unfair, the survivors are confirmed at strong play (or by a
+    /// population's meta-game); a ranked table and a recommendation, or
+    /// "none within tolerance".
+    ///
+    /// Example: boardlab design experiments/design/planted.toml --out results/design-planted
+    Design(design::DesignArgs),
     /// Print a shell completion script.
     ///
     /// Example: boardlab completions bash > ~/.local/share/bash-completion/completions/boardlab
