@@ -877,6 +877,44 @@ pub fn run_one(
     Ok(sol)
 }
 
+/// Solves again the meta-game stored in `dir` from its cells' games alone
+/// (population, sides, payoff, seed and bootstrap read from its
+/// metagame.json): what a reader or a check recomputes from the committed rows.
+pub fn resolve(dir: &Path) -> Result<Solution> {
+    let path = dir.join("metagame.json");
+    let text = crate::fsutil::read_text(&path, 1 << 24)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let stored: Solution = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a meta-game's solution", path.display()))?;
+    let sides = stored.sides.clone();
+    let cells = Cell::all(stored.population.len(), sides.len());
+    let games = cells
+        .iter()
+        .map(|c| read_cell(&dir.join("cells").join(c.name()), stored.payoff, &sides))
+        .collect::<Result<Vec<_>>>()?;
+    let played = Played {
+        games,
+        names: sides.iter().map(|s| s.name.clone()).collect(),
+    };
+    let o = MetagameOptions {
+        agents: stored.population.clone(),
+        budgets: Vec::new(),
+        games: stored.games_per_cell,
+        seed: stored.seed,
+        threads: 1,
+        out: dir.to_path_buf(),
+        force: false,
+        resume: false,
+        until: None,
+        payoff: stored.payoff,
+        bootstrap: stored.bootstrap_samples,
+        tolerance: 0.03,
+        progress: false,
+        command: String::new(),
+    };
+    solve(&stored.game, &stored.population, &sides, &played, &o)
+}
+
 /// The population at one budget: `{budget}` replaced in every member.
 pub fn at_budget(agents: &[String], budget: u64) -> Vec<String> {
     agents
