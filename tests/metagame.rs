@@ -131,7 +131,36 @@ fn options(out: &std::path::Path, games: u64) -> MetagameOptions {
         tolerance: 0.03,
         progress: false,
         command: String::new(),
+        shard: None,
     }
+}
+
+#[test]
+fn shards_of_cells_then_a_resume_solve_as_one_machine_does() {
+    let game = cycle_game();
+    let whole = tempfile::tempdir().unwrap();
+    let one = metagame::run(&game, &options(whole.path(), 300)).unwrap();
+    let shared = tempfile::tempdir().unwrap();
+    for k in 1..=2 {
+        let o = MetagameOptions {
+            shard: Some((k, 2)),
+            ..options(shared.path(), 300)
+        };
+        assert!(
+            metagame::run(&game, &o).unwrap().is_empty(),
+            "a shard solves nothing"
+        );
+    }
+    // Shard 1 of 2 played cells 0, 2, 4, …; shard 2 the others.
+    assert!(shared.path().join("cells/cell-0-0/games.csv").exists());
+    assert!(shared.path().join("cells/cell-0-1/games.csv").exists());
+    assert!(!shared.path().join("metagame.json").exists());
+    let o = MetagameOptions {
+        resume: true,
+        ..options(shared.path(), 300)
+    };
+    let solved = metagame::run(&game, &o).unwrap();
+    assert_eq!(solved, one);
 }
 
 #[test]

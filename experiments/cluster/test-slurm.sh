@@ -142,4 +142,17 @@ for f in cells.csv summary.csv seats.csv comparisons.csv \
   cells/c000/games.csv cells/c001/games.csv cells/c001/metrics.csv; do
   same "$WORK/exp/merged/$f" "$WORK/exp-single/$f"
 done
-echo "slurm: merged tournament and experiment equal the single-machine runs"
+# A meta-game's cells in 2 array tasks, solved by a last --resume, against
+# one machine's meta-game.
+export BOARDLAB_GAME=tictactoe BOARDLAB_AGENTS=random,greedy BOARDLAB_GAMES=20 \
+  BOARDLAB_SEED=7 BOARDLAB_OUT=$WORK/mg
+sbatch --wait --array=1-2 --cpus-per-task=1 --output="$WORK/mg-%a.log" \
+  "$HERE/slurm-metagame.sh" >/dev/null
+boardlab metagame --game tictactoe --agents random,greedy --games 20 --seed 7 \
+  --threads 1 --out "$WORK/mg" --resume --quiet >/dev/null
+boardlab metagame --game tictactoe --agents random,greedy --games 20 --seed 7 \
+  --threads 1 --out "$WORK/mg-single" --quiet >/dev/null
+for f in matrix.csv metagame.json; do
+  cmp -s "$WORK/mg/$f" "$WORK/mg-single/$f" || { echo "differs: mg/$f" >&2; exit 1; }
+done
+echo "slurm: merged tournament, experiment and meta-game equal the single-machine runs"

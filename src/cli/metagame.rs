@@ -53,6 +53,12 @@ pub struct MetagameArgs {
     /// Continue an interrupted meta-game in --out with the same options: complete games are kept.
     #[arg(long)]
     pub resume: bool,
+    /// Play only cells i with i mod N = K - 1 (1-based), e.g. 2/8, and solve
+    /// nothing: every shard writes into the same --out (a shared folder on a
+    /// cluster); when all are done, the same command without --shard and with
+    /// --resume reads every finished cell and solves.
+    #[arg(long, value_name = "K/N", value_parser = super::parse_shard)]
+    pub shard: Option<(u64, u64)>,
     /// No progress on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -90,8 +96,16 @@ pub(super) fn run(a: MetagameArgs, registry: &Registry) -> Result<()> {
         tolerance: a.tolerance,
         progress: !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         command: crate::provenance::command_line(),
+        shard: a.shard,
     };
     let solutions = crate::metagame::run(game.as_ref(), &opts)?;
+    if let Some((k, n)) = a.shard {
+        println!(
+            "shard {k}/{n}: its cells are in {}; when every shard is done, run the same command without --shard and with --resume to solve",
+            a.out.join("cells").display()
+        );
+        return Ok(());
+    }
     for (budget, sol) in &solutions {
         let at = budget.map_or(String::new(), |b| format!(" at budget {b}"));
         let what = if sol.solution == "nash" {

@@ -624,6 +624,7 @@ fn population_stage(
             tolerance: space.fairness.tolerance,
             progress: o.progress,
             command: o.command.clone(),
+            shard: None,
         };
         let sol = crate::metagame::run(l.game.as_ref(), &mo)
             .map_err(|e| anyhow!("{}: {e}", l.result.variant.spec))?

@@ -82,6 +82,10 @@ pub struct MetagameOptions {
     pub progress: bool,
     /// The command line, recorded in each cell's run.json.
     pub command: String,
+    /// Play only the cells `i` with `i mod N = K − 1` (1-based `(K, N)`) and
+    /// solve nothing: shards of one meta-game share its folder, and a last
+    /// run with `resume` reads every finished cell and solves.
+    pub shard: Option<(u64, u64)>,
 }
 
 /// A side of the game: the seats that share its returns.
@@ -334,6 +338,11 @@ pub fn play(
     let cells = Cell::all(population.len(), sides.len());
     let mut games = Vec::with_capacity(cells.len());
     for (i, cell) in cells.iter().enumerate() {
+        if let Some((k, n)) = o.shard
+            && i as u64 % n != k - 1
+        {
+            continue;
+        }
         let cell_dir = dir.join("cells").join(cell.name());
         let lineup = cell.lineup(sides, population);
         let started = cell_dir.join("run.json").exists();
@@ -379,6 +388,12 @@ pub fn play(
         game.run(&lineup, &opts)
             .map_err(|e| anyhow!("cell {}: {e}", cell.name()))?;
         games.push(read_cell(&cell_dir, o.payoff, sides)?);
+    }
+    if o.shard.is_some() {
+        return Ok(Played {
+            games,
+            names: Vec::new(),
+        });
     }
     let first = dir.join("cells").join(cells[0].name());
     Ok(Played {
@@ -911,6 +926,7 @@ pub fn resolve(dir: &Path) -> Result<Solution> {
         tolerance: 0.03,
         progress: false,
         command: String::new(),
+        shard: None,
     };
     solve(&stored.game, &stored.population, &sides, &played, &o)
 }
@@ -928,6 +944,21 @@ pub fn at_budget(agents: &[String], budget: u64) -> Vec<String> {
 pub fn run(game: &dyn DynGame, o: &MetagameOptions) -> Result<Vec<(Option<u64>, Solution)>> {
     let sides = sides_of(&game.sides());
     check(game, &sides, o)?;
+    if o.shard.is_some() {
+        let budgets: Vec<Option<u64>> = if o.budgets.is_empty() {
+            vec![None]
+        } else {
+            o.budgets.iter().copied().map(Some).collect()
+        };
+        for b in budgets {
+            let (dir, population) = match b {
+                None => (o.out.clone(), o.agents.clone()),
+                Some(b) => (o.out.join(format!("budget-{b}")), at_budget(&o.agents, b)),
+            };
+            play(game, &sides, &population, &dir, o)?;
+        }
+        return Ok(Vec::new());
+    }
     if o.budgets.is_empty() {
         return Ok(vec![(None, run_one(game, &sides, &o.agents, &o.out, o)?)]);
     }
