@@ -219,3 +219,34 @@ fn bad_spaces_are_one_line_errors() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("missing.toml"));
 }
+
+#[test]
+fn a_loose_screen_passes_what_a_strict_stage_then_drops() {
+    // Seat 0 wins 0.6 and 0.9: a screen at ± 0.2 keeps the first (0.1 from
+    // fair) and drops the second (0.4); the last stage, at ± 0.03, drops the first.
+    let text = r#"
+game = "planted(card=0,skill=0)"
+[params]
+p = [0.6, 0.9]
+[fairness]
+tolerance = 0.03
+[[stage]]
+agent = "random"
+games = 2000
+batch = 500
+tolerance = 0.2
+[[stage]]
+agent = "greedy"
+games = 2000
+batch = 500
+"#;
+    let (d, _) = search(text, "stages", 1);
+    let (mild, far) = (&d.variants[0], &d.variants[1]);
+    assert_eq!(far.measures.len(), 1, "{}", far.reason);
+    assert!(far.reason.starts_with("unfair"), "{}", far.reason);
+    assert_eq!(mild.measures.len(), 2, "{}", mild.reason);
+    assert!(mild.measures[0].shown_fair, "within ± 0.2 at the screen");
+    assert!(mild.reason.starts_with("unfair"), "{}", mild.reason);
+    assert_eq!(d.recommended, None);
+    assert_eq!(d.tolerance, 0.03);
+}

@@ -154,7 +154,7 @@ pub struct Design {
     pub command: String,
     /// Sides or seats.
     pub by: By,
-    /// The fairness tolerance.
+    /// The fairness tolerance of the last stage, which the recommendation meets.
     pub tolerance: f64,
     /// Every variant, in the space's order.
     pub variants: Vec<VariantResult>,
@@ -307,6 +307,7 @@ fn measure(
     z: f64,
     space: &Space,
 ) -> Measure {
+    let tol = space.stages[stage - 1].tolerance(&space.fairness);
     let n = games.len();
     let rates = rates.unwrap_or_else(|| {
         (0..names.len())
@@ -339,7 +340,7 @@ fn measure(
             })
             .collect(),
         fair,
-        shown_fair: deviation.high <= space.fairness.tolerance,
+        shown_fair: deviation.high <= tol,
         deviation,
         cap_share: share(games.iter().filter(|g| g.capped).count(), n, z),
         decisive: share(games.iter().filter(|g| g.decisive).count(), n, z),
@@ -499,7 +500,7 @@ fn agent_stage(
                     .then(|| measure(k, &l.games[..end as usize], names, None, z, space))
             })
             .collect();
-        race(live, &mut measures, space);
+        race(live, &mut measures, space, stage.tolerance(&space.fairness));
         for (l, m) in live.iter_mut().zip(measures) {
             if let Some(m) = m {
                 match l.result.measures.last_mut() {
@@ -545,8 +546,7 @@ fn rows_of(played: Vec<PlayedGame>, spec: &str) -> Result<Vec<Vec<GameRow>>> {
 }
 
 /// Drops the variants the measures condemn (unfair, poor, beaten).
-fn race(live: &mut [Live], measures: &mut [Option<Measure>], space: &Space) {
-    let tol = space.fairness.tolerance;
+fn race(live: &mut [Live], measures: &mut [Option<Measure>], space: &Space, tol: f64) {
     for (l, m) in live.iter_mut().zip(measures.iter()) {
         let Some(m) = m else { continue };
         if m.deviation.low > tol {
@@ -621,7 +621,7 @@ fn population_stage(
             until: None,
             payoff: Payoff::Win,
             bootstrap: 1000,
-            tolerance: space.fairness.tolerance,
+            tolerance: stage.tolerance(&space.fairness),
             progress: o.progress,
             command: o.command.clone(),
             shard: None,
@@ -657,7 +657,7 @@ fn population_stage(
             })
             .collect();
         let m = measure(k, &rows, &names, Some(rates), z, space);
-        let tol = space.fairness.tolerance;
+        let tol = stage.tolerance(&space.fairness);
         l.result.measures.push(Measure {
             games: stage.games,
             ..m.clone()
@@ -839,7 +839,7 @@ pub fn run(source: &dyn GameSource, o: &DesignOptions) -> Result<Design> {
         seed: o.seed,
         command: o.command.clone(),
         by: space.fairness.by,
-        tolerance: space.fairness.tolerance,
+        tolerance: space.stages[space.stages.len() - 1].tolerance(&space.fairness),
         variants,
         recommended,
         verdict,
@@ -865,8 +865,8 @@ fn rates_text(m: &Measure) -> String {
 }
 
 fn verdict(variants: &[VariantResult], recommended: Option<usize>, space: &Space) -> String {
-    let tol = space.fairness.tolerance;
     let last = space.stages.len();
+    let tol = space.stages[last - 1].tolerance(&space.fairness);
     let how = |m: &Measure| match &space.stages[m.stage - 1] {
         Stage { agent: Some(a), .. } => format!("{a} in every seat, {} games", m.games),
         Stage {

@@ -28,6 +28,7 @@
 //! agent = "greedy"
 //! games = 4000
 //! batch = 400
+//! tolerance = 0.1        # a weak screen drops only the grossly unfair
 //!
 //! [[stage]]              # confirmation: the meta-game of a population
 //! population = ["ismcts(iterations=400)", "pimc(iterations=400)"]
@@ -136,6 +137,16 @@ pub struct Stage {
     pub batch: Option<u64>,
     /// Survivors passed on: the best `keep` by distance from fair.
     pub keep: Option<usize>,
+    /// This stage's fairness tolerance (default: `fairness.tolerance`): a
+    /// screen with weak agents may drop only the grossly unfair.
+    pub tolerance: Option<f64>,
+}
+
+impl Stage {
+    /// The tolerance this stage judges fairness with.
+    pub fn tolerance(&self, fairness: &Fairness) -> f64 {
+        self.tolerance.unwrap_or(fairness.tolerance)
+    }
 }
 
 /// The whole file.
@@ -312,6 +323,11 @@ impl Space {
                 bail!(
                     "stage {n}: batch applies to agent stages (a population stage plays each cell once)"
                 );
+            }
+            if let Some(t) = s.tolerance
+                && !(t > 0.0 && t < 0.5)
+            {
+                bail!("stage {n}: tolerance must lie between 0 and 0.5, got {t}");
             }
             if s.keep == Some(0) {
                 bail!("stage {n}: keep must be at least 1");
