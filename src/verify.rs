@@ -92,7 +92,10 @@ pub fn superseded(dir: &Path) -> Option<String> {
 /// balance study's balance-run.json), in order; the topmost folders below
 /// `dir` with none at or below them go to `bare`.
 fn find_runs(dir: &Path, runs: &mut Vec<PathBuf>, bare: &mut Vec<PathBuf>) {
-    if dir.join(crate::files::MANIFEST_FILE).is_file() || dir.join(BALANCE_RUN_FILE).is_file() {
+    if dir.join(crate::files::MANIFEST_FILE).is_file()
+        || dir.join(BALANCE_RUN_FILE).is_file()
+        || dir.join(crate::files::DESIGN_STAGE_FILE).is_file()
+    {
         runs.push(dir.to_path_buf());
         return;
     }
@@ -150,6 +153,9 @@ pub fn verify_study(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck> 
         .flat_map(|r| {
             if r.join(BALANCE_RUN_FILE).is_file() {
                 return verify_balance(r, sample, threads);
+            }
+            if r.join(crate::files::DESIGN_STAGE_FILE).is_file() {
+                return verify_design_stage(r, sample, threads);
             }
             vec![verify_run(r, sample, threads)]
         })
@@ -228,6 +234,82 @@ pub fn verify_balance(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck
             }
         })
         .collect()
+}
+
+/// Verifies an agent stage of `boardlab design`: the first `sample` games of
+/// each variant's file are replayed from stage.json (the variant's spec, the
+/// stage's agent in every seat, its seed) and compared.
+pub fn verify_design_stage(dir: &Path, sample: usize, threads: usize) -> Vec<RunCheck> {
+    let path = dir.join(crate::files::DESIGN_STAGE_FILE);
+    let stage: crate::files::DesignStage = match crate::fsutil::read_text(&path, 1 << 26)
+        .map_err(|e| e.to_string())
+        .and_then(|t| serde_json::from_str(&t).map_err(|e| e.to_string()))
+    {
+        Ok(s) => s,
+        Err(e) => {
+            return vec![RunCheck {
+                dir: path,
+                games: 0,
+                status: Status::NotReproducible(format!("unreadable: {e}")),
+            }];
+        }
+    };
+    stage
+        .variants
+        .iter()
+        .map(|v| {
+            let file = dir.join(&v.file);
+            let (games, status) = match replay_identical(
+                &v.spec,
+                &stage.agent,
+                stage.seed,
+                &file,
+                v.games,
+                sample,
+                threads,
+            ) {
+                Ok((n, None)) => (n, Status::Fresh),
+                Ok((n, Some(diff))) => (n, Status::Stale(diff)),
+                Err(status) => (0, status),
+            };
+            RunCheck {
+                dir: file,
+                games,
+                status,
+            }
+        })
+        .collect()
+}
+
+/// Replays the first `sample` of the `total` games in `file`, played by
+/// `agent` in every seat of `spec` from `seed`, and compares them.
+fn replay_identical(
+    spec: &str,
+    agent: &str,
+    seed: u64,
+    file: &Path,
+    total: u64,
+    sample: usize,
+    threads: usize,
+) -> Replayed {
+    let name = file_name(file);
+    let game = AnyGame::parse(spec).map_err(|e| format!("game '{spec}' no longer builds: {e}"))?;
+    let seats = with_game!(&game, g => g.num_players());
+    let recorded = read_games(file, 0..total, seats, None, sample)?;
+    let agent = AgentSpec::parse(agent).map_err(|e| format!("agent '{agent}': {e}"))?;
+    let indices = games_of(&recorded);
+    if indices.is_empty() {
+        return Err(format!("{name} holds no game").into());
+    }
+    let pool = crate::arena::pool(threads)?;
+    let played: Vec<arena::PlayedGame> = with_game!(&game, g => {
+        crate::arena::identical::play_identical(g, &agent, indices.iter().copied(), seed, false, &pool)
+    });
+    let replayed = games_table(&played)?;
+    Ok((
+        indices.len(),
+        compare(&name, &recorded, &replayed, &indices),
+    ))
 }
 
 /// The games replayed and the first difference found, or why nothing was compared.

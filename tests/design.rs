@@ -250,3 +250,46 @@ batch = 500
     assert_eq!(d.recommended, None);
     assert_eq!(d.tolerance, 0.03);
 }
+
+#[test]
+fn verify_replays_every_stage_and_catches_an_edited_game() {
+    let text = r#"
+game = "tictactoe"
+[fairness]
+by = "seats"
+tolerance = 0.3
+[[stage]]
+agent = "random"
+games = 40
+batch = 20
+"#;
+    let (_, out) = search(text, "verify", 1);
+    let o = boardlab(&["verify", out.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        said.contains("fresh") && said.contains("variant-0000.csv"),
+        "{said}"
+    );
+    assert!(!said.contains("skipped"), "{said}");
+    // A game's outcome flipped: verify says stale and fails.
+    let f = out.join("stage-1/variant-0000.csv");
+    let text = std::fs::read_to_string(&f).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let flipped = if lines[1].contains(",win,") {
+        lines[1].replacen(",win,", ",loss,", 1)
+    } else if lines[1].contains(",loss,") {
+        lines[1].replacen(",loss,", ",win,", 1)
+    } else {
+        lines[1].replacen(",draw,", ",win,", 1)
+    };
+    lines[1] = flipped;
+    std::fs::write(&f, lines.join("\n") + "\n").unwrap();
+    let o = boardlab(&["verify", out.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("stale"));
+}

@@ -521,6 +521,21 @@ fn agent_stage(
         }
     }
     bar.finish_and_clear();
+    let record = crate::files::DesignStage {
+        agent: agent.to_string(),
+        seed: o.seed,
+        variants: live
+            .iter()
+            .filter(|l| !l.games.is_empty())
+            .map(|l| crate::files::DesignStageVariant {
+                file: format!("variant-{:04}.csv", l.result.variant.index),
+                spec: l.result.variant.spec.clone(),
+                games: l.games.len() as u64,
+            })
+            .collect(),
+    };
+    let json = serde_json::to_string_pretty(&record)? + "\n";
+    crate::fsutil::write_atomic(&dir.join(crate::files::DESIGN_STAGE_FILE), json)?;
     Ok(())
 }
 

@@ -58,6 +58,32 @@ pub const PAIRS_FILE: &str = "ladder-pairs.csv";
 /// The file that marks a balance shard and records what it plays.
 pub const SHARD_FILE: &str = "balance-shard.json";
 
+/// What an agent stage of `boardlab design` played, kept beside its games
+/// (`variant-NNNN.csv`, in games.csv's format) so `verify` can replay them.
+pub const DESIGN_STAGE_FILE: &str = "stage.json";
+
+/// The contents of [`DESIGN_STAGE_FILE`].
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DesignStage {
+    /// The agent in every seat.
+    pub agent: String,
+    /// The master seed: game `i` of every variant is dealt from the same seed.
+    pub seed: u64,
+    /// Each variant played at this stage.
+    pub variants: Vec<DesignStageVariant>,
+}
+
+/// One variant of a [`DesignStage`].
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DesignStageVariant {
+    /// Its games file in the stage's folder.
+    pub file: String,
+    /// Its game spec.
+    pub spec: String,
+    /// Games played (its first ones, in order).
+    pub games: u64,
+}
+
 /// Writes [`SAMPLE_FILE`] and [`SAMPLE_METRICS_FILE`]: the header and the
 /// rows of the first [`SAMPLE_GAMES`] games of [`GAMES_FILE`] and
 /// [`METRICS_FILE`] in `dir`.
