@@ -9,7 +9,8 @@ use crate::spec::split_list;
 
 pub(super) fn run(a: AblateArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
-    let game = registry.command_game(&a.game)?;
+    let out = a.output.dir()?;
+    let game = registry.command_game(&a.game.game)?;
     let only = match &a.components {
         Some(list) => Some(split_list(list)?),
         None => None,
@@ -18,15 +19,15 @@ pub(super) fn run(a: AblateArgs, registry: &Registry) -> Result<()> {
         agent: a.agent.clone(),
         games: a.games,
         only,
-        seed: a.seed,
-        threads: a.threads,
+        seed: a.seed.seed,
+        threads: a.threads.threads,
     };
-    let _out = prepare_out(&a.out, "ablate.csv", a.force)?;
+    let _out = prepare_out(out, "ablate.csv", a.output.force)?;
     let r = ablate_in(registry, &*game, &opts)?;
-    save(&a.out, "ablate.csv", &r.to_csv())?;
-    save(&a.out, "ablate.json", &serde_json::to_string_pretty(&r)?)?;
+    save(out, "ablate.csv", &r.to_csv())?;
+    save(out, "ablate.json", &serde_json::to_string_pretty(&r)?)?;
     let md = r.to_markdown();
-    save(&a.out, "ablate.md", &md)?;
+    save(out, "ablate.md", &md)?;
     print!("{md}");
     Ok(())
 }

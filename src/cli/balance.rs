@@ -10,6 +10,7 @@ use crate::files::BALANCE_RUN_FILE;
 
 pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
+    let out = a.output.dir()?;
     let budgets = a
         .budgets
         .split(',')
@@ -27,7 +28,7 @@ pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
     {
         bail!("--max-seconds must be positive, got {s}");
     }
-    let game = registry.command_game(&a.game)?;
+    let game = registry.command_game(&a.game.game)?;
     let opts = SkillOptions {
         agent: a.agent.clone(),
         budgets,
@@ -37,8 +38,8 @@ pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
         tolerance: a.tolerance,
         max_seconds: a.max_seconds,
         ladder_games: a.ladder_games,
-        seed: a.seed,
-        threads: a.threads,
+        seed: a.seed.seed,
+        threads: a.threads.threads,
         progress: true,
     };
     if a.shard.is_some() && (a.until.is_some() || a.max_seconds.is_some()) {
@@ -50,40 +51,40 @@ pub(super) fn run(a: BalanceArgs, registry: &Registry) -> Result<()> {
     registry.builtin_agents_only("balance", [a.agent.as_str()])?;
     let _ = crate::agents::registry::AgentSpec::parse(&a.agent)?;
     if let Some(shard) = a.shard {
-        let _out = prepare_out(&a.out, crate::files::SHARD_FILE, a.force)?;
-        game.balance_shard(&opts, shard, &a.out)?;
+        let _out = prepare_out(out, crate::files::SHARD_FILE, a.output.force)?;
+        game.balance_shard(&opts, shard, out)?;
         println!(
             "played shard {}/{} into {}; combine every shard with `boardlab merge`",
             shard.0,
             shard.1,
-            a.out.display()
+            out.display()
         );
         return Ok(());
     }
     let _out = if a.resume {
-        if !a.out.is_dir() {
+        if !out.is_dir() {
             bail!(
                 "cannot resume in {}: no such directory (drop --resume to start the study)",
-                a.out.display()
+                out.display()
             );
         }
-        crate::fsutil::OutputLock::claim(&a.out)
-            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", a.out.display()))?
+        crate::fsutil::OutputLock::claim(out)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", out.display()))?
     } else {
-        let lock = prepare_out(&a.out, "balance.csv", a.force)?;
-        if !a.force && a.out.join(BALANCE_RUN_FILE).exists() {
+        let lock = prepare_out(out, "balance.csv", a.output.force)?;
+        if !a.output.force && out.join(BALANCE_RUN_FILE).exists() {
             bail!(
                 "{} holds an unfinished balance study (use --resume to continue it, --force to start over, or another --out)",
-                a.out.display()
+                out.display()
             );
         }
         lock
     };
     let records = Records {
-        dir: &a.out,
+        dir: out,
         resume: a.resume,
     };
-    write(&a.out, &game.balance(&opts, records)?)
+    write(out, &game.balance(&opts, records)?)
 }
 
 /// `compare`: the paired differences of a variant's balance study against the base game's.
@@ -101,10 +102,11 @@ pub(super) fn compare(a: &CompareArgs) -> Result<()> {
 
 /// `merge` of the shard directories of one `balance --shard` command.
 pub(super) fn merge(a: &MergeArgs, registry: &Registry) -> Result<()> {
+    let out = a.output.dir()?;
     let spec = crate::balance::shard::read_spec(&a.dirs[0])?;
     let game = registry.command_game(&spec.game)?;
-    let _out = prepare_out(&a.out, "balance.csv", a.force)?;
-    write(&a.out, &game.balance_merge(&a.dirs, &a.out)?)
+    let _out = prepare_out(out, "balance.csv", a.output.force)?;
+    write(out, &game.balance_merge(&a.dirs, out)?)
 }
 
 /// Writes balance.csv, balance.json and balance.md and prints the last.

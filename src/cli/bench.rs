@@ -24,7 +24,7 @@ pub(super) fn bench(a: BenchArgs, registry: &Registry) -> Result<()> {
             a.samples
         );
     }
-    let game = registry.command_game(&a.game)?;
+    let game = registry.command_game(&a.game.game)?;
     let plan = Plan {
         warmup: Duration::from_secs_f64((a.seconds / 10.0).min(1.0)),
         sample: Duration::from_secs_f64(a.seconds / f64::from(a.samples)),

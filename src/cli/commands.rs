@@ -62,6 +62,7 @@ fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
         .file_stem()
         .map_or("experiment".into(), |s| s.to_string_lossy().to_string());
     let out = a
+        .output
         .out
         .clone()
         .unwrap_or_else(|| std::path::PathBuf::from("results").join(stem));
@@ -69,7 +70,7 @@ fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
         out: out.clone(),
         threads: a.threads,
         resume: a.resume,
-        force: a.force,
+        force: a.output.force,
         progress: !a.quiet,
         command: crate::provenance::command_line(),
         shard: a.shard,
@@ -92,18 +93,19 @@ fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
 }
 
 fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
+    let out = a.output.dir()?;
     if a.dirs[0].join(crate::files::SHARD_FILE).exists() {
         return super::balance::merge(&a, registry);
     }
     // The shards of an experiment hold a copy of its file and a run per cell.
     if a.dirs[0].join(crate::files::EXPERIMENT_FILE).exists() {
         let command = std::env::args().collect::<Vec<_>>().join(" ");
-        let cells = crate::experiment::merge_in(registry, &a.dirs, &a.out, a.force, &command)?;
+        let cells = crate::experiment::merge_in(registry, &a.dirs, out, a.output.force, &command)?;
         println!(
             "merged {} shard directories of an experiment: {} cells into {}",
             a.dirs.len(),
             cells.len(),
-            a.out.display()
+            out.display()
         );
         return Ok(());
     }
@@ -114,42 +116,24 @@ fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
         .and_then(|m| crate::spec::Spec::parse(&m.identity.game).ok())
         .filter(|spec| registry.is_added(&spec.name));
     let merged = match added {
-        Some(spec) => registry.game(&spec)?.merge(&a.dirs, &a.out, a.force)?,
-        None => crate::runtime::merge(&a.dirs, &a.out, a.force)?,
+        Some(spec) => registry.game(&spec)?.merge(&a.dirs, out, a.output.force)?,
+        None => crate::runtime::merge(&a.dirs, out, a.output.force)?,
     };
     println!(
         "merged {} shard directories: {} games of {} into {}",
         a.dirs.len(),
         merged.games,
         merged.manifest.identity.game,
-        a.out.display()
+        out.display()
     );
     Ok(())
 }
 
 fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
     arena::play::quiet_contained_panics();
-    let game = registry.parse(&a.game)?;
+    let game = registry.parse(&a.game.game)?;
     let agents = seat_agents(&a.agents, game.num_players())?;
-    let opts = RunOptions {
-        games: a.max_games.unwrap_or(a.games),
-        seed: a.seed,
-        threads: a.threads,
-        out: a.out.clone(),
-        trace: a.trace.clone(),
-        trace_search: a.trace_search,
-        force: a.force,
-        resume: a.resume,
-        shard: a.shard,
-        max_errors: a.max_errors,
-        move_timeout: a.move_timeout_ms.map(std::time::Duration::from_millis),
-        keep_rows: false,
-        progress: !a.quiet,
-        command: crate::provenance::command_line(),
-        duplicate: a.duplicate,
-        until: a.until,
-        fixed_seats: false,
-    };
+    let opts = a.options();
     let out = game.run(&agents, &opts)?;
     let spec = game.spec();
     let played = match out.stop_reason {
@@ -157,7 +141,7 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
         None => out.games,
     };
     if a.json {
-        let summary = super::json::run(&spec, a.seed, played, &out, a.out.as_deref());
+        let summary = super::json::run(&spec, a.seed.seed, played, &out, a.output.out.as_deref());
         println!("{summary}");
         if out.stopped {
             eprintln!(
@@ -198,7 +182,7 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
     } else {
         String::new()
     };
-    println!("{spec}: {played} games{deals}, seed {}", a.seed);
+    println!("{spec}: {played} games{deals}, seed {}", a.seed.seed);
     print!("{}", record::format_table(&out.agents));
     let seats: Vec<String> = out
         .seats
@@ -224,7 +208,7 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
             out.capped
         );
     }
-    if let Some(dir) = &a.out {
+    if let Some(dir) = &a.output.out {
         println!("results in {}", dir.display());
     }
     if out.stopped {
@@ -237,12 +221,37 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+impl RunArgs {
+    /// The runner's options, converted once from the command line.
+    fn options(&self) -> RunOptions {
+        RunOptions {
+            games: self.max_games.unwrap_or(self.games),
+            seed: self.seed.seed,
+            threads: self.threads.threads,
+            out: self.output.out.clone(),
+            trace: self.trace.clone(),
+            trace_search: self.trace_search,
+            force: self.output.force,
+            resume: self.resume,
+            shard: self.shard,
+            max_errors: self.max_errors,
+            move_timeout: self.move_timeout_ms.map(std::time::Duration::from_millis),
+            keep_rows: false,
+            progress: !self.quiet,
+            command: crate::provenance::command_line(),
+            duplicate: self.duplicate,
+            until: self.until,
+            fixed_seats: false,
+        }
+    }
+}
+
 fn play_interactive(a: PlayArgs, registry: &Registry) -> Result<()> {
     arena::play::quiet_contained_panics();
-    let game = registry.command_game(&a.game)?;
+    let game = registry.command_game(&a.game.game)?;
     let agents = seat_agents(&a.agents, game.num_players())?;
     game.check_agents(&agents)?;
-    game.play(&agents, a.seed, a.html.then_some(a.port))
+    game.play(&agents, a.seed.seed, a.html.then_some(a.port))
 }
 
 fn replay(a: ReplayArgs, registry: &Registry) -> Result<()> {

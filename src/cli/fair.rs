@@ -23,6 +23,7 @@ fn range(text: &str) -> Result<(f64, f64)> {
 
 pub(super) fn run(a: FairArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
+    let out = a.output.dir()?;
     let (lo, hi) = range(&a.range)?;
     if let Some(p) = a.precision
         && !(p > 0.0 && p.is_finite())
@@ -30,7 +31,7 @@ pub(super) fn run(a: FairArgs, registry: &Registry) -> Result<()> {
         bail!("--precision must be a positive number, got {p}");
     }
     let opts = FairOptions {
-        game: a.game.clone(),
+        game: a.game.game.clone(),
         param: a.param.clone(),
         range: (lo, hi),
         agent: a.agent.clone(),
@@ -41,15 +42,15 @@ pub(super) fn run(a: FairArgs, registry: &Registry) -> Result<()> {
         },
         max_games: a.max_games,
         precision: a.precision.unwrap_or((hi - lo) / 64.0),
-        seed: a.seed,
-        threads: a.threads,
+        seed: a.seed.seed,
+        threads: a.threads.threads,
     };
-    let _out = prepare_out(&a.out, "fair.csv", a.force)?;
+    let _out = prepare_out(out, "fair.csv", a.output.force)?;
     let r = solve_in(registry, &opts)?;
-    save(&a.out, "fair.csv", &r.to_csv())?;
-    save(&a.out, "fair.json", &serde_json::to_string_pretty(&r)?)?;
+    save(out, "fair.csv", &r.to_csv())?;
+    save(out, "fair.json", &serde_json::to_string_pretty(&r)?)?;
     let md = r.to_markdown();
-    save(&a.out, "fair.md", &md)?;
+    save(out, "fair.md", &md)?;
     print!("{md}");
     Ok(())
 }

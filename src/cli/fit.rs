@@ -34,19 +34,21 @@ pub(super) fn run(a: FitArgs) -> Result<()> {
             a.l2
         );
     }
-    crate::fsutil::check_new(&a.out, a.force)
-        .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", a.out.display()))?;
-    let game = AnyGame::parse(&a.game)?;
+    let out = a.output.dir()?;
+    crate::fsutil::check_new(out, a.output.force)
+        .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", out.display()))?;
+    let game = AnyGame::parse(&a.game.game)?;
     let agent = AgentSpec::parse(&a.agent)?;
     crate::with_game!(game, g => fit_game(&g, &agent, &a))
 }
 
 fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
+    let out = a.output.dir()?;
     let c = Collect {
         games: a.games,
-        seed: a.seed,
+        seed: a.seed.seed,
         stride: a.stride,
-        threads: a.threads,
+        threads: a.threads.threads,
         progress: true,
     };
     let other = a.compare.as_deref().map(other_weights::<G>).transpose()?;
@@ -60,13 +62,13 @@ fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
         game.spec(),
         agent.label,
         a.games,
-        a.seed,
+        a.seed.seed,
         a.stride,
         a.holdout,
         a.l2
     );
-    crate::fsutil::write_atomic(&a.out, eval.to_toml())
-        .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", a.out.display()))?;
+    crate::fsutil::write_atomic(out, eval.to_toml())
+        .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", out.display()))?;
     for (name, w) in eval.features.iter().zip(&eval.weights) {
         println!("{name:<16} {w:+.4}");
     }
@@ -91,7 +93,7 @@ fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
             accuracy(&w.weights, &x, &y)
         );
     }
-    println!("wrote {}", a.out.display());
+    println!("wrote {}", out.display());
     Ok(())
 }
 

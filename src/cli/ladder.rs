@@ -36,18 +36,18 @@ pub(super) fn run(a: LadderArgs, registry: &Registry) -> Result<()> {
     if a.games == 0 {
         bail!("--games must be at least 1");
     }
-    let game = registry.command_game(&a.game)?;
+    let game = registry.command_game(&a.game.game)?;
     let agents = split_list(&a.agents)?;
     registry.builtin_agents_only("ladder", agents.iter().map(String::as_str))?;
     let plan = ladder::plan(&agents, &list, unit)?;
-    let out = &a.out;
+    let out = a.output.dir()?;
     let pairs = a.games.div_ceil(2);
     // What makes two invocations the same ladder, kept for --resume.
     let identity = serde_json::json!({
         "game": game.spec(),
         "entrants": plan.entrants.iter().map(|e| e.spec.label.clone()).collect::<Vec<_>>(),
         "games": pairs * 2,
-        "seed": a.seed,
+        "seed": a.seed.seed,
     });
     let id_path = out.join("ladder.json");
     let journal_path = out.join("pairs.csv");
@@ -75,7 +75,7 @@ pub(super) fn run(a: LadderArgs, registry: &Registry) -> Result<()> {
         println!("resuming: {} pairs of games already played", j.pairs_done());
         j
     } else {
-        if (out.join("ladder.csv").exists() || journal_path.exists()) && !a.force {
+        if (out.join("ladder.csv").exists() || journal_path.exists()) && !a.output.force {
             bail!(
                 "{} already holds a ladder (use --force to overwrite, --resume to continue it, or another --out)",
                 out.display()
@@ -87,7 +87,7 @@ pub(super) fn run(a: LadderArgs, registry: &Registry) -> Result<()> {
     };
     println!(
         "{}: {} entrants, {} meetings of {} games",
-        a.game,
+        a.game.game,
         plan.entrants.len(),
         plan.meetings.len(),
         pairs * 2
@@ -105,20 +105,21 @@ pub(super) fn write<G: Game>(
         game,
         plan,
         a.games,
-        a.seed,
-        a.threads,
+        a.seed.seed,
+        a.threads.threads,
         a.resamples,
         Some(journal),
         true,
     )?;
+    let out = a.output.dir()?;
     let save = |name: &str, text: String| {
-        let path = a.out.join(name);
+        let path = out.join(name);
         crate::fsutil::write_atomic(&path, text)
             .with_context(|| format!("cannot write {}", path.display()))
     };
     save("ladder.csv", r.to_csv(plan.unit))?;
     save("meetings.csv", r.meetings_csv(plan))?;
-    let svg = a.out.join("ladder.svg");
+    let svg = out.join("ladder.svg");
     r.plot(
         &svg,
         &format!("{}: Elo against CPU per decision", game.spec()),

@@ -193,6 +193,93 @@ pub enum Command {
     Man,
 }
 
+// The options many commands share, each declared once and flattened into
+// the commands that take it. A command that says more about one of them
+// adjusts its help (or default) with `mut_args`; flag names, value names and
+// parsers stay the group's.
+
+/// `--game`: the game a command plays.
+#[derive(Debug, Clone, clap::Args)]
+pub struct GameArg {
+    /// Game spec, e.g. `connect4` or `fox(players=3)`.
+    #[arg(long)]
+    pub game: String,
+}
+
+/// `--seed`: the master seed that every game's seeds derive from.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct Seed {
+    /// Master seed; the same seed gives the same results whatever the thread count.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// `--threads`: worker threads, which no result depends on.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct Threads {
+    /// Worker threads (0: one per core); the results do not depend on it.
+    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
+    pub threads: usize,
+}
+
+/// `--out` and `--force`: where a command writes, and whether it may
+/// replace an earlier result there. Optional unless the command makes it
+/// `required`; [`Output::dir`] reads it then.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Output {
+    /// Output directory.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Overwrite an earlier result in --out.
+    #[arg(long)]
+    pub force: bool,
+}
+
+impl Output {
+    /// `--out` of a command that requires it.
+    pub fn dir(&self) -> anyhow::Result<&std::path::Path> {
+        self.out
+            .as_deref()
+            .ok_or_else(|| anyhow::anyhow!("--out is required"))
+    }
+}
+
+// A command's own say on a shared option, as `#[command(mut_args(...))]`
+// (which, unlike `mut_arg`, keeps the options in their order).
+
+/// Makes the option `id` required.
+fn required(id: &'static str) -> impl FnMut(clap::Arg) -> clap::Arg {
+    move |arg| {
+        if arg.get_id() == id {
+            arg.required(true)
+        } else {
+            arg
+        }
+    }
+}
+
+/// Gives the option `id` this command's help text.
+fn help(id: &'static str, text: &'static str) -> impl FnMut(clap::Arg) -> clap::Arg {
+    move |arg| {
+        if arg.get_id() == id {
+            arg.help(text)
+        } else {
+            arg
+        }
+    }
+}
+
+/// Gives the option `id` this command's default value.
+fn default(id: &'static str, value: &'static str) -> impl FnMut(clap::Arg) -> clap::Arg {
+    move |arg| {
+        if arg.get_id() == id {
+            arg.default_value(value)
+        } else {
+            arg
+        }
+    }
+}
+
 /// Arguments of `games`.
 #[derive(Debug, clap::Args)]
 pub struct GamesArgs {
@@ -226,10 +313,11 @@ pub struct CompletionsArgs {
 
 /// Arguments of `balance`.
 #[derive(Debug, clap::Args)]
+#[command(mut_args(required("out")))]
 pub struct BalanceArgs {
-    /// Game spec.
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// The search agent in every seat (mcts, pimc, ismcts or a preset); its iterations are set to each budget.
     #[arg(long, default_value = "ismcts")]
     pub agent: String,
@@ -254,26 +342,23 @@ pub struct BalanceArgs {
     /// Games per ladder meeting for the Elo column, two-player games only (0: none).
     #[arg(long, default_value_t = 20)]
     pub ladder_games: u64,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (0: one per core); the results do not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
     /// Play only shard K of N of every budget's games and ladder pairs (1-based), e.g.
     /// 2/8; combine the output directories of all shards with `boardlab merge`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
-    /// Output directory.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Overwrite an earlier result in --out.
-    #[arg(long, conflicts_with = "resume")]
-    pub force: bool,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
     /// Continue the interrupted (or time-capped) study in --out, given the same
     /// options: its complete games are kept and only the rest is played. A
     /// larger --max-games extends a finished study the same way.
-    #[arg(long, conflicts_with = "shard")]
+    #[arg(long, conflicts_with_all = ["shard", "force"])]
     pub resume: bool,
 }
 
@@ -293,10 +378,16 @@ pub struct CompareArgs {
 
 /// Arguments of `fair`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help("game", "Game spec (the parameter is set on top of it)")),
+    mut_args(help("seed", "Master seed (the same seeds at every probe)")),
+    mut_args(required("out")),
+    mut_args(help("out", "Output directory for fair.csv, fair.json and fair.md"))
+)]
 pub struct FairArgs {
-    /// Game spec (the parameter is set on top of it).
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// The numeric game parameter to solve for.
     #[arg(long)]
     pub param: String,
@@ -321,26 +412,27 @@ pub struct FairArgs {
     /// Stop when the bracket is this narrow (default: the range / 64).
     #[arg(long)]
     pub precision: Option<f64>,
-    /// Master seed (the same seeds at every probe).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (0: one per core); the results do not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
-    /// Output directory for fair.csv, fair.json and fair.md.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Overwrite an earlier result in --out.
-    #[arg(long)]
-    pub force: bool,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
 }
 
 /// Arguments of `ablate`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(required("out")),
+    mut_args(help("out", "Output directory for ablate.csv, ablate.json and ablate.md"))
+)]
 pub struct AblateArgs {
-    /// Game spec.
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// The agent in every seat.
     #[arg(long, default_value = "random")]
     pub agent: String,
@@ -350,26 +442,35 @@ pub struct AblateArgs {
     /// Only these components, comma-separated (names as listed in ablate.csv).
     #[arg(long)]
     pub components: Option<String>,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (0: one per core); the results do not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
-    /// Output directory for ablate.csv, ablate.json and ablate.md.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Overwrite an earlier result in --out.
-    #[arg(long)]
-    pub force: bool,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
 }
 
 /// Arguments of `tune`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(default("threads", "1")),
+    mut_args(help(
+        "threads",
+        "Worker threads (0: one per core); with time_ms use 1 so budgets mean one core each"
+    )),
+    mut_args(help("out", "Directory for tune.csv (every game) and summary.md")),
+    mut_args(help(
+        "force",
+        "Overwrite an earlier tune.csv in --out or the --preset-out file"
+    ))
+)]
 pub struct TuneArgs {
-    /// Game spec.
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// The agent template, e.g. `ismcts(time_ms=10, c=?, rollout=[random,mast])`.
     #[arg(long)]
     pub agent: String,
@@ -382,35 +483,37 @@ pub struct TuneArgs {
     /// Games of the confirmation of the pick (rounded up likewise).
     #[arg(long, default_value_t = 200, value_parser = parse_games)]
     pub confirm: u64,
-    /// Master seed; the same seed gives the same tuning whatever the thread count.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (0: one per core); with time_ms use 1 so budgets mean one core each.
-    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
-    pub threads: usize,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
     /// NTBEA's exploration constant.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub k: f64,
     /// Neighbours the model scores per evaluation.
     #[arg(long, default_value_t = 50)]
     pub neighbours: usize,
-    /// Directory for tune.csv (every game) and summary.md.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
     /// Write the pick as a preset file (agents/ format).
     #[arg(long)]
     pub preset_out: Option<PathBuf>,
-    /// Overwrite an earlier tune.csv in --out or the --preset-out file.
-    #[arg(long)]
-    pub force: bool,
 }
 
 /// Arguments of `quality`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(required("out")),
+    mut_args(help("out", "Output directory (quality.csv, quality.md)")),
+    mut_args(help("force", "Overwrite an existing quality.csv in --out"))
+)]
 pub struct QualityArgs {
-    /// Game spec.
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// Agents, one per seat, comma-separated; they rotate over the seats. A
     /// single agent fills every seat.
     #[arg(long)]
@@ -418,21 +521,18 @@ pub struct QualityArgs {
     /// Games (rounded up to whole seat rotations).
     #[arg(long, default_value_t = 100, value_parser = parse_games)]
     pub games: u64,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (0: one per core); the results do not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
     /// A ladder.csv (from `boardlab ladder`) for the Elo spread from random to the best agent.
     #[arg(long)]
     pub ladder: Option<PathBuf>,
-    /// Output directory (quality.csv, quality.md).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Overwrite an existing quality.csv in --out.
-    #[arg(long)]
-    pub force: bool,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
 }
 
 /// Arguments of `report`.
@@ -451,17 +551,24 @@ pub struct VerifyArgs {
     /// Games replayed per run (the first ones of the run).
     #[arg(long, default_value_t = crate::files::SAMPLE_GAMES)]
     pub sample: usize,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
 }
 
 /// Arguments of `exploitability`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help(
+        "game",
+        "Game spec of a small two-player zero-sum game with chance as chance nodes"
+    )),
+    mut_args(help("seed", "Master seed of the views and the agent's streams"))
+)]
 pub struct ExploitabilityArgs {
-    /// Game spec of a small two-player zero-sum game with chance as chance nodes.
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// The agent whose policy is measured (or `uniform` for the exact uniform random policy).
     #[arg(long)]
     pub agent: String,
@@ -469,12 +576,12 @@ pub struct ExploitabilityArgs {
     /// policy exactly, such as cfr, is asked for it once instead).
     #[arg(long, default_value_t = 100)]
     pub samples: u32,
-    /// Master seed of the views and the agent's streams.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (0: one per core); the result does not depend on it.
-    #[arg(long, default_value_t = 0)]
-    pub threads: usize,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -482,10 +589,20 @@ pub struct ExploitabilityArgs {
 
 /// Arguments of `ladder`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help("game", "Game spec of a two-player game")),
+    mut_args(default("threads", "1")),
+    mut_args(help(
+        "threads",
+        "Worker threads (0: one per core); with --time-ms use 1 so budgets mean one core each"
+    )),
+    mut_args(required("out")),
+    mut_args(help("force", "Overwrite an existing ladder in --out"))
+)]
 pub struct LadderArgs {
-    /// Game spec of a two-player game.
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// Agents, comma-separated; search agents (mcts, pimc, ismcts and their presets)
     /// are rated at every budget, others (greedy) once; random play is always the anchor.
     #[arg(long)]
@@ -503,21 +620,18 @@ pub struct LadderArgs {
     /// Games per meeting (rounded up to pairs with the seats swapped).
     #[arg(long, default_value_t = 20)]
     pub games: u64,
-    /// Master seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (0: one per core); with --time-ms use 1 so budgets mean one core each.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
     /// Bootstrap resamples for the Elo intervals.
     #[arg(long, default_value_t = 200)]
     pub resamples: usize,
-    /// Output directory.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Overwrite an existing ladder in --out.
-    #[arg(long)]
-    pub force: bool,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
     /// Continue an interrupted ladder in --out (same arguments): its finished pairs are kept.
     #[arg(long, conflicts_with = "force")]
     pub resume: bool,
@@ -525,6 +639,7 @@ pub struct LadderArgs {
 
 /// Arguments of `summarize`.
 #[derive(Debug, clap::Args)]
+#[command(mut_args(help("seed", "Seed of the bootstrap")))]
 pub struct SummarizeArgs {
     /// A result directory holding games.csv (and run.json, whose agent list is used when present).
     pub dir: PathBuf,
@@ -534,26 +649,37 @@ pub struct SummarizeArgs {
     /// Bootstrap resamples for the rating intervals.
     #[arg(long, default_value_t = 200)]
     pub resamples: usize,
-    /// Seed of the bootstrap.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
 }
 
 /// Arguments of `fit`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help("game", "Game spec (a game with evaluation features, e.g. karmaka)")),
+    mut_args(help("seed", "Master seed; game i plays on seed f(seed, i)")),
+    mut_args(help(
+        "threads",
+        "Worker threads (0: one per core); the weights do not depend on it"
+    )),
+    mut_args(required("out")),
+    mut_args(help("out", "The weights file to write (TOML)")),
+    mut_args(help("force", "Replace the weights file if it exists"))
+)]
 pub struct FitArgs {
-    /// Game spec (a game with evaluation features, e.g. karmaka).
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// The agent playing every seat of the self-play games.
     #[arg(long)]
     pub agent: String,
     /// Self-play games (the last --holdout share of them is held out).
     #[arg(long, default_value_t = 400)]
     pub games: u64,
-    /// Master seed; game i plays on seed f(seed, i).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
     /// Every stride-th decision of a game is recorded, from every seat's view.
     #[arg(long, default_value_t = 4)]
     pub stride: u32,
@@ -563,15 +689,12 @@ pub struct FitArgs {
     /// Ridge penalty on the weights.
     #[arg(long, default_value_t = 0.001)]
     pub l2: f64,
-    /// Worker threads (0: one per core); the weights do not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
-    /// The weights file to write (TOML).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Replace the weights file if it exists.
-    #[arg(long)]
-    pub force: bool,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
     /// Other weights to measure on the same held-out games, beside the new
     /// fit and the heuristic, named as an agent's `eval=` names them:
     /// `fitted` (the game's shipped weights), a weights set the game names
@@ -584,10 +707,14 @@ pub struct FitArgs {
 
 /// Arguments of `sprt`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help("game", "Game spec of a two-player game")),
+    mut_args(help("seed", "Master seed; pair k plays both its games on seed f(seed, k)"))
+)]
 pub struct SprtArgs {
-    /// Game spec of a two-player game.
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// The two agents, A,B: the test is on A's Elo over B.
     #[arg(long)]
     pub agents: String,
@@ -603,18 +730,18 @@ pub struct SprtArgs {
     /// Probability of accepting H0 when H1 holds.
     #[arg(long, default_value_t = 0.05)]
     pub beta: f64,
-    /// Master seed; pair k plays both its games on seed f(seed, k).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
     /// Stop without a decision after this many games.
     #[arg(long, default_value_t = 100_000)]
     pub max_games: u64,
     /// Game pairs per batch; the test is checked (and a line printed) after each batch, from 10 pairs on.
     #[arg(long, default_value_t = 20)]
     pub batch: u64,
-    /// Worker threads (0: one per core); the results do not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
     /// Print the result as one JSON object (the progress lines go to standard error; an
     /// infinite Elo bound, as after a clean sweep, is null).
     #[arg(long)]
@@ -623,21 +750,22 @@ pub struct SprtArgs {
 
 /// Arguments of `experiment`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help("out", "Output directory (default: results/<file name without .toml>)")),
+    mut_args(help("force", "Overwrite an earlier output"))
+)]
 pub struct ExperimentArgs {
     /// The experiment file (see experiments/ for examples).
     pub file: PathBuf,
-    /// Output directory (default: results/<file name without .toml>).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
     /// Worker threads, overriding the file's setting.
     #[arg(long, value_parser = parse_threads)]
     pub threads: Option<usize>,
     /// Continue an interrupted experiment: finished games of every cell are kept.
     #[arg(long, conflicts_with = "force")]
     pub resume: bool,
-    /// Overwrite an earlier output.
-    #[arg(long)]
-    pub force: bool,
     /// Play only shard K of N of every cell's games (1-based), e.g. 2/8; combine the
     /// output directories of all shards with `boardlab merge`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
@@ -649,17 +777,18 @@ pub struct ExperimentArgs {
 
 /// Arguments of `merge`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(required("out")),
+    mut_args(help("out", "Directory for the merged results"))
+)]
 pub struct MergeArgs {
     /// Shard directories, each written by `run --shard K/N --out DIR` (or
     /// `experiment FILE --shard K/N --out DIR`, or `balance … --shard K/N --out DIR`).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Directory for the merged results.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Overwrite results already in --out.
-    #[arg(long)]
-    pub force: bool,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
 }
 
 pub use crate::arena::max_threads;
@@ -723,10 +852,18 @@ fn parse_shard(text: &str) -> Result<(u64, u64), String> {
 
 /// Arguments of `run`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help(
+        "seed",
+        "Master seed; the same seed gives the same games whatever the thread count"
+    )),
+    mut_args(help("threads", "Worker threads (0: one per core)")),
+    mut_args(help("out", "Directory for games.csv, summary.csv and seats.csv"))
+)]
 pub struct RunArgs {
-    /// Game spec, e.g. `connect4` or `fox(players=3)`.
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// Comma-separated agents, one per seat, e.g. `random,mcts(iterations=1000)`;
     /// a single agent fills every seat (`--agents greedy`).
     #[arg(long)]
@@ -734,15 +871,15 @@ pub struct RunArgs {
     /// Number of games (rounded up to a multiple of the number of seats, so every agent sits in every seat equally often).
     #[arg(long, default_value_t = 100, value_parser = parse_games)]
     pub games: u64,
-    /// Master seed; the same seed gives the same games whatever the thread count.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
-    /// Directory for games.csv, summary.csv and seats.csv.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
     /// Directory for one JSON-lines trace per game (replay with `boardlab replay`, draw with `boardlab view`).
     #[arg(long)]
     pub trace: Option<PathBuf>,
@@ -750,11 +887,8 @@ pub struct RunArgs {
     /// visits and values in the traces (larger traces; `boardlab view` shows them).
     #[arg(long, requires = "trace")]
     pub trace_search: bool,
-    /// Overwrite results already in --out.
-    #[arg(long, conflicts_with = "resume")]
-    pub force: bool,
     /// Continue an interrupted run in --out (same arguments required); finished games are kept.
-    #[arg(long, requires = "out")]
+    #[arg(long, requires = "out", conflicts_with = "force")]
     pub resume: bool,
     /// Play only shard K of N of the game indices (1-based), e.g. 2/8; combine shards with `boardlab merge`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
@@ -800,17 +934,18 @@ fn parse_until(text: &str) -> Result<f64, String> {
 
 /// Arguments of `play`.
 #[derive(Debug, clap::Args)]
+#[command(mut_args(help("seed", "Seed of the game")))]
 pub struct PlayArgs {
-    /// Game spec.
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// Comma-separated agents, one per seat (a single agent fills every seat);
     /// `human` for a person at the terminal.
     #[arg(long)]
     pub agents: String,
-    /// Seed of the game.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
     /// Play in a browser: the board drawn as in `boardlab view`, moves clicked.
     #[arg(long)]
     pub html: bool,
@@ -832,15 +967,16 @@ pub struct ReplayArgs {
 
 /// Arguments of `view`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help("out", "The HTML file to write (default: the trace's name with .html)")),
+    mut_args(help("force", "Replace the HTML file if it exists"))
+)]
 pub struct ViewArgs {
     /// A trace file (game-NNNNNNNN.jsonl) written by `run --trace`.
     pub file: PathBuf,
-    /// The HTML file to write (default: the trace's name with .html).
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Replace the HTML file if it exists.
-    #[arg(long)]
-    pub force: bool,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
     /// The trace's game spec, required when it names data files (as for `replay`).
     #[arg(long)]
     pub game: Option<String>,
@@ -848,6 +984,13 @@ pub struct ViewArgs {
 
 /// Arguments of `soak`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help(
+        "seed",
+        "Master seed; each game's seed derives from it and the game's index"
+    )),
+    mut_args(help("threads", "Worker threads (0: one per core)"))
+)]
 pub struct SoakArgs {
     /// Game spec to soak (repeatable); default: every registered game in every variant of its test specs.
     #[arg(long)]
@@ -855,15 +998,15 @@ pub struct SoakArgs {
     /// Random games per spec.
     #[arg(long, default_value_t = 1000, value_parser = parse_games)]
     pub games: u64,
-    /// Master seed; each game's seed derives from it and the game's index.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
     /// Index of the first game (with --games 1, replays one reported game).
     #[arg(long, default_value_t = 0)]
     pub start: u64,
-    /// Worker threads (0: one per core).
-    #[arg(long, default_value_t = 0, value_parser = parse_threads)]
-    pub threads: usize,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -872,9 +1015,9 @@ pub struct SoakArgs {
 /// Arguments of `bench`.
 #[derive(Debug, clap::Args)]
 pub struct BenchArgs {
-    /// Game spec.
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// Measure this agent's search from the initial state instead of random playouts.
     #[arg(long)]
     pub agent: Option<String>,
@@ -915,5 +1058,38 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         super::Cli::command().debug_assert();
+    }
+
+    /// The commands' own say on the shared options reaches them (a misspelt
+    /// id would silently change nothing).
+    #[test]
+    fn shared_options_take_each_command_s_say() {
+        let cli = super::Cli::command();
+        let arg = |command: &str, id: &str| {
+            let sub = cli.find_subcommand(command).unwrap();
+            sub.get_arguments()
+                .find(|a| a.get_id() == id)
+                .unwrap_or_else(|| panic!("{command} --{id}"))
+                .clone()
+        };
+        for command in [
+            "merge", "ladder", "quality", "fit", "balance", "fair", "ablate",
+        ] {
+            assert!(arg(command, "out").is_required_set(), "{command}");
+        }
+        for command in ["run", "tune", "experiment", "view"] {
+            assert!(!arg(command, "out").is_required_set(), "{command}");
+        }
+        for (command, threads) in [("run", "0"), ("tune", "1"), ("ladder", "1")] {
+            assert_eq!(arg(command, "threads").get_default_values(), [threads]);
+        }
+        let help = |command: &str, id: &str| arg(command, id).get_help().unwrap().to_string();
+        assert_eq!(help("play", "seed"), "Seed of the game");
+        assert_eq!(help("fit", "out"), "The weights file to write (TOML)");
+        assert_eq!(
+            help("fit", "force"),
+            "Replace the weights file if it exists"
+        );
+        assert_eq!(help("sprt", "game"), "Game spec of a two-player game");
     }
 }

@@ -8,7 +8,8 @@ use crate::agents::registry::AgentSpec;
 use crate::analysis::quality;
 
 pub(super) fn run(a: QualityArgs, registry: &Registry) -> Result<()> {
-    let game = registry.command_game(&a.game)?;
+    let out = a.output.dir()?;
+    let game = registry.command_game(&a.game.game)?;
     let agents = super::commands::seat_agents(&a.agents, game.num_players())?;
     registry.builtin_agents_only("quality", agents.iter().map(String::as_str))?;
     let specs = agents
@@ -21,20 +22,19 @@ pub(super) fn run(a: QualityArgs, registry: &Registry) -> Result<()> {
         .map(quality::ladder_depth)
         .transpose()
         .map_err(anyhow::Error::msg)?;
-    let csv = a.out.join("quality.csv");
-    if csv.exists() && !a.force {
+    let csv = out.join("quality.csv");
+    if csv.exists() && !a.output.force {
         bail!(
             "{} already holds quality.csv (use --force to overwrite, or another --out)",
-            a.out.display()
+            out.display()
         );
     }
-    let games = game.quality(&specs, a.games, a.seed, a.threads)?;
+    let games = game.quality(&specs, a.games, a.seed.seed, a.threads.threads)?;
     let metrics = quality::metrics(&games);
-    std::fs::create_dir_all(&a.out)
-        .with_context(|| format!("cannot create {}", a.out.display()))?;
-    let title = format!("{} with {}", a.game, a.agents);
+    std::fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let title = format!("{} with {}", a.game.game, a.agents);
     let save = |name: &str, text: String| {
-        let path = a.out.join(name);
+        let path = out.join(name);
         crate::fsutil::write_atomic(&path, text)
             .with_context(|| format!("cannot write {}", path.display()))
     };

@@ -159,13 +159,13 @@ pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
         .iter()
         .map(|s| registry.command_game(s))
         .collect::<Result<Vec<_>, _>>()?;
-    let pool = crate::arena::pool(a.threads).map_err(anyhow::Error::msg)?;
+    let pool = crate::arena::pool(a.threads.threads).map_err(anyhow::Error::msg)?;
     quiet_contained_panics();
     if !a.json {
         println!(
             "soak: {} random games per spec, seed {}, {} threads",
             a.games,
-            a.seed,
+            a.seed.seed,
             pool.current_num_threads()
         );
         println!(
@@ -178,7 +178,7 @@ pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
     for (text, game) in specs.iter().zip(&games) {
         let spec = game.spec();
         let clock = Instant::now();
-        let tally = game.soak(a.seed, a.start, a.games, &pool);
+        let tally = game.soak(a.seed.seed, a.start, a.games, &pool);
         let secs = clock.elapsed().as_secs_f64().max(1e-9);
         let rate = tally.games as f64 / secs;
         if !a.json {
@@ -190,7 +190,7 @@ pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
         let first = tally.first.as_ref().map(|v| {
             let replay = format!(
                 "boardlab soak --game '{text}' --seed {} --start {} --games 1",
-                a.seed, v.index
+                a.seed.seed, v.index
             );
             (v, replay)
         });
@@ -224,7 +224,7 @@ pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
     }
     if a.json {
         let doc = serde_json::json!({
-            "seed": a.seed,
+            "seed": a.seed.seed,
             "start": a.start,
             "games_per_spec": a.games,
             "threads": pool.current_num_threads(),

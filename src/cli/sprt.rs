@@ -47,7 +47,7 @@ pub(super) fn sprt(a: SprtArgs, registry: &Registry) -> Result<ExitCode> {
     if a.batch == 0 {
         bail!("--batch must be at least 1");
     }
-    let game = registry.command_game(&a.game)?;
+    let game = registry.command_game(&a.game.game)?;
     let agents = split_list(&a.agents)?;
     game.check_agents(&agents)?;
     if agents.len() != 2 {
@@ -115,7 +115,7 @@ pub(super) fn run<G: Game>(
             s.check_game(game)?;
         }
     }
-    let pool = crate::arena::pool(a.threads).map_err(anyhow::Error::msg)?;
+    let pool = crate::arena::pool(a.threads.threads).map_err(anyhow::Error::msg)?;
     let (lower, upper) = sprt::bounds(a.alpha, a.beta);
     let max_pairs = a.max_games.div_ceil(2).max(1);
     // With --json, standard output holds only the result object.
@@ -135,7 +135,7 @@ pub(super) fn run<G: Game>(
         a.elo1,
         a.alpha,
         a.beta,
-        a.seed
+        a.seed.seed
     ));
     // pairs[k]: pairs in which A scored k half-points over the two games.
     let mut pairs = [0u64; 5];
@@ -149,7 +149,7 @@ pub(super) fn run<G: Game>(
             (done..end)
                 .into_par_iter()
                 .map(|p| {
-                    let seed = game_seed(a.seed, p);
+                    let seed = game_seed(a.seed.seed, p);
                     [
                         play_one(game, specs, factories, [0, 1], seed),
                         play_one(game, specs, factories, [1, 0], seed),
@@ -203,7 +203,7 @@ pub(super) fn run<G: Game>(
         };
         let summary = serde_json::json!({
             "game": game.spec(), "a": specs[0].label, "b": specs[1].label,
-            "elo0": a.elo0, "elo1": a.elo1, "alpha": a.alpha, "beta": a.beta, "seed": a.seed,
+            "elo0": a.elo0, "elo1": a.elo1, "alpha": a.alpha, "beta": a.beta, "seed": a.seed.seed,
             "games": 2 * done, "wins": wins, "draws": draws, "losses": losses,
             "pairs": pairs, "llr": last_llr, "lower": lower, "upper": upper,
             "decision": decision, "verdict": verdict,

@@ -41,7 +41,7 @@ pub(super) fn summarize(a: SummarizeArgs) -> Result<()> {
     };
     let opts = RatingOptions {
         resamples: a.resamples,
-        seed: a.seed,
+        seed: a.seed.seed,
         ..RatingOptions::default()
     };
     let labels = run.as_ref().map(|m| m.identity.agents.as_slice());

@@ -19,27 +19,27 @@ pub(super) fn run(a: TuneArgs, registry: &Registry) -> Result<()> {
     if a.neighbours == 0 {
         bail!("--neighbours must be at least 1");
     }
-    let game = registry.command_game(&a.game)?;
+    let game = registry.command_game(&a.game.game)?;
     registry.builtin_agents_only("tune", [a.agent.as_str(), a.against.as_str()])?;
     let space = SearchSpace::parse(&a.agent)?;
     let against = AgentSpec::parse(&a.against)?;
-    if let Some(dir) = &a.out
+    if let Some(dir) = &a.output.out
         && dir.join("tune.csv").exists()
-        && !a.force
+        && !a.output.force
     {
         bail!(
             "{} already holds a tuning (use --force to overwrite, or another --out)",
             dir.display()
         );
     }
-    if let Some(dir) = &a.out {
+    if let Some(dir) = &a.output.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     if let Some(p) = &a.preset_out {
         if p.extension().is_none_or(|e| e != "toml") {
             bail!("--preset-out must name a .toml file; {} given", p.display());
         }
-        if p.exists() && !a.force {
+        if p.exists() && !a.output.force {
             bail!("{} exists (use --force to overwrite)", p.display());
         }
         let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
@@ -68,8 +68,8 @@ pub(super) fn tune_game<G: Game>(
     let opts = TuneOptions {
         budget: a.budget,
         confirm: a.confirm,
-        seed: a.seed,
-        threads: a.threads,
+        seed: a.seed.seed,
+        threads: a.threads.threads,
         ntbea: Ntbea {
             k: a.k,
             neighbours: a.neighbours,
@@ -84,7 +84,7 @@ pub(super) fn tune_game<G: Game>(
         grid,
         against.label,
         a.budget.div_ceil(n) * n,
-        a.seed
+        a.seed.seed
     );
     let r = tune::tune(game, space, against, &opts)?;
     let (won, games, lo, hi) = r.confirmation;
@@ -101,7 +101,7 @@ pub(super) fn tune_game<G: Game>(
         a.k,
         a.neighbours,
         r.model.evaluations(),
-        a.seed
+        a.seed.seed
     ));
     text.push_str("| | setting | win rate | 95 % interval | games |\n|---|---|---:|---|---:|\n");
     text.push_str(&format!(
@@ -127,7 +127,7 @@ pub(super) fn tune_game<G: Game>(
         ));
     }
     print!("{text}");
-    if let Some(dir) = &a.out {
+    if let Some(dir) = &a.output.out {
         write(&dir.join("tune.csv"), &tune::records_csv(space, &r.records))?;
         write(&dir.join("summary.md"), &text)?;
     }
@@ -137,7 +137,7 @@ pub(super) fn tune_game<G: Game>(
             game.spec(),
             against.label,
             a.budget.div_ceil(n) * n,
-            a.seed
+            a.seed.seed
         );
         write(path, &tune::preset_toml(space, &r.best, &description))?;
     }

@@ -22,7 +22,7 @@ pub(super) fn run(a: VerifyArgs) -> Result<ExitCode> {
     }
     let mut ok = true;
     for d in &a.dirs {
-        let checks = verify_study(d, a.sample, a.threads);
+        let checks = verify_study(d, a.sample, a.threads.threads);
         let passes = checks.iter().all(|c| c.status.passes());
         for c in &checks {
             match &c.status {

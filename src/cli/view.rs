@@ -7,10 +7,11 @@ use super::{Registry, ViewArgs};
 pub(super) fn run(a: ViewArgs, registry: &Registry) -> Result<()> {
     let (header, game, lines) = super::commands::open_trace(registry, &a.file, a.game.as_deref())?;
     let out = a
+        .output
         .out
         .clone()
         .unwrap_or_else(|| a.file.with_extension("html"));
-    crate::fsutil::check_new(&out, a.force)
+    crate::fsutil::check_new(&out, a.output.force)
         .with_context(|| format!("cannot write {}", out.display()))?;
     let html = game.view(header, &lines)?;
     crate::fsutil::write_atomic(&out, html.0.as_bytes())
