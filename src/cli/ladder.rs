@@ -3,11 +3,61 @@
 
 use anyhow::{Context, Result, bail};
 
-use super::{LadderArgs, Registry};
+use super::{GameArg, Output, Registry, Seed, Threads, default, help, required};
 use crate::agents::MAX_MOVE_MS;
 use crate::game::Game;
 use crate::ladder::{self, BudgetUnit, LadderPlan};
 use crate::spec::split_list;
+
+/// Arguments of `ladder`.
+#[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help("game", "Game spec of a two-player game")),
+    mut_args(default("threads", "1")),
+    mut_args(help(
+        "threads",
+        "Worker threads (0: one per core); with --time-ms use 1 so budgets mean one core each"
+    )),
+    mut_args(required("out")),
+    mut_args(help("force", "Overwrite an existing ladder in --out"))
+)]
+pub struct LadderArgs {
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Agents, comma-separated; search agents (mcts, pimc, ismcts and their presets)
+    /// are rated at every budget, others (greedy) once; random play is always the anchor.
+    #[arg(long)]
+    pub agents: String,
+    /// Budgets per decision in milliseconds of wall time on one core, e.g. 10,20,40.
+    #[arg(long)]
+    pub time_ms: Option<String>,
+    /// Budgets per decision in search iterations, e.g. 100,200,400 (reproducible).
+    #[arg(long)]
+    pub iterations: Option<String>,
+    /// Budgets per decision in milliseconds of the searching thread's CPU, e.g. 5,10,20,40
+    /// (equal thinking on a loaded machine).
+    #[arg(long)]
+    pub cpu_ms: Option<String>,
+    /// Games per meeting (rounded up to pairs with the seats swapped).
+    #[arg(long, default_value_t = 20)]
+    pub games: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// Bootstrap resamples for the Elo intervals.
+    #[arg(long, default_value_t = 200)]
+    pub resamples: usize,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
+    /// Continue an interrupted ladder in --out (same arguments): its finished pairs are kept.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+}
 
 /// Reads a list of positive integers up to `max`, such as `10,20,40`.
 fn budgets(text: &str, flag: &str, max: u64) -> Result<Vec<u64>> {

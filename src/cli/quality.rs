@@ -1,11 +1,45 @@
 //! `boardlab quality`: game-quality metrics and the skill-depth index (see
 //! [`crate::analysis::quality`]), written as `quality.csv` and `quality.md`.
 
+use std::path::PathBuf;
+
 use anyhow::{Context, Result, bail};
 
-use super::{QualityArgs, Registry};
+use super::{GameArg, Output, Registry, Seed, Threads, help, parse_games, required};
 use crate::agents::registry::AgentSpec;
 use crate::analysis::quality;
+
+/// Arguments of `quality`.
+#[derive(Debug, clap::Args)]
+#[command(
+    mut_args(required("out")),
+    mut_args(help("out", "Output directory (quality.csv, quality.md)")),
+    mut_args(help("force", "Overwrite an existing quality.csv in --out"))
+)]
+pub struct QualityArgs {
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Agents, one per seat, comma-separated; they rotate over the seats. A
+    /// single agent fills every seat.
+    #[arg(long)]
+    pub agents: String,
+    /// Games (rounded up to whole seat rotations).
+    #[arg(long, default_value_t = 100, value_parser = parse_games)]
+    pub games: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// A ladder.csv (from `boardlab ladder`) for the Elo spread from random to the best agent.
+    #[arg(long)]
+    pub ladder: Option<PathBuf>,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
+}
 
 pub(super) fn run(a: QualityArgs, registry: &Registry) -> Result<()> {
     let out = a.output.dir()?;

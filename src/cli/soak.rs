@@ -10,11 +10,41 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use rayon::prelude::*;
 
-use super::{Registry, SoakArgs};
+use super::{Registry, Seed, Threads, help, parse_games};
 use crate::arena::play::{contained, panic_text, quiet_contained_panics};
 use crate::game::conformance::check_state;
 use crate::game::{Game, Turn};
 use crate::rng::{below, game_seed, rng_from_seed};
+
+/// Arguments of `soak`.
+#[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help(
+        "seed",
+        "Master seed; each game's seed derives from it and the game's index"
+    )),
+    mut_args(help("threads", "Worker threads (0: one per core)"))
+)]
+pub struct SoakArgs {
+    /// Game spec to soak (repeatable); default: every registered game in every variant of its test specs.
+    #[arg(long)]
+    pub game: Vec<String>,
+    /// Random games per spec.
+    #[arg(long, default_value_t = 1000, value_parser = parse_games)]
+    pub games: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// Index of the first game (with --games 1, replays one reported game).
+    #[arg(long, default_value_t = 0)]
+    pub start: u64,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// The first problem found in one random game.
 #[derive(Clone, Debug, PartialEq)]

@@ -1,15 +1,65 @@
 //! `boardlab tune`: NTBEA over an agent's parameters (see [`crate::tune`]),
 //! a table of the pick and the model's top settings, `tune.csv` and a preset.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use super::{Registry, TuneArgs};
+use super::{GameArg, Output, Registry, Seed, Threads, default, help, parse_games};
 use crate::agents::registry::AgentSpec;
 use crate::game::Game;
 use crate::tune::ntbea::Ntbea;
 use crate::tune::{self, SearchSpace, TuneOptions};
+
+/// Arguments of `tune`.
+#[derive(Debug, clap::Args)]
+#[command(
+    mut_args(default("threads", "1")),
+    mut_args(help(
+        "threads",
+        "Worker threads (0: one per core); with time_ms use 1 so budgets mean one core each"
+    )),
+    mut_args(help("out", "Directory for tune.csv (every game) and summary.md")),
+    mut_args(help(
+        "force",
+        "Overwrite an earlier tune.csv in --out or the --preset-out file"
+    ))
+)]
+pub struct TuneArgs {
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
+    /// The agent template, e.g. `ismcts(time_ms=10, c=?, rollout=[random,mast])`.
+    #[arg(long)]
+    pub agent: String,
+    /// The opponent in every other seat.
+    #[arg(long)]
+    pub against: String,
+    /// Games of the search (rounded up to whole seat rotations; one rotation is one evaluation).
+    #[arg(long, default_value_t = 200, value_parser = parse_games)]
+    pub budget: u64,
+    /// Games of the confirmation of the pick (rounded up likewise).
+    #[arg(long, default_value_t = 200, value_parser = parse_games)]
+    pub confirm: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// NTBEA's exploration constant.
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    pub k: f64,
+    /// Neighbours the model scores per evaluation.
+    #[arg(long, default_value_t = 50)]
+    pub neighbours: usize,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
+    /// Write the pick as a preset file (agents/ format).
+    #[arg(long)]
+    pub preset_out: Option<PathBuf>,
+}
 
 pub(super) fn run(a: TuneArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
