@@ -17,6 +17,7 @@ pub mod trace;
 pub mod watchdog;
 
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 use arrayvec::ArrayVec;
 
@@ -568,44 +569,173 @@ fn play_span<G: Game>(
     positions: Positions,
     (from, to): (usize, usize),
     threads: usize,
-    take: &mut (dyn FnMut(Event<'_>) -> bool + Send),
+    take: Take<'_>,
 ) -> Result<(), RunError> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    use std::sync::{Mutex, MutexGuard};
-    let next = AtomicUsize::new(from);
-    let written = AtomicUsize::new(from);
-    let halt = AtomicBool::new(false);
     let spec_text = game.spec();
     let escape = |s: &str| {
         let mut v = Vec::new();
         record::push_field(&mut v, s);
         v
     };
-    let game_field = escape(&spec_text);
-    let label_fields: Vec<Vec<u8>> = labels.iter().map(|l| escape(l)).collect();
-    // Blocks played but not yet handed over, by first position; and the
-    // writer's role: the next position to hand over, and where to.
-    let ready = Mutex::new(std::collections::BTreeMap::<usize, Batch>::new());
-    let writer = Mutex::new((from, take));
-    // Handed-over blocks, emptied, for workers to fill again: a fast run then
-    // allocates and frees nothing per block. (Freed block buffers let the
-    // allocator return memory to the kernel and fault it back in, which at
-    // two threads cost Connect Four 9 % more CPU per game in page faults and
-    // TLB shootdowns.)
-    let spare = Mutex::new(Vec::<Batch>::new());
-    fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-        m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    let span = Span {
+        game,
+        specs,
+        factories,
+        labels,
+        opts,
+        positions,
+        game_field: escape(&spec_text),
+        label_fields: labels.iter().map(|l| escape(l)).collect(),
+        spec_text,
+    };
+    let shared = Shared {
+        next: AtomicUsize::new(from),
+        written: AtomicUsize::new(from),
+        halt: AtomicBool::new(false),
+        ready: Mutex::new(std::collections::BTreeMap::new()),
+        writer: Mutex::new((from, take)),
+        spare: Mutex::new(Vec::new()),
+        threads,
+    };
+    let main = std::thread::current();
+    let running = AtomicUsize::new(threads);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, || {
+                shared.work(&span, to);
+                running.fetch_sub(1, Ordering::AcqRel);
+                main.unpark();
+            });
+            if let Err(e) = spawned {
+                shared.halt.store(true, Ordering::Relaxed);
+                return Err(
+                    SpecError::Invalid(format!("cannot start {threads} threads: {e}")).into(),
+                );
+            }
+        }
+        // This thread only ticks, so that what is ready is written on time
+        // while the workers are deep in long games.
+        while running.load(Ordering::Acquire) > 0 {
+            std::thread::park_timeout(std::time::Duration::from_millis(100));
+            shared.hand_over(true);
+        }
+        Ok(())
+    })
+}
+
+/// Where [`play_span`] hands each game over (the writer's side).
+type Take<'t> = &'t mut (dyn FnMut(Event<'_>) -> bool + Send);
+
+/// What every game of a span is played and formatted with.
+struct Span<'a, G: Game> {
+    game: &'a G,
+    specs: &'a [AgentSpec],
+    factories: &'a [Option<AgentFactory<G>>],
+    labels: &'a [String],
+    opts: &'a RunOptions,
+    positions: Positions,
+    spec_text: String,
+    /// The game spec and the labels as CSV fields, escaped once.
+    game_field: Vec<u8>,
+    label_fields: Vec<Vec<u8>>,
+}
+
+impl<G: Game> Span<'_, G> {
+    /// Plays position `pos` into `batch`, its lines formatted; returns the
+    /// game's wall time in µs.
+    fn play_into(&self, pos: usize, batch: &mut Batch) -> u64 {
+        let index = self.positions.index(pos);
+        let raw = play_raw(
+            self.game,
+            self.specs,
+            self.factories,
+            self.labels,
+            index,
+            self.opts,
+        );
+        let r = &raw.result;
+        if raw.stop.is_none() {
+            record::push_game_rows(
+                &mut batch.games,
+                index,
+                raw.seed,
+                &self.game_field,
+                &raw.seating,
+                &self.label_fields,
+                r,
+            );
+            record::push_metric_rows(&mut batch.metrics, index, r);
+        }
+        batch.played.push(Played {
+            ends: (batch.games.len(), batch.metrics.len()),
+            index,
+            seats: r
+                .seats
+                .iter()
+                .zip(&raw.seating)
+                .map(|(s, &a)| (a, s.outcome, s.score))
+                .collect(),
+            error: r.error.is_some(),
+            truncated: r.truncated,
+            rows: if self.opts.keep_rows && raw.stop.is_none() {
+                GameRow::from_result(
+                    index,
+                    raw.seed,
+                    &self.spec_text,
+                    &raw.seating,
+                    self.labels,
+                    r,
+                )
+            } else {
+                Vec::new()
+            },
+            stop: raw.stop,
+        });
+        raw.result.wall_us
     }
-    // `tick`: also tell `take` that time passed (the ticking thread's call).
-    let hand_over = |tick: bool| {
+}
+
+/// What the workers of a span share.
+struct Shared<'t> {
+    /// The next position to claim.
+    next: std::sync::atomic::AtomicUsize,
+    /// Positions handed over so far.
+    written: std::sync::atomic::AtomicUsize,
+    /// Set when `take` stops the span.
+    halt: std::sync::atomic::AtomicBool,
+    /// Blocks played but not yet handed over, by first position.
+    ready: Mutex<std::collections::BTreeMap<usize, Batch>>,
+    /// The writer's role: the next position to hand over, and where to.
+    writer: Mutex<(usize, Take<'t>)>,
+    /// Handed-over blocks, emptied, for workers to fill again: a fast run then
+    /// allocates and frees nothing per block. (Freed block buffers let the
+    /// allocator return memory to the kernel and fault it back in, which at
+    /// two threads cost Connect Four 9 % more CPU per game in page faults and
+    /// TLB shootdowns.)
+    spare: Mutex<Vec<Batch>>,
+    threads: usize,
+}
+
+/// Locks `m`, taking a poisoned lock as it is.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Shared<'_> {
+    /// Takes the writer's role if no other thread holds it and hands every
+    /// ready block over in position order; `tick`: also tells `take` that
+    /// time passed (the ticking thread's call).
+    fn hand_over(&self, tick: bool) {
+        use std::sync::atomic::Ordering;
         loop {
-            let Ok(mut role) = writer.try_lock() else {
+            let Ok(mut role) = self.writer.try_lock() else {
                 // The holder hands this block over too (see below).
                 return;
             };
             let (pos, take) = &mut *role;
             loop {
-                let Some(mut batch) = lock(&ready).remove(pos) else {
+                let Some(mut batch) = lock(&self.ready).remove(pos) else {
                     break;
                 };
                 let mut starts = (0, 0);
@@ -616,108 +746,88 @@ fn play_span<G: Game>(
                     );
                     starts = p.ends;
                     if !take(Event::Game(p, lines.0, lines.1)) {
-                        halt.store(true, Ordering::Relaxed);
+                        self.halt.store(true, Ordering::Relaxed);
                         return;
                     }
                     *pos += 1;
                 }
-                written.store(*pos, Ordering::Release);
+                self.written.store(*pos, Ordering::Release);
                 take(Event::Taken(batch.played.len()));
                 batch.games.clear();
                 batch.metrics.clear();
                 batch.played.clear();
-                let mut spare = lock(&spare);
-                if spare.len() < 4 * threads {
+                let mut spare = lock(&self.spare);
+                if spare.len() < 4 * self.threads {
                     spare.push(batch);
                 }
             }
             if tick && !take(Event::Tick) {
-                halt.store(true, Ordering::Relaxed);
+                self.halt.store(true, Ordering::Relaxed);
                 return;
             }
             let next = *pos;
             drop(role);
             // A block left while this thread held the role, by a worker that
             // found it taken, is handed over now.
-            if !lock(&ready).contains_key(&next) {
+            if !lock(&self.ready).contains_key(&next) {
                 return;
             }
         }
-    };
-    let leave = |batch: Batch| {
-        lock(&ready).insert(batch.first, batch);
-        hand_over(false);
-    };
-    let worker = || {
+    }
+
+    /// Leaves a played block among the ready ones and hands over what it can.
+    fn leave(&self, batch: Batch) {
+        lock(&self.ready).insert(batch.first, batch);
+        self.hand_over(false);
+    }
+
+    /// An empty block from position `first`: a spare one, or a new one with
+    /// room for `sizes`.
+    fn new_batch(&self, first: usize, (games, metrics, played): (usize, usize, usize)) -> Batch {
+        match lock(&self.spare).pop() {
+            Some(batch) => Batch { first, ..batch },
+            None => Batch {
+                first,
+                games: Vec::with_capacity(games),
+                metrics: Vec::with_capacity(metrics),
+                played: Vec::with_capacity(played),
+            },
+        }
+    }
+
+    /// A worker: claims blocks of positions below `to`, within the window of
+    /// the written position, plays them and leaves them, until none is left
+    /// or the span halts.
+    fn work<G: Game>(&self, span: &Span<'_, G>, to: usize) {
+        use std::sync::atomic::Ordering;
         let mut block = 1;
         // The last batch's sizes, to allocate the next one's buffers once.
         let mut sizes = (0, 0, 0);
         loop {
-            let start = next.fetch_add(block, Ordering::Relaxed);
-            if start >= to || halt.load(Ordering::Relaxed) {
+            let start = self.next.fetch_add(block, Ordering::Relaxed);
+            if start >= to || self.halt.load(Ordering::Relaxed) {
                 return;
             }
-            let window = threads * WINDOW.max(4 * block);
-            while start >= written.load(Ordering::Acquire) + window {
-                if halt.load(Ordering::Relaxed) {
+            let window = self.threads * WINDOW.max(4 * block);
+            while start >= self.written.load(Ordering::Acquire) + window {
+                if self.halt.load(Ordering::Relaxed) {
                     return;
                 }
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             let end = (start + block).min(to);
-            let new_batch = |first, (games, metrics, played)| match lock(&spare).pop() {
-                Some(batch) => Batch { first, ..batch },
-                None => Batch {
-                    first,
-                    games: Vec::with_capacity(games),
-                    metrics: Vec::with_capacity(metrics),
-                    played: Vec::with_capacity(played),
-                },
-            };
-            let mut batch = new_batch(start, sizes);
+            let mut batch = self.new_batch(start, sizes);
             let began = std::time::Instant::now();
             // Time since the last send, from the games' own clocks.
             let mut since = 0u64;
             for pos in start..end {
-                if halt.load(Ordering::Relaxed) {
+                if self.halt.load(Ordering::Relaxed) {
                     return;
                 }
-                let index = positions.index(pos);
-                let raw = play_raw(game, specs, factories, labels, index, opts);
-                let r = &raw.result;
-                if raw.stop.is_none() {
-                    record::push_game_rows(
-                        &mut batch.games,
-                        index,
-                        raw.seed,
-                        &game_field,
-                        &raw.seating,
-                        &label_fields,
-                        r,
-                    );
-                    record::push_metric_rows(&mut batch.metrics, index, r);
-                }
-                batch.played.push(Played {
-                    ends: (batch.games.len(), batch.metrics.len()),
-                    index,
-                    seats: r
-                        .seats
-                        .iter()
-                        .zip(&raw.seating)
-                        .map(|(s, &a)| (a, s.outcome, s.score))
-                        .collect(),
-                    error: r.error.is_some(),
-                    truncated: r.truncated,
-                    rows: if opts.keep_rows && raw.stop.is_none() {
-                        GameRow::from_result(index, raw.seed, &spec_text, &raw.seating, labels, r)
-                    } else {
-                        Vec::new()
-                    },
-                    stop: raw.stop,
-                });
-                since += r.wall_us;
+                since += span.play_into(pos, &mut batch);
                 if pos + 1 < end && since >= SEND_EVERY.as_micros() as u64 {
-                    leave(std::mem::replace(&mut batch, new_batch(pos + 1, (0, 0, 0))));
+                    let full = std::mem::replace(&mut batch, self.new_batch(pos + 1, (0, 0, 0)));
+                    self.leave(full);
                     since = 0;
                 }
             }
@@ -725,33 +835,9 @@ fn play_span<G: Game>(
             let fits = BLOCK_TIME.as_nanos() / per_game.as_nanos().max(1);
             block = (2 * block).min(fits as usize).clamp(1, MAX_BLOCK);
             sizes = (batch.games.len(), batch.metrics.len(), batch.played.len());
-            leave(batch);
+            self.leave(batch);
         }
-    };
-    let main = std::thread::current();
-    let running = AtomicUsize::new(threads);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, || {
-                worker();
-                running.fetch_sub(1, Ordering::AcqRel);
-                main.unpark();
-            });
-            if let Err(e) = spawned {
-                halt.store(true, Ordering::Relaxed);
-                return Err(
-                    SpecError::Invalid(format!("cannot start {threads} threads: {e}")).into(),
-                );
-            }
-        }
-        // This thread only ticks, so that what is ready is written on time
-        // while the workers are deep in long games.
-        while running.load(Ordering::Acquire) > 0 {
-            std::thread::park_timeout(std::time::Duration::from_millis(100));
-            hand_over(true);
-        }
-        Ok(())
-    })
+    }
 }
 
 /// The files a run and `summarize` write into an output directory. `--force`
