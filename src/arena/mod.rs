@@ -303,6 +303,35 @@ struct RawGame {
     stop: Option<Stop>,
 }
 
+/// The fresh agents of one game in seat order, from their factories (or
+/// specs); with `slot`, each wrapped to leave its root candidates there.
+fn seat_agents<G: Game>(
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    seating: &[usize],
+    slot: Option<&trace::SearchSlot<G::Action>>,
+) -> ArrayVec<Box<dyn Agent<G>>, { crate::game::MAX_PLAYERS }> {
+    let mut agents: ArrayVec<Box<dyn Agent<G>>, { crate::game::MAX_PLAYERS }> = ArrayVec::new();
+    for &a in seating {
+        if let Some(Some(make)) = factories.get(a) {
+            agents.push(make());
+            continue;
+        }
+        match specs[a].build::<G>() {
+            Ok(agent) => agents.push(agent),
+            Err(e) => unreachable!("agent specs are validated before the run: {e}"),
+        }
+    }
+    if let Some(slot) = slot {
+        agents = agents
+            .into_iter()
+            .map(|a| Box::new(trace::Recorder::new(a, slot.clone())) as Box<dyn Agent<G>>)
+            .collect();
+    }
+    agents
+}
+
+/// Plays game `index` of the run, with its trace if asked for.
 fn play_raw<G: Game>(
     game: &G,
     specs: &[AgentSpec],
@@ -315,27 +344,11 @@ fn play_raw<G: Game>(
     let n = game.num_players();
     let seating = seating_of(index, n, opts.fixed_seats);
     let seed = seed_of(master, index, n, opts.duplicate);
-    let mut agents: ArrayVec<Box<dyn Agent<G>>, { crate::game::MAX_PLAYERS }> = ArrayVec::new();
-    for &a in &seating {
-        if let Some(Some(make)) = factories.get(a) {
-            agents.push(make());
-            continue;
-        }
-        match specs[a].build::<G>() {
-            Ok(agent) => agents.push(agent),
-            Err(e) => unreachable!("agent specs are validated before the run: {e}"),
-        }
-    }
     // With --trace-search each agent leaves its root candidates in one slot,
     // read by the step hook right after the decision.
     let slot: Option<trace::SearchSlot<G::Action>> =
         (opts.trace_search && trace.is_some()).then(Default::default);
-    if let Some(slot) = &slot {
-        agents = agents
-            .into_iter()
-            .map(|a| Box::new(trace::Recorder::new(a, slot.clone())) as Box<dyn Agent<G>>)
-            .collect();
-    }
+    let mut agents = seat_agents(specs, factories, &seating, slot.as_ref());
     let mut log = Vec::new();
     let mut search = Vec::new();
     let mut record = |_: &G::State, player: Option<u8>, action: G::Action| {

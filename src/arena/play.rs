@@ -342,26 +342,38 @@ impl<'a, G: Game> Seats<'a, G> {
             self.turns += 1;
             self.last_player = Some(p);
         }
-        let Answer::Returned(choice) = choice else {
+        judge(choice, &legal, p, elapsed, move_timeout)
+    }
+}
+
+/// Seat `p`'s answer taken `elapsed`: its action, or its fault (no answer
+/// or a late one under the move limit, an illegal action, a panic).
+fn judge<A: Copy + PartialEq + std::fmt::Debug>(
+    answer: Answer<A>,
+    legal: &[A],
+    p: u8,
+    elapsed: std::time::Duration,
+    move_timeout: Option<std::time::Duration>,
+) -> Result<A, String> {
+    let Answer::Returned(choice) = answer else {
+        let limit = move_timeout.unwrap_or_default();
+        return Err(format!(
+            "seat {p} did not answer within the {} ms move limit (its computation was abandoned)",
+            limit.as_millis()
+        ));
+    };
+    match choice {
+        Ok(_) if move_timeout.is_some_and(|limit| elapsed > limit) => {
             let limit = move_timeout.unwrap_or_default();
-            return Err(format!(
-                "seat {p} did not answer within the {} ms move limit (its computation was abandoned)",
+            Err(format!(
+                "seat {p} took {} ms, over the {} ms move limit",
+                elapsed.as_millis(),
                 limit.as_millis()
-            ));
-        };
-        match choice {
-            Ok(_) if move_timeout.is_some_and(|limit| elapsed > limit) => {
-                let limit = move_timeout.unwrap_or_default();
-                Err(format!(
-                    "seat {p} took {} ms, over the {} ms move limit",
-                    elapsed.as_millis(),
-                    limit.as_millis()
-                ))
-            }
-            Ok(a) if is_legal(&legal, a) => Ok(a),
-            Ok(a) => Err(format!("seat {p} played an illegal action {a:?}")),
-            Err(panic) => Err(format!("seat {p} agent panicked: {}", panic_text(&*panic))),
+            ))
         }
+        Ok(a) if is_legal(legal, a) => Ok(a),
+        Ok(a) => Err(format!("seat {p} played an illegal action {a:?}")),
+        Err(panic) => Err(format!("seat {p} agent panicked: {}", panic_text(&*panic))),
     }
 }
 
