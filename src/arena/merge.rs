@@ -87,57 +87,7 @@ pub(crate) fn merge_game<G: crate::game::Game>(
             ),
         ));
     }
-    // The split, and per shard its directory and whether its metrics are in order.
-    let mut parts: Option<(u64, Vec<Option<Shard>>)> = None;
-    for dir in dirs {
-        let m = manifest::read(dir).map_err(|e| bad(dir, e))?;
-        if let Some(diff) = id.difference(&m.identity) {
-            return Err(bad(
-                dir,
-                format!("not a shard of the same run as {}: {diff}", first.display()),
-            ));
-        }
-        // Every shard of one split, each once.
-        let (k, n) = m.shard.unwrap_or((1, 1));
-        if k == 0 || k > n || n > games {
-            return Err(bad(
-                dir,
-                format!("run.json names shard {k}/{n}, which cannot be"),
-            ));
-        }
-        let (split, seen) = parts.get_or_insert_with(|| (n, vec![None; n as usize]));
-        if *split != n {
-            return Err(bad(
-                dir,
-                format!("shard {k}/{n} splits the run in {n}, the other shards in {split}"),
-            ));
-        }
-        if seen[k as usize - 1].is_some() {
-            return Err(bad(dir, format!("shard {k}/{n} is given twice")));
-        }
-        check_games(game, id, dir, m.shard).map_err(|e| bad(dir, e))?;
-        // Every run writes metrics.csv: without it the merged metrics would
-        // silently cover only some of the games.
-        let path = dir.join(crate::files::METRICS_FILE);
-        if !path.exists() {
-            return Err(bad(
-                dir,
-                "metrics.csv is missing (every shard writes one; copy it with games.csv)",
-            ));
-        }
-        let in_order = check_metrics(&path, games, seats, (k, n)).map_err(|e| bad(dir, e))?;
-        // Rows forged consistently, or another run's metrics.csv, pass the
-        // checks above: the files must be those the shard's run wrote.
-        manifest::check_digests(dir, &m).map_err(|e| bad(dir, e))?;
-        seen[k as usize - 1] = Some((dir.clone(), in_order));
-    }
-    let Some((n, shards)) = parts else {
-        return Err(bad(out, "no shards"));
-    };
-    if let Some(k) = shards.iter().position(Option::is_none) {
-        return Err(bad(out, format!("shard {}/{n} is missing", k + 1)));
-    }
-    let shards: Vec<Shard> = shards.into_iter().flatten().collect();
+    let (n, shards) = shards_of(game, dirs, id, out)?;
     let _out = crate::fsutil::OutputLock::claim(out).map_err(|e| output_error(out, e))?;
     let path = out.join(crate::files::GAMES_FILE);
     if path.exists() && !force {
@@ -188,6 +138,70 @@ pub(crate) fn merge_game<G: crate::game::Game>(
     manifest::write(out, &manifest)
         .map_err(|e| output_error(&out.join(crate::files::MANIFEST_FILE), e))?;
     Ok(Merged { manifest, games })
+}
+
+/// The shards in `dirs`, in order, and how many there are: every shard of
+/// one split of the run `id`, each once, each checked (its games, its
+/// metrics, the digests of both).
+fn shards_of<G: crate::game::Game>(
+    game: &G,
+    dirs: &[PathBuf],
+    id: &manifest::Identity,
+    out: &Path,
+) -> Result<(u64, Vec<Shard>), RunError> {
+    let first = &dirs[0];
+    let (games, seats) = (id.games, game.num_players());
+    // The split, and per shard its directory and whether its metrics are in order.
+    let mut parts: Option<(u64, Vec<Option<Shard>>)> = None;
+    for dir in dirs {
+        let m = manifest::read(dir).map_err(|e| bad(dir, e))?;
+        if let Some(diff) = id.difference(&m.identity) {
+            return Err(bad(
+                dir,
+                format!("not a shard of the same run as {}: {diff}", first.display()),
+            ));
+        }
+        // Every shard of one split, each once.
+        let (k, n) = m.shard.unwrap_or((1, 1));
+        if k == 0 || k > n || n > games {
+            return Err(bad(
+                dir,
+                format!("run.json names shard {k}/{n}, which cannot be"),
+            ));
+        }
+        let (split, seen) = parts.get_or_insert_with(|| (n, vec![None; n as usize]));
+        if *split != n {
+            return Err(bad(
+                dir,
+                format!("shard {k}/{n} splits the run in {n}, the other shards in {split}"),
+            ));
+        }
+        if seen[k as usize - 1].is_some() {
+            return Err(bad(dir, format!("shard {k}/{n} is given twice")));
+        }
+        check_games(game, id, dir, m.shard).map_err(|e| bad(dir, e))?;
+        // Every run writes metrics.csv: without it the merged metrics would
+        // silently cover only some of the games.
+        let path = dir.join(crate::files::METRICS_FILE);
+        if !path.exists() {
+            return Err(bad(
+                dir,
+                "metrics.csv is missing (every shard writes one; copy it with games.csv)",
+            ));
+        }
+        let in_order = check_metrics(&path, games, seats, (k, n)).map_err(|e| bad(dir, e))?;
+        // Rows forged consistently, or another run's metrics.csv, pass the
+        // checks above: the files must be those the shard's run wrote.
+        manifest::check_digests(dir, &m).map_err(|e| bad(dir, e))?;
+        seen[k as usize - 1] = Some((dir.clone(), in_order));
+    }
+    let Some((n, shards)) = parts else {
+        return Err(bad(out, "no shards"));
+    };
+    if let Some(k) = shards.iter().position(Option::is_none) {
+        return Err(bad(out, format!("shard {}/{n} is missing", k + 1)));
+    }
+    Ok((n, shards.into_iter().flatten().collect()))
 }
 
 /// Checks a shard's games.csv, one game at a time: every row in the shard,

@@ -17,6 +17,7 @@ pub mod trace;
 pub mod watchdog;
 
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 use arrayvec::ArrayVec;
 
@@ -302,6 +303,35 @@ struct RawGame {
     stop: Option<Stop>,
 }
 
+/// The fresh agents of one game in seat order, from their factories (or
+/// specs); with `slot`, each wrapped to leave its root candidates there.
+fn seat_agents<G: Game>(
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    seating: &[usize],
+    slot: Option<&trace::SearchSlot<G::Action>>,
+) -> ArrayVec<Box<dyn Agent<G>>, { crate::game::MAX_PLAYERS }> {
+    let mut agents: ArrayVec<Box<dyn Agent<G>>, { crate::game::MAX_PLAYERS }> = ArrayVec::new();
+    for &a in seating {
+        if let Some(Some(make)) = factories.get(a) {
+            agents.push(make());
+            continue;
+        }
+        match specs[a].build::<G>() {
+            Ok(agent) => agents.push(agent),
+            Err(e) => unreachable!("agent specs are validated before the run: {e}"),
+        }
+    }
+    if let Some(slot) = slot {
+        agents = agents
+            .into_iter()
+            .map(|a| Box::new(trace::Recorder::new(a, slot.clone())) as Box<dyn Agent<G>>)
+            .collect();
+    }
+    agents
+}
+
+/// Plays game `index` of the run, with its trace if asked for.
 fn play_raw<G: Game>(
     game: &G,
     specs: &[AgentSpec],
@@ -314,27 +344,11 @@ fn play_raw<G: Game>(
     let n = game.num_players();
     let seating = seating_of(index, n, opts.fixed_seats);
     let seed = seed_of(master, index, n, opts.duplicate);
-    let mut agents: ArrayVec<Box<dyn Agent<G>>, { crate::game::MAX_PLAYERS }> = ArrayVec::new();
-    for &a in &seating {
-        if let Some(Some(make)) = factories.get(a) {
-            agents.push(make());
-            continue;
-        }
-        match specs[a].build::<G>() {
-            Ok(agent) => agents.push(agent),
-            Err(e) => unreachable!("agent specs are validated before the run: {e}"),
-        }
-    }
     // With --trace-search each agent leaves its root candidates in one slot,
     // read by the step hook right after the decision.
     let slot: Option<trace::SearchSlot<G::Action>> =
         (opts.trace_search && trace.is_some()).then(Default::default);
-    if let Some(slot) = &slot {
-        agents = agents
-            .into_iter()
-            .map(|a| Box::new(trace::Recorder::new(a, slot.clone())) as Box<dyn Agent<G>>)
-            .collect();
-    }
+    let mut agents = seat_agents(specs, factories, &seating, slot.as_ref());
     let mut log = Vec::new();
     let mut search = Vec::new();
     let mut record = |_: &G::State, player: Option<u8>, action: G::Action| {
@@ -568,44 +582,173 @@ fn play_span<G: Game>(
     positions: Positions,
     (from, to): (usize, usize),
     threads: usize,
-    take: &mut (dyn FnMut(Event<'_>) -> bool + Send),
+    take: Take<'_>,
 ) -> Result<(), RunError> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-    use std::sync::{Mutex, MutexGuard};
-    let next = AtomicUsize::new(from);
-    let written = AtomicUsize::new(from);
-    let halt = AtomicBool::new(false);
     let spec_text = game.spec();
     let escape = |s: &str| {
         let mut v = Vec::new();
         record::push_field(&mut v, s);
         v
     };
-    let game_field = escape(&spec_text);
-    let label_fields: Vec<Vec<u8>> = labels.iter().map(|l| escape(l)).collect();
-    // Blocks played but not yet handed over, by first position; and the
-    // writer's role: the next position to hand over, and where to.
-    let ready = Mutex::new(std::collections::BTreeMap::<usize, Batch>::new());
-    let writer = Mutex::new((from, take));
-    // Handed-over blocks, emptied, for workers to fill again: a fast run then
-    // allocates and frees nothing per block. (Freed block buffers let the
-    // allocator return memory to the kernel and fault it back in, which at
-    // two threads cost Connect Four 9 % more CPU per game in page faults and
-    // TLB shootdowns.)
-    let spare = Mutex::new(Vec::<Batch>::new());
-    fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-        m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    let span = Span {
+        game,
+        specs,
+        factories,
+        labels,
+        opts,
+        positions,
+        game_field: escape(&spec_text),
+        label_fields: labels.iter().map(|l| escape(l)).collect(),
+        spec_text,
+    };
+    let shared = Shared {
+        next: AtomicUsize::new(from),
+        written: AtomicUsize::new(from),
+        halt: AtomicBool::new(false),
+        ready: Mutex::new(std::collections::BTreeMap::new()),
+        writer: Mutex::new((from, take)),
+        spare: Mutex::new(Vec::new()),
+        threads,
+    };
+    let main = std::thread::current();
+    let running = AtomicUsize::new(threads);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, || {
+                shared.work(&span, to);
+                running.fetch_sub(1, Ordering::AcqRel);
+                main.unpark();
+            });
+            if let Err(e) = spawned {
+                shared.halt.store(true, Ordering::Relaxed);
+                return Err(
+                    SpecError::Invalid(format!("cannot start {threads} threads: {e}")).into(),
+                );
+            }
+        }
+        // This thread only ticks, so that what is ready is written on time
+        // while the workers are deep in long games.
+        while running.load(Ordering::Acquire) > 0 {
+            std::thread::park_timeout(std::time::Duration::from_millis(100));
+            shared.hand_over(true);
+        }
+        Ok(())
+    })
+}
+
+/// Where [`play_span`] hands each game over (the writer's side).
+type Take<'t> = &'t mut (dyn FnMut(Event<'_>) -> bool + Send);
+
+/// What every game of a span is played and formatted with.
+struct Span<'a, G: Game> {
+    game: &'a G,
+    specs: &'a [AgentSpec],
+    factories: &'a [Option<AgentFactory<G>>],
+    labels: &'a [String],
+    opts: &'a RunOptions,
+    positions: Positions,
+    spec_text: String,
+    /// The game spec and the labels as CSV fields, escaped once.
+    game_field: Vec<u8>,
+    label_fields: Vec<Vec<u8>>,
+}
+
+impl<G: Game> Span<'_, G> {
+    /// Plays position `pos` into `batch`, its lines formatted; returns the
+    /// game's wall time in µs.
+    fn play_into(&self, pos: usize, batch: &mut Batch) -> u64 {
+        let index = self.positions.index(pos);
+        let raw = play_raw(
+            self.game,
+            self.specs,
+            self.factories,
+            self.labels,
+            index,
+            self.opts,
+        );
+        let r = &raw.result;
+        if raw.stop.is_none() {
+            record::push_game_rows(
+                &mut batch.games,
+                index,
+                raw.seed,
+                &self.game_field,
+                &raw.seating,
+                &self.label_fields,
+                r,
+            );
+            record::push_metric_rows(&mut batch.metrics, index, r);
+        }
+        batch.played.push(Played {
+            ends: (batch.games.len(), batch.metrics.len()),
+            index,
+            seats: r
+                .seats
+                .iter()
+                .zip(&raw.seating)
+                .map(|(s, &a)| (a, s.outcome, s.score))
+                .collect(),
+            error: r.error.is_some(),
+            truncated: r.truncated,
+            rows: if self.opts.keep_rows && raw.stop.is_none() {
+                GameRow::from_result(
+                    index,
+                    raw.seed,
+                    &self.spec_text,
+                    &raw.seating,
+                    self.labels,
+                    r,
+                )
+            } else {
+                Vec::new()
+            },
+            stop: raw.stop,
+        });
+        raw.result.wall_us
     }
-    // `tick`: also tell `take` that time passed (the ticking thread's call).
-    let hand_over = |tick: bool| {
+}
+
+/// What the workers of a span share.
+struct Shared<'t> {
+    /// The next position to claim.
+    next: std::sync::atomic::AtomicUsize,
+    /// Positions handed over so far.
+    written: std::sync::atomic::AtomicUsize,
+    /// Set when `take` stops the span.
+    halt: std::sync::atomic::AtomicBool,
+    /// Blocks played but not yet handed over, by first position.
+    ready: Mutex<std::collections::BTreeMap<usize, Batch>>,
+    /// The writer's role: the next position to hand over, and where to.
+    writer: Mutex<(usize, Take<'t>)>,
+    /// Handed-over blocks, emptied, for workers to fill again: a fast run then
+    /// allocates and frees nothing per block. (Freed block buffers let the
+    /// allocator return memory to the kernel and fault it back in, which at
+    /// two threads cost Connect Four 9 % more CPU per game in page faults and
+    /// TLB shootdowns.)
+    spare: Mutex<Vec<Batch>>,
+    threads: usize,
+}
+
+/// Locks `m`, taking a poisoned lock as it is.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Shared<'_> {
+    /// Takes the writer's role if no other thread holds it and hands every
+    /// ready block over in position order; `tick`: also tells `take` that
+    /// time passed (the ticking thread's call).
+    fn hand_over(&self, tick: bool) {
+        use std::sync::atomic::Ordering;
         loop {
-            let Ok(mut role) = writer.try_lock() else {
+            let Ok(mut role) = self.writer.try_lock() else {
                 // The holder hands this block over too (see below).
                 return;
             };
             let (pos, take) = &mut *role;
             loop {
-                let Some(mut batch) = lock(&ready).remove(pos) else {
+                let Some(mut batch) = lock(&self.ready).remove(pos) else {
                     break;
                 };
                 let mut starts = (0, 0);
@@ -616,108 +759,88 @@ fn play_span<G: Game>(
                     );
                     starts = p.ends;
                     if !take(Event::Game(p, lines.0, lines.1)) {
-                        halt.store(true, Ordering::Relaxed);
+                        self.halt.store(true, Ordering::Relaxed);
                         return;
                     }
                     *pos += 1;
                 }
-                written.store(*pos, Ordering::Release);
+                self.written.store(*pos, Ordering::Release);
                 take(Event::Taken(batch.played.len()));
                 batch.games.clear();
                 batch.metrics.clear();
                 batch.played.clear();
-                let mut spare = lock(&spare);
-                if spare.len() < 4 * threads {
+                let mut spare = lock(&self.spare);
+                if spare.len() < 4 * self.threads {
                     spare.push(batch);
                 }
             }
             if tick && !take(Event::Tick) {
-                halt.store(true, Ordering::Relaxed);
+                self.halt.store(true, Ordering::Relaxed);
                 return;
             }
             let next = *pos;
             drop(role);
             // A block left while this thread held the role, by a worker that
             // found it taken, is handed over now.
-            if !lock(&ready).contains_key(&next) {
+            if !lock(&self.ready).contains_key(&next) {
                 return;
             }
         }
-    };
-    let leave = |batch: Batch| {
-        lock(&ready).insert(batch.first, batch);
-        hand_over(false);
-    };
-    let worker = || {
+    }
+
+    /// Leaves a played block among the ready ones and hands over what it can.
+    fn leave(&self, batch: Batch) {
+        lock(&self.ready).insert(batch.first, batch);
+        self.hand_over(false);
+    }
+
+    /// An empty block from position `first`: a spare one, or a new one with
+    /// room for `sizes`.
+    fn new_batch(&self, first: usize, (games, metrics, played): (usize, usize, usize)) -> Batch {
+        match lock(&self.spare).pop() {
+            Some(batch) => Batch { first, ..batch },
+            None => Batch {
+                first,
+                games: Vec::with_capacity(games),
+                metrics: Vec::with_capacity(metrics),
+                played: Vec::with_capacity(played),
+            },
+        }
+    }
+
+    /// A worker: claims blocks of positions below `to`, within the window of
+    /// the written position, plays them and leaves them, until none is left
+    /// or the span halts.
+    fn work<G: Game>(&self, span: &Span<'_, G>, to: usize) {
+        use std::sync::atomic::Ordering;
         let mut block = 1;
         // The last batch's sizes, to allocate the next one's buffers once.
         let mut sizes = (0, 0, 0);
         loop {
-            let start = next.fetch_add(block, Ordering::Relaxed);
-            if start >= to || halt.load(Ordering::Relaxed) {
+            let start = self.next.fetch_add(block, Ordering::Relaxed);
+            if start >= to || self.halt.load(Ordering::Relaxed) {
                 return;
             }
-            let window = threads * WINDOW.max(4 * block);
-            while start >= written.load(Ordering::Acquire) + window {
-                if halt.load(Ordering::Relaxed) {
+            let window = self.threads * WINDOW.max(4 * block);
+            while start >= self.written.load(Ordering::Acquire) + window {
+                if self.halt.load(Ordering::Relaxed) {
                     return;
                 }
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
             let end = (start + block).min(to);
-            let new_batch = |first, (games, metrics, played)| match lock(&spare).pop() {
-                Some(batch) => Batch { first, ..batch },
-                None => Batch {
-                    first,
-                    games: Vec::with_capacity(games),
-                    metrics: Vec::with_capacity(metrics),
-                    played: Vec::with_capacity(played),
-                },
-            };
-            let mut batch = new_batch(start, sizes);
+            let mut batch = self.new_batch(start, sizes);
             let began = std::time::Instant::now();
             // Time since the last send, from the games' own clocks.
             let mut since = 0u64;
             for pos in start..end {
-                if halt.load(Ordering::Relaxed) {
+                if self.halt.load(Ordering::Relaxed) {
                     return;
                 }
-                let index = positions.index(pos);
-                let raw = play_raw(game, specs, factories, labels, index, opts);
-                let r = &raw.result;
-                if raw.stop.is_none() {
-                    record::push_game_rows(
-                        &mut batch.games,
-                        index,
-                        raw.seed,
-                        &game_field,
-                        &raw.seating,
-                        &label_fields,
-                        r,
-                    );
-                    record::push_metric_rows(&mut batch.metrics, index, r);
-                }
-                batch.played.push(Played {
-                    ends: (batch.games.len(), batch.metrics.len()),
-                    index,
-                    seats: r
-                        .seats
-                        .iter()
-                        .zip(&raw.seating)
-                        .map(|(s, &a)| (a, s.outcome, s.score))
-                        .collect(),
-                    error: r.error.is_some(),
-                    truncated: r.truncated,
-                    rows: if opts.keep_rows && raw.stop.is_none() {
-                        GameRow::from_result(index, raw.seed, &spec_text, &raw.seating, labels, r)
-                    } else {
-                        Vec::new()
-                    },
-                    stop: raw.stop,
-                });
-                since += r.wall_us;
+                since += span.play_into(pos, &mut batch);
                 if pos + 1 < end && since >= SEND_EVERY.as_micros() as u64 {
-                    leave(std::mem::replace(&mut batch, new_batch(pos + 1, (0, 0, 0))));
+                    let full = std::mem::replace(&mut batch, self.new_batch(pos + 1, (0, 0, 0)));
+                    self.leave(full);
                     since = 0;
                 }
             }
@@ -725,33 +848,9 @@ fn play_span<G: Game>(
             let fits = BLOCK_TIME.as_nanos() / per_game.as_nanos().max(1);
             block = (2 * block).min(fits as usize).clamp(1, MAX_BLOCK);
             sizes = (batch.games.len(), batch.metrics.len(), batch.played.len());
-            leave(batch);
+            self.leave(batch);
         }
-    };
-    let main = std::thread::current();
-    let running = AtomicUsize::new(threads);
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let spawned = std::thread::Builder::new().spawn_scoped(scope, || {
-                worker();
-                running.fetch_sub(1, Ordering::AcqRel);
-                main.unpark();
-            });
-            if let Err(e) = spawned {
-                halt.store(true, Ordering::Relaxed);
-                return Err(
-                    SpecError::Invalid(format!("cannot start {threads} threads: {e}")).into(),
-                );
-            }
-        }
-        // This thread only ticks, so that what is ready is written on time
-        // while the workers are deep in long games.
-        while running.load(Ordering::Acquire) > 0 {
-            std::thread::park_timeout(std::time::Duration::from_millis(100));
-            hand_over(true);
-        }
-        Ok(())
-    })
+    }
 }
 
 /// The files a run and `summarize` write into an output directory. `--force`
@@ -897,6 +996,52 @@ pub fn run_with<G: Game>(
     factories: &[Option<AgentFactory<G>>],
     opts: &RunOptions,
 ) -> Result<RunOutput, RunError> {
+    let plan = plan(game, specs, factories, opts)?;
+    let mut recorded = Recorded::new(game.num_players());
+    // The output folder is held for the whole run; every refusal comes
+    // before anything is written or removed, and leaves no folder behind.
+    let _held = claim_outputs(opts)?;
+    let files = open_outputs(game, opts, &plan, &mut recorded)?;
+    let bar = progress::Progress::new((plan.positions.len() - recorded.done) as u64, opts.progress);
+    let resumed = recorded.done as u64;
+    let mut writer = Writer {
+        files,
+        pending: (Vec::new(), Vec::new()),
+        last_flush: std::time::Instant::now(),
+        write_error: None,
+        failure: None,
+        // --max-errors counts this invocation's faults, so a resumed run continues.
+        resumed_errors: recorded.errors,
+        stopped: false,
+        recorded: &mut recorded,
+        bar: &bar,
+        opts,
+    };
+    let stop_reason = play_rest(game, specs, &plan, opts, &mut writer)?;
+    let stopped = writer.stopped;
+    bar.finish_and_clear();
+    finish(opts, &plan, recorded, stopped, stop_reason, resumed)
+}
+
+/// What a run plays, settled before anything is written.
+struct Plan<G: Game> {
+    /// One factory per agent, each spec parsed and checked once.
+    factories: Vec<Option<AgentFactory<G>>>,
+    labels: Vec<String>,
+    /// Games in the whole run (all shards).
+    total: u64,
+    identity: manifest::Identity,
+    positions: Positions,
+}
+
+/// The plan phase: checks the agents and options, and settles the games
+/// to play and the run's identity.
+fn plan<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    opts: &RunOptions,
+) -> Result<Plan<G>, RunError> {
     let n = game.num_players();
     if specs.len() != n {
         return Err(SpecError::Invalid(format!(
@@ -919,6 +1064,38 @@ pub fn run_with<G: Game>(
             }
         })
         .collect::<Result<Vec<_>, SpecError>>()?;
+    check_counts(opts)?;
+    let labels: Vec<String> = specs.iter().map(|s| s.label.clone()).collect();
+    let total = if opts.fixed_seats {
+        opts.games
+    } else {
+        rounded_games(opts.games, n)
+    };
+    let identity = manifest::Identity {
+        game: game.spec(),
+        agents: labels.clone(),
+        resolved_agents: specs.iter().map(|s| s.spec.to_string()).collect(),
+        seed: opts.seed,
+        games: total,
+        duplicate: opts.duplicate,
+        fixed_seats: opts.fixed_seats,
+        until: opts.until.map(|ci| format!("ci={ci}")),
+        move_timeout_ms: opts.move_timeout.map(|d| d.as_millis() as u64),
+        data_files: crate::provenance::data_files(&game.spec()),
+        version: crate::provenance::VERSION.to_string(),
+        code: crate::provenance::CODE_FINGERPRINT.to_string(),
+    };
+    Ok(Plan {
+        factories,
+        labels,
+        total,
+        identity,
+        positions: Positions::of(total, opts.shard),
+    })
+}
+
+/// The game count, the shard and `until` of a run.
+fn check_counts(opts: &RunOptions) -> Result<(), RunError> {
     if opts.games == 0 {
         return Err(SpecError::Invalid("--games must be at least 1".into()).into());
     }
@@ -945,35 +1122,43 @@ pub fn run_with<G: Game>(
             .into());
         }
     }
-    let labels: Vec<String> = specs.iter().map(|s| s.label.clone()).collect();
-    let total = if opts.fixed_seats {
-        opts.games
-    } else {
-        rounded_games(opts.games, n)
-    };
-    let identity = manifest::Identity {
-        game: game.spec(),
-        agents: labels.clone(),
-        resolved_agents: specs.iter().map(|s| s.spec.to_string()).collect(),
-        seed: opts.seed,
-        games: total,
-        duplicate: opts.duplicate,
-        fixed_seats: opts.fixed_seats,
-        until: opts.until.map(|ci| format!("ci={ci}")),
-        move_timeout_ms: opts.move_timeout.map(|d| d.as_millis() as u64),
-        data_files: crate::provenance::data_files(&game.spec()),
-        version: crate::provenance::VERSION.to_string(),
-        code: crate::provenance::CODE_FINGERPRINT.to_string(),
-    };
-    let positions = Positions::of(total, opts.shard);
-    let mut tallies = Tallies::new(n, n);
-    let mut kept = Vec::new();
-    let mut errors = 0u64;
-    let mut capped = 0u64;
-    let mut done = 0usize;
-    // The output folder is held for the whole run; every refusal comes
-    // before anything is written or removed, and leaves no folder behind.
-    let _out = match &opts.out {
+    Ok(())
+}
+
+/// What the run has recorded: the resumed games first, then the ones played.
+struct Recorded {
+    tallies: Tallies,
+    /// Every row, with `keep_rows`.
+    kept: Vec<GameRow>,
+    errors: u64,
+    capped: u64,
+    /// Positions done.
+    done: usize,
+}
+
+impl Recorded {
+    fn new(seats: usize) -> Self {
+        Recorded {
+            tallies: Tallies::new(seats, seats),
+            kept: Vec::new(),
+            errors: 0,
+            capped: 0,
+            done: 0,
+        }
+    }
+}
+
+/// The output and trace folders, held (and on refusal removed again) for
+/// the whole run.
+struct Held {
+    _out: Option<crate::fsutil::OutputLock>,
+    _traces: Option<crate::fsutil::MadeDir>,
+}
+
+/// Claims the output folder and the trace folder, refusing earlier results
+/// in either unless resumed or forced.
+fn claim_outputs(opts: &RunOptions) -> Result<Held, RunError> {
+    let out = match &opts.out {
         None => None,
         Some(dir) => Some(crate::fsutil::OutputLock::claim(dir).map_err(|e| output_error(dir, e))?),
     };
@@ -987,7 +1172,7 @@ pub fn run_with<G: Game>(
             "it already holds results (use --resume to continue them, --force to overwrite, or another --out)",
         ));
     }
-    let _traces = match &opts.trace {
+    let traces = match &opts.trace {
         None => None,
         Some(dir) => {
             let made = crate::fsutil::MadeDir::make(dir).map_err(|e| output_error(dir, e))?;
@@ -997,61 +1182,35 @@ pub fn run_with<G: Game>(
             Some(made)
         }
     };
-    let mut files = match &opts.out {
+    Ok(Held {
+        _out: out,
+        _traces: traces,
+    })
+}
+
+/// The resume phase: opens the raw files, with `resume` reading the games
+/// already done into `recorded`, otherwise afresh (with `force`, clearing
+/// the earlier run and its traces), and writes run.json.
+fn open_outputs<G: Game>(
+    game: &G,
+    opts: &RunOptions,
+    plan: &Plan<G>,
+    recorded: &mut Recorded,
+) -> Result<Option<RawFiles>, RunError> {
+    let files = match &opts.out {
         None => None,
         Some(dir) => {
-            let path = dir.join(crate::files::GAMES_FILE);
-            let metrics_path = dir.join(crate::files::METRICS_FILE);
-            let (games_file, metrics_file) = if opts.resume {
-                // The old rows stream through the tallies, one game at a time.
-                let mut old_game = |rows: &[GameRow]| {
-                    for r in rows {
-                        tallies.add(r);
-                    }
-                    errors += u64::from(!rows[0].error.is_empty());
-                    capped += u64::from(rows[0].truncated);
-                    if opts.keep_rows {
-                        kept.extend_from_slice(rows);
-                    }
-                };
-                let (file, old) =
-                    resume::reopen(game, dir, &identity, opts.shard, &positions, &mut old_game)?;
-                done = old;
-                let metrics_file = resume::trim_metrics(dir, &positions, done)?;
-                (file, metrics_file)
+            let files = if opts.resume {
+                resume_files(game, dir, opts, plan, recorded)?
             } else {
-                if opts.force {
-                    clear_previous_run(dir)?;
-                }
-                // Created afresh beside a planted link, never through it.
-                (
-                    crate::fsutil::create(&path).map_err(|e| output_error(&path, e))?,
-                    crate::fsutil::create(&metrics_path)
-                        .map_err(|e| output_error(&metrics_path, e))?,
-                )
+                fresh_files(dir, opts.force)?
             };
-            let m = manifest::Manifest {
-                identity: identity.clone(),
-                shard: opts.shard,
-                commit: crate::provenance::commit(),
-                dirty: crate::provenance::dirty(),
-                date: crate::provenance::now(),
-                threads: match opts.threads {
-                    0 => crate::provenance::Machine::current().cpus,
-                    t => t,
-                },
-                machine: Some(crate::provenance::Machine::current()),
-                command: opts.command.clone(),
-                stop: None,
-                played: None,
-                digests: Default::default(),
-            };
-            manifest::write(dir, &m)
+            manifest::write(dir, &start_manifest(opts, plan))
                 .map_err(|e| output_error(&dir.join(crate::files::MANIFEST_FILE), e))?;
             Some(RawFiles {
-                games: (path, games_file),
-                metrics: (metrics_path, metrics_file),
-                headers_written: done > 0,
+                games: files.0,
+                metrics: files.1,
+                headers_written: recorded.done > 0,
             })
         }
     };
@@ -1061,33 +1220,107 @@ pub fn run_with<G: Game>(
     {
         clear_trace_dir(dir)?;
     }
+    Ok(files)
+}
+
+/// A raw file, opened for appending.
+type OpenFile = (PathBuf, std::fs::File);
+
+/// games.csv and metrics.csv of an earlier run, its complete games read
+/// into `recorded` (one game at a time) and the rest trimmed.
+fn resume_files<G: Game>(
+    game: &G,
+    dir: &Path,
+    opts: &RunOptions,
+    plan: &Plan<G>,
+    recorded: &mut Recorded,
+) -> Result<(OpenFile, OpenFile), RunError> {
+    let mut old_game = |rows: &[GameRow]| {
+        for r in rows {
+            recorded.tallies.add(r);
+        }
+        recorded.errors += u64::from(!rows[0].error.is_empty());
+        recorded.capped += u64::from(rows[0].truncated);
+        if opts.keep_rows {
+            recorded.kept.extend_from_slice(rows);
+        }
+    };
+    let (file, old) = resume::reopen(
+        game,
+        dir,
+        &plan.identity,
+        opts.shard,
+        &plan.positions,
+        &mut old_game,
+    )?;
+    recorded.done = old;
+    let metrics_file = resume::trim_metrics(dir, &plan.positions, old)?;
+    Ok((
+        (dir.join(crate::files::GAMES_FILE), file),
+        (dir.join(crate::files::METRICS_FILE), metrics_file),
+    ))
+}
+
+/// New games.csv and metrics.csv, with `force` after clearing an earlier run.
+fn fresh_files(dir: &Path, force: bool) -> Result<(OpenFile, OpenFile), RunError> {
+    if force {
+        clear_previous_run(dir)?;
+    }
+    let path = dir.join(crate::files::GAMES_FILE);
+    let metrics_path = dir.join(crate::files::METRICS_FILE);
+    // Created afresh beside a planted link, never through it.
+    let games = crate::fsutil::create(&path).map_err(|e| output_error(&path, e))?;
+    let metrics =
+        crate::fsutil::create(&metrics_path).map_err(|e| output_error(&metrics_path, e))?;
+    Ok(((path, games), (metrics_path, metrics)))
+}
+
+/// run.json as a run starts: its identity and provenance, not yet finished.
+fn start_manifest<G: Game>(opts: &RunOptions, plan: &Plan<G>) -> manifest::Manifest {
+    manifest::Manifest {
+        identity: plan.identity.clone(),
+        shard: opts.shard,
+        commit: crate::provenance::commit(),
+        dirty: crate::provenance::dirty(),
+        date: crate::provenance::now(),
+        threads: match opts.threads {
+            0 => crate::provenance::Machine::current().cpus,
+            t => t,
+        },
+        machine: Some(crate::provenance::Machine::current()),
+        command: opts.command.clone(),
+        stop: None,
+        played: None,
+        digests: Default::default(),
+    }
+}
+
+/// The schedule phase: plays the positions left, in batches of
+/// [`until_batch`] with `until` (its interval checked after every whole
+/// batch, a resumed run rechecking where it left off) or all at once,
+/// handing every game to `w`. Returns why `until` stopped the run early.
+fn play_rest<G: Game>(
+    game: &G,
+    specs: &[AgentSpec],
+    plan: &Plan<G>,
+    opts: &RunOptions,
+    w: &mut Writer<'_>,
+) -> Result<Option<String>, RunError> {
     let threads = match opts.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
         t => t,
     };
-    let bar = progress::Progress::new((positions.len() - done) as u64, opts.progress);
-    let batch_size = until_batch(n) as usize;
-    let resumed = done as u64;
-    // --max-errors counts this invocation's faults, so a resumed run continues.
-    let resumed_errors = errors;
-    let mut stopped = false;
-    let mut stop_reason = None;
-    let mut pending: (Vec<u8>, Vec<u8>) = (Vec::new(), Vec::new());
-    let mut last_flush = std::time::Instant::now();
-    while done < positions.len() && !stopped {
-        // With --until the interval is checked after every whole batch (a
-        // resumed run rechecks where it left off), in index order.
+    let batch_size = until_batch(game.num_players()) as usize;
+    let positions = plan.positions;
+    while w.recorded.done < positions.len() && !w.stopped {
+        let done = w.recorded.done;
         if let Some(ci) = opts.until
             && done > 0
             && done.is_multiple_of(batch_size)
         {
-            let width = widest_half_width(&tallies);
+            let width = widest_half_width(&w.recorded.tallies);
             if width <= ci {
-                stop_reason = Some(format!(
-                    "interval reached: after {done} games the widest 95 % half-width (seat 0 and \
-                     every agent) is {width:.4} <= {ci}"
-                ));
-                break;
+                return Ok(Some(interval_reached(done, width, ci)));
             }
         }
         let end = match opts.until {
@@ -1095,85 +1328,123 @@ pub fn run_with<G: Game>(
             None => positions.len(),
         }
         .min(positions.len());
-        let from = done;
-        // A game that stops the run: the games before it are kept.
-        let mut failure: Option<(u64, Stop)> = None;
-        let mut write_error = None;
-        let mut take = |event: Event<'_>| -> bool {
-            // The clock is read at ticks only, not per game.
-            let due = matches!(event, Event::Tick) && last_flush.elapsed() >= FLUSH_EVERY;
-            let mut flush = |pending: &mut (Vec<u8>, Vec<u8>)| {
-                if let Some(f) = files.as_mut()
-                    && let Err(e) = f.append(&pending.0, &pending.1)
-                {
-                    write_error = Some(e);
-                }
-                pending.0.clear();
-                pending.1.clear();
-                last_flush = std::time::Instant::now();
-                write_error.is_none()
-            };
-            let g = match event {
-                Event::Tick => {
-                    return pending.0.is_empty() || !due || flush(&mut pending);
-                }
-                // The bar counts whole batches: it reads the clock.
-                Event::Taken(games) => {
-                    bar.inc(games as u64);
-                    return true;
-                }
-                Event::Game(g, games, metrics) => {
-                    if let Some(stop) = &g.stop {
-                        failure = Some((g.index, stop.clone()));
-                        return false;
-                    }
-                    pending.0.extend_from_slice(games);
-                    pending.1.extend_from_slice(metrics);
-                    g
-                }
-            };
-            errors += u64::from(g.error);
-            capped += u64::from(g.truncated);
-            for (seat, &(agent, outcome, score)) in g.seats.iter().enumerate() {
-                tallies.agents[agent].count(outcome, score);
-                tallies.seats[seat].count(outcome, score);
-            }
-            if opts.keep_rows {
-                kept.extend_from_slice(&g.rows);
-            }
-            done += 1;
-            // With --max-errors, the run ends at the game that reaches the limit.
-            if opts
-                .max_errors
-                .is_some_and(|limit| errors - resumed_errors >= limit)
-            {
-                stopped = true;
-                return false;
-            }
-            pending.0.len() + pending.1.len() < FLUSH_BYTES || flush(&mut pending)
-        };
         play_span(
             game,
             specs,
-            &factories,
-            &labels,
+            &plan.factories,
+            &plan.labels,
             opts,
             positions,
-            (from, end),
+            (done, end),
             threads,
-            &mut take,
+            &mut |event| w.take(event),
         )?;
-        if let Some(f) = files.as_mut() {
-            f.append(&pending.0, &pending.1)?;
+        w.end_span(game)?;
+    }
+    Ok(None)
+}
+
+/// `until`'s reason to stop when the interval is reached.
+fn interval_reached(done: usize, width: f64, ci: f64) -> String {
+    format!(
+        "interval reached: after {done} games the widest 95 % half-width (seat 0 and \
+         every agent) is {width:.4} <= {ci}"
+    )
+}
+
+/// The play phase's receiving end: each game handed over by `play_span`,
+/// in position order, is counted into `recorded` and its lines appended to
+/// the raw files (at least every [`FLUSH_EVERY`] or [`FLUSH_BYTES`]).
+struct Writer<'a> {
+    files: Option<RawFiles>,
+    /// games.csv and metrics.csv lines not yet appended.
+    pending: (Vec<u8>, Vec<u8>),
+    last_flush: std::time::Instant,
+    write_error: Option<RunError>,
+    /// A game that stops the run: the games before it are kept.
+    failure: Option<(u64, Stop)>,
+    resumed_errors: u64,
+    /// Set when `max_errors` ended the run.
+    stopped: bool,
+    recorded: &'a mut Recorded,
+    bar: &'a progress::Progress,
+    opts: &'a RunOptions,
+}
+
+impl Writer<'_> {
+    /// Takes one event of `play_span`; false stops the span.
+    fn take(&mut self, event: Event<'_>) -> bool {
+        let g = match event {
+            Event::Tick => {
+                // The clock is read at ticks only, not per game.
+                let due = self.last_flush.elapsed() >= FLUSH_EVERY;
+                return self.pending.0.is_empty() || !due || self.flush();
+            }
+            // The bar counts whole batches: it reads the clock.
+            Event::Taken(games) => {
+                self.bar.inc(games as u64);
+                return true;
+            }
+            Event::Game(g, games, metrics) => {
+                if let Some(stop) = &g.stop {
+                    self.failure = Some((g.index, stop.clone()));
+                    return false;
+                }
+                self.pending.0.extend_from_slice(games);
+                self.pending.1.extend_from_slice(metrics);
+                g
+            }
+        };
+        let r = &mut *self.recorded;
+        r.errors += u64::from(g.error);
+        r.capped += u64::from(g.truncated);
+        for (seat, &(agent, outcome, score)) in g.seats.iter().enumerate() {
+            r.tallies.agents[agent].count(outcome, score);
+            r.tallies.seats[seat].count(outcome, score);
         }
-        pending.0.clear();
-        pending.1.clear();
-        if let Some(e) = write_error {
-            bar.finish_and_clear();
+        if self.opts.keep_rows {
+            r.kept.extend_from_slice(&g.rows);
+        }
+        r.done += 1;
+        // With --max-errors, the run ends at the game that reaches the limit.
+        if self
+            .opts
+            .max_errors
+            .is_some_and(|limit| r.errors - self.resumed_errors >= limit)
+        {
+            self.stopped = true;
+            return false;
+        }
+        self.pending.0.len() + self.pending.1.len() < FLUSH_BYTES || self.flush()
+    }
+
+    /// Appends the pending lines; false after a write error.
+    fn flush(&mut self) -> bool {
+        if let Some(f) = self.files.as_mut()
+            && let Err(e) = f.append(&self.pending.0, &self.pending.1)
+        {
+            self.write_error = Some(e);
+        }
+        self.pending.0.clear();
+        self.pending.1.clear();
+        self.last_flush = std::time::Instant::now();
+        self.write_error.is_none()
+    }
+
+    /// After a span: appends what is pending, and turns a write error or a
+    /// game that stopped the run into the run's error.
+    fn end_span<G: Game>(&mut self, game: &G) -> Result<(), RunError> {
+        if let Some(f) = self.files.as_mut() {
+            f.append(&self.pending.0, &self.pending.1)?;
+        }
+        self.pending.0.clear();
+        self.pending.1.clear();
+        if let Some(e) = self.write_error.take() {
+            self.bar.finish_and_clear();
             return Err(e);
         }
-        if let Some((index, failure)) = failure {
-            bar.finish_and_clear();
+        if let Some((index, failure)) = self.failure.take() {
+            self.bar.finish_and_clear();
             return Err(match failure {
                 Stop::Game(why) => RunError::Game {
                     game: game.spec(),
@@ -1183,18 +1454,28 @@ pub fn run_with<G: Game>(
                 Stop::Trace(path, why) => output_error(&path, why),
             });
         }
+        Ok(())
     }
-    bar.finish_and_clear();
+}
+
+/// The write phase: `until`'s reason to stop, run.json finished, the
+/// summaries written, and what the run produced.
+fn finish<G: Game>(
+    opts: &RunOptions,
+    plan: &Plan<G>,
+    recorded: Recorded,
+    stopped: bool,
+    mut stop_reason: Option<String>,
+    resumed: u64,
+) -> Result<RunOutput, RunError> {
+    let done = recorded.done;
     if let Some(ci) = opts.until
         && stop_reason.is_none()
         && !stopped
     {
-        let width = widest_half_width(&tallies);
+        let width = widest_half_width(&recorded.tallies);
         stop_reason = Some(if width <= ci {
-            format!(
-                "interval reached: after {done} games the widest 95 % half-width (seat 0 and \
-                 every agent) is {width:.4} <= {ci}"
-            )
+            interval_reached(done, width, ci)
         } else {
             format!(
                 "cap reached: {done} games (--max-games) with the widest 95 % half-width \
@@ -1212,7 +1493,7 @@ pub fn run_with<G: Game>(
         m.digests = manifest::digests(dir).map_err(|e| output_error(dir, e))?;
         manifest::write(dir, &m).map_err(|e| output_error(&path, e))?;
     }
-    let (agents, seats) = tallies.finish(&labels);
+    let (agents, seats) = recorded.tallies.finish(&plan.labels);
     if let Some(dir) = &opts.out {
         let p = dir.join(crate::files::SUMMARY_FILE);
         record::write_summary(&p, &agents).map_err(|e| output_error(&p, e))?;
@@ -1221,15 +1502,15 @@ pub fn run_with<G: Game>(
         crate::files::write_sample(dir).map_err(|e| output_error(dir, e))?;
     }
     Ok(RunOutput {
-        games: total,
+        games: plan.total,
         played: done as u64 - resumed,
         resumed,
-        rounded: total != opts.games,
-        errors,
-        capped,
+        rounded: plan.total != opts.games,
+        errors: recorded.errors,
+        capped: recorded.capped,
         stopped,
         stop_reason,
-        rows: kept,
+        rows: recorded.kept,
         agents,
         seats,
     })

@@ -174,35 +174,13 @@ pub fn play_game_split<G: Game, H: FnMut(&G::State, Option<u8>, G::Action) + ?Si
     on_step: &mut H,
 ) -> GameResult {
     let start = Instant::now();
-    let n = game.num_players();
     let mut game_rng = stream_rng(chance_seed, Stream::Game);
-    // In a game without hidden information the state is what every seat
-    // sees, so it is handed over as it is: no copy, no view stream.
-    let perfect_information = !game.has_hidden_information();
-    let mut view_rng = (!perfect_information).then(|| stream_rng(agent_seed, Stream::View));
-    let mut seat_rngs: ArrayVec<GameRng, MAX_PLAYERS> = (0..n)
-        .map(|s| stream_rng(agent_seed, Stream::Seat(s as u8)))
-        .collect();
-    let mut decisions = [0u32; MAX_PLAYERS];
-    let mut iterations = [0u64; MAX_PLAYERS];
-    let mut legal_total = [0u64; MAX_PLAYERS];
-    let mut think = [0u64; MAX_PLAYERS];
+    let mut seats = Seats::new(game, agents, agent_seed, move_timeout);
     let mut state = game.initial_state(&mut game_rng);
-    let (mut actions, mut turns, mut last_player) = (0u32, 0u32, None);
+    let mut actions = 0u32;
     let mut fault: Option<(u8, String)> = None;
     let mut truncated = false;
     let mut first_decision: Option<u8> = None;
-    // Views are determinized afresh at every decision only when some agent
-    // reads them: otherwise the view stream is never observed, so each seat
-    // keeps the view of its first decision (a view of its own seat, not the
-    // truth) and a cheap game runs at the simulator's speed.
-    let fresh_views = agents.iter().any(|a| a.needs_view());
-    let timed: ArrayVec<bool, MAX_PLAYERS> = agents
-        .iter()
-        .map(|a| move_timeout.is_some() || a.timed())
-        .collect();
-    let mut kept_views: [Option<G::State>; MAX_PLAYERS] = Default::default();
-    let mut watchdog: Option<Watchdog<G>> = None;
     loop {
         let turn = game.turn(&state);
         let action = match turn {
@@ -214,101 +192,10 @@ pub fn play_game_split<G: Game, H: FnMut(&G::State, Option<u8>, G::Action) + ?Si
             Turn::Chance => game.sample_chance(&state, &mut game_rng),
             Turn::Player(p) => {
                 first_decision.get_or_insert(p);
-                let legal = game.legal_actions(&state);
-                // The game's own bug, not the agent's: the runner reports
-                // panics outside the agents' decisions as game errors.
-                assert!(
-                    !legal.is_empty(),
-                    "the game offers seat {p} no legal action at its turn"
-                );
-                let seat = p as usize;
-                let view = match &mut view_rng {
-                    None => &state,
-                    Some(view_rng) => {
-                        if fresh_views || kept_views[seat].is_none() {
-                            kept_views[seat] = Some(game.determinize(&state, p, view_rng));
-                        }
-                        let Some(view) = &kept_views[seat] else {
-                            unreachable!("a view was determinized just above")
-                        };
-                        view
-                    }
-                };
-                let t = timed[seat].then(Instant::now);
-                // A search stops at the deadline; a tenth of the limit is
-                // left for it to return its move in time.
-                let deadline = move_timeout
-                    .zip(t)
-                    .and_then(|(limit, t)| t.checked_add(limit - limit / 10));
-                let agent = &mut agents[seat];
-                let rng = &mut seat_rngs[seat];
-                let choice = match move_timeout {
-                    // Under a limit the move runs on the game's helper thread,
-                    // which is abandoned if the agent overruns.
-                    Some(limit) => watchdog.get_or_insert_with(|| Watchdog::new(game)).decide(
-                        agent,
-                        p,
-                        view,
-                        &legal,
-                        rng,
-                        deadline,
-                        limit,
-                        t.unwrap_or_else(Instant::now),
-                    ),
-                    None => Answer::Returned(catch_unwind(AssertUnwindSafe(|| {
-                        agent.act(Decision {
-                            game,
-                            me: p,
-                            view,
-                            legal: &legal,
-                            rng,
-                            deadline,
-                        })
-                    }))),
-                };
-                let elapsed = t.map_or(std::time::Duration::ZERO, |t| t.elapsed());
-                think[seat] += elapsed.as_micros() as u64;
-                decisions[seat] += 1;
-                legal_total[seat] += legal.len() as u64;
-                iterations[seat] += agents[seat].last_iterations();
-                if last_player != Some(p) {
-                    turns += 1;
-                    last_player = Some(p);
-                }
-                let Answer::Returned(choice) = choice else {
-                    let limit = move_timeout.unwrap_or_default();
-                    fault = Some((
-                        p,
-                        format!(
-                            "seat {p} did not answer within the {} ms move limit (its computation was abandoned)",
-                            limit.as_millis()
-                        ),
-                    ));
-                    break;
-                };
-                match choice {
-                    Ok(_) if move_timeout.is_some_and(|limit| elapsed > limit) => {
-                        let limit = move_timeout.unwrap_or_default();
-                        fault = Some((
-                            p,
-                            format!(
-                                "seat {p} took {} ms, over the {} ms move limit",
-                                elapsed.as_millis(),
-                                limit.as_millis()
-                            ),
-                        ));
-                        break;
-                    }
-                    Ok(a) if is_legal(&legal, a) => a,
-                    Ok(a) => {
-                        fault = Some((p, format!("seat {p} played an illegal action {a:?}")));
-                        break;
-                    }
-                    Err(panic) => {
-                        fault = Some((
-                            p,
-                            format!("seat {p} agent panicked: {}", panic_text(&*panic)),
-                        ));
+                match seats.decide(game, &state, p) {
+                    Ok(a) => a,
+                    Err(why) => {
+                        fault = Some((p, why));
                         break;
                     }
                 }
@@ -322,78 +209,270 @@ pub fn play_game_split<G: Game, H: FnMut(&G::State, Option<u8>, G::Action) + ?Si
         game.apply(&mut state, action);
         actions += 1;
     }
-    let terminal = game.turn(&state) == Turn::Terminal;
+    let end = GameEnd {
+        actions,
+        fault,
+        truncated,
+        first_decision,
+    };
+    game_result(game, &state, end, &seats, start)
+}
+
+/// The seats of one game: their agents, streams, views and counts.
+struct Seats<'a, G: Game> {
+    agents: &'a mut [Box<dyn Agent<G>>],
+    /// None in a game without hidden information: the state is what every
+    /// seat sees, so it is handed over as it is (no copy, no view stream).
+    view_rng: Option<GameRng>,
+    seat_rngs: ArrayVec<GameRng, MAX_PLAYERS>,
+    /// Views are determinized afresh at every decision only when some agent
+    /// reads them: otherwise the view stream is never observed, so each seat
+    /// keeps the view of its first decision (a view of its own seat, not the
+    /// truth) and a cheap game runs at the simulator's speed.
+    fresh_views: bool,
+    kept_views: [Option<G::State>; MAX_PLAYERS],
+    timed: ArrayVec<bool, MAX_PLAYERS>,
+    move_timeout: Option<std::time::Duration>,
+    watchdog: Option<Watchdog<G>>,
+    decisions: [u32; MAX_PLAYERS],
+    iterations: [u64; MAX_PLAYERS],
+    legal_total: [u64; MAX_PLAYERS],
+    think: [u64; MAX_PLAYERS],
+    turns: u32,
+    last_player: Option<u8>,
+}
+
+impl<'a, G: Game> Seats<'a, G> {
+    fn new(
+        game: &G,
+        agents: &'a mut [Box<dyn Agent<G>>],
+        agent_seed: u64,
+        move_timeout: Option<std::time::Duration>,
+    ) -> Self {
+        let n = game.num_players();
+        let perfect_information = !game.has_hidden_information();
+        Seats {
+            view_rng: (!perfect_information).then(|| stream_rng(agent_seed, Stream::View)),
+            seat_rngs: (0..n)
+                .map(|s| stream_rng(agent_seed, Stream::Seat(s as u8)))
+                .collect(),
+            fresh_views: agents.iter().any(|a| a.needs_view()),
+            kept_views: Default::default(),
+            timed: agents
+                .iter()
+                .map(|a| move_timeout.is_some() || a.timed())
+                .collect(),
+            agents,
+            move_timeout,
+            watchdog: None,
+            decisions: [0; MAX_PLAYERS],
+            iterations: [0; MAX_PLAYERS],
+            legal_total: [0; MAX_PLAYERS],
+            think: [0; MAX_PLAYERS],
+            turns: 0,
+            last_player: None,
+        }
+    }
+
+    /// Seat `p`'s decision at `state`, counted; a fault (the agent's
+    /// timeout, illegal action or panic) is the error.
+    fn decide(&mut self, game: &G, state: &G::State, p: u8) -> Result<G::Action, String> {
+        let legal = game.legal_actions(state);
+        // The game's own bug, not the agent's: the runner reports
+        // panics outside the agents' decisions as game errors.
+        assert!(
+            !legal.is_empty(),
+            "the game offers seat {p} no legal action at its turn"
+        );
+        let seat = p as usize;
+        let view = match &mut self.view_rng {
+            None => state,
+            Some(view_rng) => {
+                if self.fresh_views || self.kept_views[seat].is_none() {
+                    self.kept_views[seat] = Some(game.determinize(state, p, view_rng));
+                }
+                let Some(view) = &self.kept_views[seat] else {
+                    unreachable!("a view was determinized just above")
+                };
+                view
+            }
+        };
+        let move_timeout = self.move_timeout;
+        let t = self.timed[seat].then(Instant::now);
+        // A search stops at the deadline; a tenth of the limit is
+        // left for it to return its move in time.
+        let deadline = move_timeout
+            .zip(t)
+            .and_then(|(limit, t)| t.checked_add(limit - limit / 10));
+        let agent = &mut self.agents[seat];
+        let rng = &mut self.seat_rngs[seat];
+        let choice = match move_timeout {
+            // Under a limit the move runs on the game's helper thread,
+            // which is abandoned if the agent overruns.
+            Some(limit) => self
+                .watchdog
+                .get_or_insert_with(|| Watchdog::new(game))
+                .decide(
+                    agent,
+                    p,
+                    view,
+                    &legal,
+                    rng,
+                    deadline,
+                    limit,
+                    t.unwrap_or_else(Instant::now),
+                ),
+            None => Answer::Returned(catch_unwind(AssertUnwindSafe(|| {
+                agent.act(Decision {
+                    game,
+                    me: p,
+                    view,
+                    legal: &legal,
+                    rng,
+                    deadline,
+                })
+            }))),
+        };
+        let elapsed = t.map_or(std::time::Duration::ZERO, |t| t.elapsed());
+        self.think[seat] += elapsed.as_micros() as u64;
+        self.decisions[seat] += 1;
+        self.legal_total[seat] += legal.len() as u64;
+        self.iterations[seat] += self.agents[seat].last_iterations();
+        if self.last_player != Some(p) {
+            self.turns += 1;
+            self.last_player = Some(p);
+        }
+        judge(choice, &legal, p, elapsed, move_timeout)
+    }
+}
+
+/// Seat `p`'s answer taken `elapsed`: its action, or its fault (no answer
+/// or a late one under the move limit, an illegal action, a panic).
+fn judge<A: Copy + PartialEq + std::fmt::Debug>(
+    answer: Answer<A>,
+    legal: &[A],
+    p: u8,
+    elapsed: std::time::Duration,
+    move_timeout: Option<std::time::Duration>,
+) -> Result<A, String> {
+    let Answer::Returned(choice) = answer else {
+        let limit = move_timeout.unwrap_or_default();
+        return Err(format!(
+            "seat {p} did not answer within the {} ms move limit (its computation was abandoned)",
+            limit.as_millis()
+        ));
+    };
+    match choice {
+        Ok(_) if move_timeout.is_some_and(|limit| elapsed > limit) => {
+            let limit = move_timeout.unwrap_or_default();
+            Err(format!(
+                "seat {p} took {} ms, over the {} ms move limit",
+                elapsed.as_millis(),
+                limit.as_millis()
+            ))
+        }
+        Ok(a) if is_legal(legal, a) => Ok(a),
+        Ok(a) => Err(format!("seat {p} played an illegal action {a:?}")),
+        Err(panic) => Err(format!("seat {p} agent panicked: {}", panic_text(&*panic))),
+    }
+}
+
+/// How a game's loop ended.
+struct GameEnd {
+    actions: u32,
+    /// The faulting seat and what it did.
+    fault: Option<(u8, String)>,
+    /// Stopped at the runner's length cap.
+    truncated: bool,
+    first_decision: Option<u8>,
+}
+
+/// The result of a game that ended at `state`.
+fn game_result<G: Game>(
+    game: &G,
+    state: &G::State,
+    end: GameEnd,
+    seats: &Seats<'_, G>,
+    start: Instant,
+) -> GameResult {
+    let n = game.num_players();
+    let terminal = game.turn(state) == Turn::Terminal;
     let returns: ArrayVec<f64, MAX_PLAYERS> = if terminal {
-        game.returns(&state)
+        game.returns(state)
     } else {
         (0..n).map(|_| 0.0).collect()
     };
-    let mut result_outcomes = outcomes(game, &returns, truncated);
+    let mut result_outcomes = outcomes(game, &returns, end.truncated);
     // A game stopped by its own cap keeps its scored result but is flagged.
-    let truncated = truncated || (terminal && game.truncated(&state));
-    if let Some((culprit, _)) = &fault {
-        // The faulting side forfeits; a single other side wins, several draw.
-        let bad = game.side(*culprit);
-        let others: std::collections::BTreeSet<u8> = (0..n as u8)
-            .map(|p| game.side(p))
-            .filter(|&s| s != bad)
-            .collect();
-        for p in 0..n {
-            result_outcomes[p] = if game.side(p as u8) == bad {
-                Outcome::Loss
-            } else if others.len() == 1 {
-                Outcome::Win
-            } else {
-                Outcome::Draw
-            };
-        }
+    let truncated = end.truncated || (terminal && game.truncated(state));
+    if let Some((culprit, _)) = &end.fault {
+        forfeit(game, *culprit, &mut result_outcomes);
     }
-    let ending = if fault.is_some() {
+    let ending = if end.fault.is_some() {
         ENDING_FAULT
     } else if terminal {
-        game.ending(&state)
+        game.ending(state)
     } else {
         ENDING_LENGTH_CAP
     };
-    let first_player = game.first_player(&state).or(first_decision);
-    let seats = (0..n)
+    let first_player = game.first_player(state).or(end.first_decision);
+    let seat_results = (0..n)
         .map(|p| SeatResult {
             outcome: result_outcomes[p],
             score: if terminal {
-                game.score(&state, p as u8)
+                game.score(state, p as u8)
             } else {
                 0.0
             },
             ret: returns[p],
-            role: game.role(&state, p as u8),
-            decisions: decisions[p],
-            branching: if decisions[p] > 0 {
-                legal_total[p] as f64 / f64::from(decisions[p])
+            role: game.role(state, p as u8),
+            decisions: seats.decisions[p],
+            branching: if seats.decisions[p] > 0 {
+                seats.legal_total[p] as f64 / f64::from(seats.decisions[p])
             } else {
                 0.0
             },
             metrics: {
                 // Reports read the first-player advantage from it, also
                 // where the game draws its first player.
-                let mut m = game.metrics(&state, p as u8);
+                let mut m = game.metrics(state, p as u8);
                 if first_player == Some(p as u8) {
                     m.push((FIRST_PLAYER, 1.0));
                 }
                 m
             },
-            iterations: iterations[p],
-            think_us: think[p],
+            iterations: seats.iterations[p],
+            think_us: seats.think[p],
         })
         .collect();
     GameResult {
-        seats,
-        turns,
-        actions,
+        seats: seat_results,
+        turns: seats.turns,
+        actions: end.actions,
         truncated,
         ending,
-        rounds: game.rounds(&state),
-        error: fault.map(|f| f.1),
+        rounds: game.rounds(state),
+        error: end.fault.map(|f| f.1),
         wall_us: start.elapsed().as_micros() as u64,
+    }
+}
+
+/// The faulting seat's side forfeits: a single other side wins, several draw.
+fn forfeit<G: Game>(game: &G, culprit: u8, outcomes: &mut [Outcome]) {
+    let n = game.num_players();
+    let bad = game.side(culprit);
+    let others: std::collections::BTreeSet<u8> = (0..n as u8)
+        .map(|p| game.side(p))
+        .filter(|&s| s != bad)
+        .collect();
+    for (p, outcome) in outcomes.iter_mut().enumerate().take(n) {
+        *outcome = if game.side(p as u8) == bad {
+            Outcome::Loss
+        } else if others.len() == 1 {
+            Outcome::Win
+        } else {
+            Outcome::Draw
+        };
     }
 }
 

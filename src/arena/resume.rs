@@ -50,7 +50,6 @@ pub fn reopen<G: Game>(
     positions: &Positions,
     kept: &mut dyn FnMut(&[GameRow]),
 ) -> Result<(std::fs::File, usize), RunError> {
-    let seats = game.num_players();
     let old = manifest::read(dir).map_err(|e| refuse(dir, e))?;
     if let Some(diff) = identity.difference(&old.identity) {
         return Err(refuse(dir, diff));
@@ -64,8 +63,30 @@ pub fn reopen<G: Game>(
             ),
         ));
     }
+    let (mut file, whole) = open_games(dir)?;
+    let read = read_games(game, dir, identity, positions, &file, whole, kept)?;
+    // A finished run whose games.csv is the one it wrote must hold its own
+    // metrics.csv too (not another run's, nor an edited one); checked before
+    // any change. A cut games.csv (a run killed after finishing, or a copy)
+    // is resumed from its rows, each checked above.
+    if manifest::games_intact(dir, &old) {
+        manifest::check_digests(dir, &old).map_err(|e| refuse(dir, e))?;
+    }
+    let io = |e: std::io::Error| refuse(dir, format!("cannot truncate games.csv: {e}"));
+    if read.header_end == 0 || read.done == 0 {
+        // No complete game: start the file afresh, header included.
+        file.set_len(0).map_err(io)?;
+    } else {
+        file.set_len(read.keep_bytes).map_err(io)?;
+    }
+    file.seek(SeekFrom::End(0)).map_err(io)?;
+    Ok((file, read.done))
+}
+
+/// games.csv of the run in `dir`, with the length of its whole lines.
+fn open_games(dir: &Path) -> Result<(std::fs::File, u64), RunError> {
     let path = dir.join(crate::files::GAMES_FILE);
-    let mut file = fsutil::open_existing(&path)
+    let file = fsutil::open_existing(&path)
         .map_err(|e| refuse(dir, format!("cannot open games.csv: {e}")))?;
     let size = file
         .metadata()
@@ -76,10 +97,38 @@ pub fn reopen<G: Game>(
     }
     let whole =
         whole_lines(&file).map_err(|e| refuse(dir, format!("cannot read games.csv: {e}")))?;
-    let mut reader = csv::Reader::from_reader(std::io::BufReader::new((&file).take(whole)));
-    let mut done = 0usize;
-    let mut keep_bytes = 0u64;
-    let mut header_end = 0u64;
+    Ok((file, whole))
+}
+
+/// What [`read_games`] found in games.csv.
+struct Read {
+    /// Complete games, each checked.
+    done: usize,
+    /// Bytes up to the end of the last complete game.
+    keep_bytes: u64,
+    /// Bytes of the header line (0: none).
+    header_end: u64,
+}
+
+/// Reads the first `whole` bytes of games.csv game by game, checking each
+/// is the run's next game as the run would have written it, and hands each
+/// complete game to `kept`.
+fn read_games<G: Game>(
+    game: &G,
+    dir: &Path,
+    identity: &Identity,
+    positions: &Positions,
+    file: &std::fs::File,
+    whole: u64,
+    kept: &mut dyn FnMut(&[GameRow]),
+) -> Result<Read, RunError> {
+    let seats = game.num_players();
+    let mut reader = csv::Reader::from_reader(std::io::BufReader::new(file.take(whole)));
+    let mut read = Read {
+        done: 0,
+        keep_bytes: 0,
+        header_end: 0,
+    };
     let header = reader
         .headers()
         .map_err(|e| refuse(dir, format!("malformed games.csv: {e}")))?
@@ -87,8 +136,8 @@ pub fn reopen<G: Game>(
     if !header.is_empty() {
         record::check_games_header(&header)
             .map_err(|e| refuse(dir, format!("malformed games.csv: {e}")))?;
-        header_end = reader.position().byte();
-        keep_bytes = header_end;
+        read.header_end = reader.position().byte();
+        read.keep_bytes = read.header_end;
     }
     let mut line = csv::StringRecord::new();
     let mut pending: Vec<GameRow> = Vec::new();
@@ -101,6 +150,7 @@ pub fn reopen<G: Game>(
         let row: GameRow = line
             .deserialize(Some(&header))
             .map_err(|e| refuse(dir, format!("malformed games.csv row: {e}")))?;
+        let done = read.done;
         if done >= positions.len()
             || row.game_index != positions.index(done)
             || row.seat as usize != pending.len()
@@ -119,27 +169,11 @@ pub fn reopen<G: Game>(
                 .map_err(|e| refuse(dir, format!("games.csv: {e}")))?;
             kept(&pending);
             pending.clear();
-            done += 1;
-            keep_bytes = reader.position().byte();
+            read.done += 1;
+            read.keep_bytes = reader.position().byte();
         }
     }
-    drop(reader);
-    // A finished run whose games.csv is the one it wrote must hold its own
-    // metrics.csv too (not another run's, nor an edited one); checked before
-    // any change. A cut games.csv (a run killed after finishing, or a copy)
-    // is resumed from its rows, each checked above.
-    if manifest::games_intact(dir, &old) {
-        manifest::check_digests(dir, &old).map_err(|e| refuse(dir, e))?;
-    }
-    let io = |e: std::io::Error| refuse(dir, format!("cannot truncate games.csv: {e}"));
-    if header_end == 0 || done == 0 {
-        // No complete game: start the file afresh, header included.
-        file.set_len(0).map_err(io)?;
-    } else {
-        file.set_len(keep_bytes).map_err(io)?;
-    }
-    file.seek(SeekFrom::End(0)).map_err(io)?;
-    Ok((file, done))
+    Ok(read)
 }
 
 /// Keeps in metrics.csv only the rows of the first `done` games of

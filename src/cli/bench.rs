@@ -5,11 +5,32 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 
-use super::{BenchArgs, Registry};
+use super::{GameArg, Registry};
 use crate::agents::Decision;
 use crate::agents::registry::AgentSpec;
 use crate::game::{Game, Turn, random_playout};
 use crate::rng::rng_from_seed;
+
+/// Arguments of `bench`.
+#[derive(Debug, clap::Args)]
+pub struct BenchArgs {
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Measure this agent's search from the initial state instead of random playouts.
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Measuring time in seconds, shared by the samples (a warm-up of a tenth
+    /// of it, at most 1 s, comes first and is not counted).
+    #[arg(long, default_value_t = 3.0)]
+    pub seconds: f64,
+    /// Samples of equal length: rates are reported as mean ± σ, min and max.
+    #[arg(long, default_value_t = 5)]
+    pub samples: u32,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
 
 pub(super) fn bench(a: BenchArgs, registry: &Registry) -> Result<()> {
     if !(a.seconds.is_finite() && a.seconds > 0.0 && a.seconds <= 3600.0) {
@@ -24,7 +45,7 @@ pub(super) fn bench(a: BenchArgs, registry: &Registry) -> Result<()> {
             a.samples
         );
     }
-    let game = registry.command_game(&a.game)?;
+    let game = registry.command_game(&a.game.game)?;
     let plan = Plan {
         warmup: Duration::from_secs_f64((a.seconds / 10.0).min(1.0)),
         sample: Duration::from_secs_f64(a.seconds / f64::from(a.samples)),

@@ -1,16 +1,168 @@
 //! One function per subcommand.
 
+use std::path::PathBuf;
+
 use anyhow::{Context, Result, bail};
 
 use std::process::ExitCode;
 
 use super::game::GameCommands;
-use super::{Cli, Command, ExperimentArgs, MergeArgs, PlayArgs, Registry, ReplayArgs, RunArgs};
+use super::{
+    Cli, Command, GameArg, Output, Registry, Seed, Threads, help, parse_games, parse_max_errors,
+    parse_move_timeout, parse_shard, parse_threads, parse_until, required,
+};
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::arena::{self, RunOptions, record};
 use crate::game::Game;
 use crate::runtime::GameSource;
 use crate::spec::split_list;
+
+/// Arguments of `run`.
+#[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help(
+        "seed",
+        "Master seed; the same seed gives the same games whatever the thread count"
+    )),
+    mut_args(help("threads", "Worker threads (0: one per core)")),
+    mut_args(help("out", "Directory for games.csv, summary.csv and seats.csv"))
+)]
+pub struct RunArgs {
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Comma-separated agents, one per seat, e.g. `random,mcts(iterations=1000)`;
+    /// a single agent fills every seat (`--agents greedy`).
+    #[arg(long)]
+    pub agents: String,
+    /// Number of games (rounded up to a multiple of the number of seats, so every agent sits in every seat equally often).
+    #[arg(long, default_value_t = 100, value_parser = parse_games)]
+    pub games: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
+    /// Directory for one JSON-lines trace per game (replay with `boardlab replay`, draw with `boardlab view`).
+    #[arg(long)]
+    pub trace: Option<PathBuf>,
+    /// Record at each search agent's decision the root's candidate actions with
+    /// visits and values in the traces (larger traces; `boardlab view` shows them).
+    #[arg(long, requires = "trace")]
+    pub trace_search: bool,
+    /// Continue an interrupted run in --out (same arguments required); finished games are kept.
+    #[arg(long, requires = "out", conflicts_with = "force")]
+    pub resume: bool,
+    /// Play only shard K of N of the game indices (1-based), e.g. 2/8; combine shards with `boardlab merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// Stop the run once this many games have ended in a fault (agent panic, illegal action,
+    /// timeout), counted from this invocation's start: `--resume` after such a stop continues.
+    #[arg(long, value_name = "N", value_parser = parse_max_errors)]
+    pub max_errors: Option<u64>,
+    /// A decision that takes longer than this forfeits the game (milliseconds, 1 to 3600000).
+    /// Search agents see the limit as a deadline and stop in time, whatever their own budget;
+    /// an agent that overruns is abandoned when it passes (see `arena::watchdog`).
+    #[arg(long, value_name = "MS", value_parser = parse_move_timeout)]
+    pub move_timeout_ms: Option<u64>,
+    /// Duplicate deals: each deal (setup and chance stream) is played once per seating, so
+    /// seats and agents are compared on identical luck; reports use per-deal paired estimates.
+    #[arg(long)]
+    pub duplicate: bool,
+    /// Play in batches until the 95 % interval half-width of seat 0's and every agent's win
+    /// rate is at most X (e.g. ci=0.02), or --max-games; run.json says why it stopped.
+    #[arg(long, value_name = "ci=X", value_parser = parse_until, requires = "max_games", conflicts_with = "games")]
+    pub until: Option<f64>,
+    /// The cap on games for --until.
+    #[arg(long, value_name = "N", requires = "until")]
+    pub max_games: Option<u64>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print the summary as one JSON object (agents' and seats' tallies) instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `play`.
+#[derive(Debug, clap::Args)]
+#[command(mut_args(help("seed", "Seed of the game")))]
+pub struct PlayArgs {
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
+    /// Comma-separated agents, one per seat (a single agent fills every seat);
+    /// `human` for a person at the terminal.
+    #[arg(long)]
+    pub agents: String,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// Play in a browser: the board drawn as in `boardlab view`, moves clicked.
+    #[arg(long)]
+    pub html: bool,
+    /// The localhost port of `--html` (0: a free port, printed at the start).
+    #[arg(long, default_value_t = 0, requires = "html")]
+    pub port: u16,
+}
+
+/// Arguments of `replay`.
+#[derive(Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// A trace file (game-NNNNNNNN.jsonl).
+    pub file: PathBuf,
+    /// The trace's game spec, required when it names data files: replay reads
+    /// only files named on its command line, never one a trace names.
+    #[arg(long)]
+    pub game: Option<String>,
+}
+
+/// Arguments of `experiment`.
+#[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help("out", "Output directory (default: results/<file name without .toml>)")),
+    mut_args(help("force", "Overwrite an earlier output"))
+)]
+pub struct ExperimentArgs {
+    /// The experiment file (see experiments/ for examples).
+    pub file: PathBuf,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
+    /// Worker threads, overriding the file's setting.
+    #[arg(long, value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    /// Continue an interrupted experiment: finished games of every cell are kept.
+    #[arg(long, conflicts_with = "force")]
+    pub resume: bool,
+    /// Play only shard K of N of every cell's games (1-based), e.g. 2/8; combine the
+    /// output directories of all shards with `boardlab merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+    /// No progress output.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Arguments of `merge`.
+#[derive(Debug, clap::Args)]
+#[command(
+    mut_args(required("out")),
+    mut_args(help("out", "Directory for the merged results"))
+)]
+pub struct MergeArgs {
+    /// Shard directories, each written by `run --shard K/N --out DIR` (or
+    /// `experiment FILE --shard K/N --out DIR`, or `balance … --shard K/N --out DIR`).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
+}
 
 pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
     match cli.command {
@@ -63,6 +215,7 @@ fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
         .file_stem()
         .map_or("experiment".into(), |s| s.to_string_lossy().to_string());
     let out = a
+        .output
         .out
         .clone()
         .unwrap_or_else(|| std::path::PathBuf::from("results").join(stem));
@@ -70,7 +223,7 @@ fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
         out: out.clone(),
         threads: a.threads,
         resume: a.resume,
-        force: a.force,
+        force: a.output.force,
         progress: !a.quiet,
         command: crate::provenance::command_line(),
         shard: a.shard,
@@ -93,18 +246,19 @@ fn experiment(a: ExperimentArgs, registry: &Registry) -> Result<()> {
 }
 
 fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
+    let out = a.output.dir()?;
     if a.dirs[0].join(crate::files::SHARD_FILE).exists() {
         return super::balance::merge(&a, registry);
     }
     // The shards of an experiment hold a copy of its file and a run per cell.
     if a.dirs[0].join(crate::files::EXPERIMENT_FILE).exists() {
         let command = std::env::args().collect::<Vec<_>>().join(" ");
-        let cells = crate::experiment::merge_in(registry, &a.dirs, &a.out, a.force, &command)?;
+        let cells = crate::experiment::merge_in(registry, &a.dirs, out, a.output.force, &command)?;
         println!(
             "merged {} shard directories of an experiment: {} cells into {}",
             a.dirs.len(),
             cells.len(),
-            a.out.display()
+            out.display()
         );
         return Ok(());
     }
@@ -115,42 +269,24 @@ fn merge(a: MergeArgs, registry: &Registry) -> Result<()> {
         .and_then(|m| crate::spec::Spec::parse(&m.identity.game).ok())
         .filter(|spec| registry.is_added(&spec.name));
     let merged = match added {
-        Some(spec) => registry.game(&spec)?.merge(&a.dirs, &a.out, a.force)?,
-        None => crate::runtime::merge(&a.dirs, &a.out, a.force)?,
+        Some(spec) => registry.game(&spec)?.merge(&a.dirs, out, a.output.force)?,
+        None => crate::runtime::merge(&a.dirs, out, a.output.force)?,
     };
     println!(
         "merged {} shard directories: {} games of {} into {}",
         a.dirs.len(),
         merged.games,
         merged.manifest.identity.game,
-        a.out.display()
+        out.display()
     );
     Ok(())
 }
 
 fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
     arena::play::quiet_contained_panics();
-    let game = registry.parse(&a.game)?;
+    let game = registry.parse(&a.game.game)?;
     let agents = seat_agents(&a.agents, game.num_players())?;
-    let opts = RunOptions {
-        games: a.max_games.unwrap_or(a.games),
-        seed: a.seed,
-        threads: a.threads,
-        out: a.out.clone(),
-        trace: a.trace.clone(),
-        trace_search: a.trace_search,
-        force: a.force,
-        resume: a.resume,
-        shard: a.shard,
-        max_errors: a.max_errors,
-        move_timeout: a.move_timeout_ms.map(std::time::Duration::from_millis),
-        keep_rows: false,
-        progress: !a.quiet,
-        command: crate::provenance::command_line(),
-        duplicate: a.duplicate,
-        until: a.until,
-        fixed_seats: false,
-    };
+    let opts = a.options();
     let out = game.run(&agents, &opts)?;
     let spec = game.spec();
     let played = match out.stop_reason {
@@ -158,7 +294,7 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
         None => out.games,
     };
     if a.json {
-        let summary = super::json::run(&spec, a.seed, played, &out, a.out.as_deref());
+        let summary = super::json::run(&spec, a.seed.seed, played, &out, a.output.out.as_deref());
         println!("{summary}");
         if out.stopped {
             eprintln!(
@@ -199,7 +335,7 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
     } else {
         String::new()
     };
-    println!("{spec}: {played} games{deals}, seed {}", a.seed);
+    println!("{spec}: {played} games{deals}, seed {}", a.seed.seed);
     print!("{}", record::format_table(&out.agents));
     let seats: Vec<String> = out
         .seats
@@ -225,7 +361,7 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
             out.capped
         );
     }
-    if let Some(dir) = &a.out {
+    if let Some(dir) = &a.output.out {
         println!("results in {}", dir.display());
     }
     if out.stopped {
@@ -238,12 +374,37 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+impl RunArgs {
+    /// The runner's options, converted once from the command line.
+    fn options(&self) -> RunOptions {
+        RunOptions {
+            games: self.max_games.unwrap_or(self.games),
+            seed: self.seed.seed,
+            threads: self.threads.threads,
+            out: self.output.out.clone(),
+            trace: self.trace.clone(),
+            trace_search: self.trace_search,
+            force: self.output.force,
+            resume: self.resume,
+            shard: self.shard,
+            max_errors: self.max_errors,
+            move_timeout: self.move_timeout_ms.map(std::time::Duration::from_millis),
+            keep_rows: false,
+            progress: !self.quiet,
+            command: crate::provenance::command_line(),
+            duplicate: self.duplicate,
+            until: self.until,
+            fixed_seats: false,
+        }
+    }
+}
+
 fn play_interactive(a: PlayArgs, registry: &Registry) -> Result<()> {
     arena::play::quiet_contained_panics();
-    let game = registry.command_game(&a.game)?;
+    let game = registry.command_game(&a.game.game)?;
     let agents = seat_agents(&a.agents, game.num_players())?;
     game.check_agents(&agents)?;
-    game.play(&agents, a.seed, a.html.then_some(a.port))
+    game.play(&agents, a.seed.seed, a.html.then_some(a.port))
 }
 
 fn replay(a: ReplayArgs, registry: &Registry) -> Result<()> {

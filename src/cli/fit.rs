@@ -4,12 +4,63 @@
 
 use anyhow::{Result, bail};
 
-use super::FitArgs;
+use super::{GameArg, Output, Seed, Threads, help, required};
 use crate::agents::registry::AgentSpec;
 use crate::analysis::fit::{Collect, accuracy, collect, fit, log_loss};
 use crate::eval::LinearEval;
 use crate::game::Game;
 use crate::games::AnyGame;
+
+/// Arguments of `fit`.
+#[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help("game", "Game spec (a game with evaluation features, e.g. karmaka)")),
+    mut_args(help("seed", "Master seed; game i plays on seed f(seed, i)")),
+    mut_args(help(
+        "threads",
+        "Worker threads (0: one per core); the weights do not depend on it"
+    )),
+    mut_args(required("out")),
+    mut_args(help("out", "The weights file to write (TOML)")),
+    mut_args(help("force", "Replace the weights file if it exists"))
+)]
+pub struct FitArgs {
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
+    /// The agent playing every seat of the self-play games.
+    #[arg(long)]
+    pub agent: String,
+    /// Self-play games (the last --holdout share of them is held out).
+    #[arg(long, default_value_t = 400)]
+    pub games: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// Every stride-th decision of a game is recorded, from every seat's view.
+    #[arg(long, default_value_t = 4)]
+    pub stride: u32,
+    /// Share of the games held out to measure the fit.
+    #[arg(long, default_value_t = 0.25)]
+    pub holdout: f64,
+    /// Ridge penalty on the weights.
+    #[arg(long, default_value_t = 0.001)]
+    pub l2: f64,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
+    /// Other weights to measure on the same held-out games, beside the new
+    /// fit and the heuristic, named as an agent's `eval=` names them:
+    /// `fitted` (the game's shipped weights), a weights set the game names
+    /// (`boardlab agents` lists them, e.g. `race` in Hamunaptra) or a
+    /// weights file written by `boardlab fit` (`@FILE` or a bare path).
+    /// Printed only; the weights written do not depend on it.
+    #[arg(long)]
+    pub compare: Option<String>,
+}
 
 pub(super) fn run(a: FitArgs) -> Result<()> {
     if a.games < 2 || a.games > crate::cli::MAX_GAMES {
@@ -34,19 +85,21 @@ pub(super) fn run(a: FitArgs) -> Result<()> {
             a.l2
         );
     }
-    crate::fsutil::check_new(&a.out, a.force)
-        .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", a.out.display()))?;
-    let game = AnyGame::parse(&a.game)?;
+    let out = a.output.dir()?;
+    crate::fsutil::check_new(out, a.output.force)
+        .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", out.display()))?;
+    let game = AnyGame::parse(&a.game.game)?;
     let agent = AgentSpec::parse(&a.agent)?;
     crate::with_game!(game, g => fit_game(&g, &agent, &a))
 }
 
 fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
+    let out = a.output.dir()?;
     let c = Collect {
         games: a.games,
-        seed: a.seed,
+        seed: a.seed.seed,
         stride: a.stride,
-        threads: a.threads,
+        threads: a.threads.threads,
         progress: true,
     };
     let other = a.compare.as_deref().map(other_weights::<G>).transpose()?;
@@ -60,13 +113,13 @@ fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
         game.spec(),
         agent.label,
         a.games,
-        a.seed,
+        a.seed.seed,
         a.stride,
         a.holdout,
         a.l2
     );
-    crate::fsutil::write_atomic(&a.out, eval.to_toml())
-        .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", a.out.display()))?;
+    crate::fsutil::write_atomic(out, eval.to_toml())
+        .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", out.display()))?;
     for (name, w) in eval.features.iter().zip(&eval.weights) {
         println!("{name:<16} {w:+.4}");
     }
@@ -91,7 +144,7 @@ fn fit_game<G: Game>(game: &G, agent: &AgentSpec, a: &FitArgs) -> Result<()> {
             accuracy(&w.weights, &x, &y)
         );
     }
-    println!("wrote {}", a.out.display());
+    println!("wrote {}", out.display());
     Ok(())
 }
 

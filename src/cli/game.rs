@@ -11,8 +11,11 @@ use std::process::ExitCode;
 use anyhow::{Result, anyhow};
 
 use super::bench::Plan;
+use super::exploitability::ExploitabilityArgs;
+use super::ladder::LadderArgs;
 use super::soak::Tally;
-use super::{ExploitabilityArgs, LadderArgs, SprtArgs, TuneArgs};
+use super::sprt::SprtArgs;
+use super::tune::TuneArgs;
 use crate::agents::registry::AgentSpec;
 use crate::analysis::quality::Trajectory;
 use crate::arena::trace::Header;

@@ -8,11 +8,42 @@ use anyhow::{Result, bail};
 use clap::CommandFactory;
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 
-use super::{AgentsArgs, Cli, CompletionsArgs, GamesArgs, Registry};
+use super::{Cli, Registry};
 use crate::agents::registry::{
     AGENT_KINDS, AgentKindInfo, PRESETS, Preset, SEARCH_PARAMS, TEST_AIDS,
 };
 use crate::games::{GameInfo, ParamInfo};
+
+/// Arguments of `games`.
+#[derive(Debug, clap::Args)]
+pub struct GamesArgs {
+    /// One game to show in full (every parameter with its default).
+    pub name: Option<String>,
+    /// Print one JSON value instead of tables.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `agents`.
+#[derive(Debug, clap::Args)]
+pub struct AgentsArgs {
+    /// One agent kind or preset to show in full.
+    pub name: Option<String>,
+    /// List the test aids too (agents that commit faults on purpose).
+    #[arg(long)]
+    pub all: bool,
+    /// Print one JSON value instead of tables (always complete).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
 
 /// Columns a listing wraps to when standard output is not a terminal.
 const PIPED_WIDTH: u16 = 100;

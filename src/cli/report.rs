@@ -1,9 +1,17 @@
 //! `boardlab report DIR`: the study's dashboard (see [`crate::report::dashboard`]).
 
+use std::path::PathBuf;
+
 use anyhow::Result;
 
-use super::ReportArgs;
 use crate::report::dashboard;
+
+/// Arguments of `report`.
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// A run directory (games.csv) or an experiment directory (cells.csv).
+    pub dir: PathBuf,
+}
 
 pub(super) fn run(a: ReportArgs) -> Result<()> {
     let _out = crate::fsutil::OutputLock::hold_existing(&a.dir)

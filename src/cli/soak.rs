@@ -10,11 +10,41 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use rayon::prelude::*;
 
-use super::{Registry, SoakArgs};
+use super::{Registry, Seed, Threads, help, parse_games};
 use crate::arena::play::{contained, panic_text, quiet_contained_panics};
 use crate::game::conformance::check_state;
 use crate::game::{Game, Turn};
 use crate::rng::{below, game_seed, rng_from_seed};
+
+/// Arguments of `soak`.
+#[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help(
+        "seed",
+        "Master seed; each game's seed derives from it and the game's index"
+    )),
+    mut_args(help("threads", "Worker threads (0: one per core)"))
+)]
+pub struct SoakArgs {
+    /// Game spec to soak (repeatable); default: every registered game in every variant of its test specs.
+    #[arg(long)]
+    pub game: Vec<String>,
+    /// Random games per spec.
+    #[arg(long, default_value_t = 1000, value_parser = parse_games)]
+    pub games: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// Index of the first game (with --games 1, replays one reported game).
+    #[arg(long, default_value_t = 0)]
+    pub start: u64,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// The first problem found in one random game.
 #[derive(Clone, Debug, PartialEq)]
@@ -159,13 +189,13 @@ pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
         .iter()
         .map(|s| registry.command_game(s))
         .collect::<Result<Vec<_>, _>>()?;
-    let pool = crate::arena::pool(a.threads).map_err(anyhow::Error::msg)?;
+    let pool = crate::arena::pool(a.threads.threads).map_err(anyhow::Error::msg)?;
     quiet_contained_panics();
     if !a.json {
         println!(
             "soak: {} random games per spec, seed {}, {} threads",
             a.games,
-            a.seed,
+            a.seed.seed,
             pool.current_num_threads()
         );
         println!(
@@ -178,7 +208,7 @@ pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
     for (text, game) in specs.iter().zip(&games) {
         let spec = game.spec();
         let clock = Instant::now();
-        let tally = game.soak(a.seed, a.start, a.games, &pool);
+        let tally = game.soak(a.seed.seed, a.start, a.games, &pool);
         let secs = clock.elapsed().as_secs_f64().max(1e-9);
         let rate = tally.games as f64 / secs;
         if !a.json {
@@ -190,7 +220,7 @@ pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
         let first = tally.first.as_ref().map(|v| {
             let replay = format!(
                 "boardlab soak --game '{text}' --seed {} --start {} --games 1",
-                a.seed, v.index
+                a.seed.seed, v.index
             );
             (v, replay)
         });
@@ -224,7 +254,7 @@ pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
     }
     if a.json {
         let doc = serde_json::json!({
-            "seed": a.seed,
+            "seed": a.seed.seed,
             "start": a.start,
             "games_per_spec": a.games,
             "threads": pool.current_num_threads(),

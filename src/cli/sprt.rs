@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use rayon::prelude::*;
 
-use super::{Registry, SprtArgs};
+use super::{GameArg, Registry, Seed, Threads, help};
 use crate::agents::Agent;
 use crate::agents::registry::AgentSpec;
 use crate::arena::{AgentFactory, play};
@@ -16,6 +16,49 @@ use crate::game::{Game, Outcome};
 use crate::rng::game_seed;
 use crate::spec::split_list;
 use crate::stats::sprt::{self, Decision};
+
+/// Arguments of `sprt`.
+#[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help("game", "Game spec of a two-player game")),
+    mut_args(help("seed", "Master seed; pair k plays both its games on seed f(seed, k)"))
+)]
+pub struct SprtArgs {
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
+    /// The two agents, A,B: the test is on A's Elo over B.
+    #[arg(long)]
+    pub agents: String,
+    /// Elo difference of H0.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    pub elo0: f64,
+    /// Elo difference of H1 (greater than elo0).
+    #[arg(long, allow_negative_numbers = true)]
+    pub elo1: f64,
+    /// Probability of accepting H1 when H0 holds.
+    #[arg(long, default_value_t = 0.05)]
+    pub alpha: f64,
+    /// Probability of accepting H0 when H1 holds.
+    #[arg(long, default_value_t = 0.05)]
+    pub beta: f64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// Stop without a decision after this many games.
+    #[arg(long, default_value_t = 100_000)]
+    pub max_games: u64,
+    /// Game pairs per batch; the test is checked (and a line printed) after each batch, from 10 pairs on.
+    #[arg(long, default_value_t = 20)]
+    pub batch: u64,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// Print the result as one JSON object (the progress lines go to standard error; an
+    /// infinite Elo bound, as after a clean sweep, is null).
+    #[arg(long)]
+    pub json: bool,
+}
 
 pub(super) fn sprt(a: SprtArgs, registry: &Registry) -> Result<ExitCode> {
     play::quiet_contained_panics();
@@ -47,7 +90,7 @@ pub(super) fn sprt(a: SprtArgs, registry: &Registry) -> Result<ExitCode> {
     if a.batch == 0 {
         bail!("--batch must be at least 1");
     }
-    let game = registry.command_game(&a.game)?;
+    let game = registry.command_game(&a.game.game)?;
     let agents = split_list(&a.agents)?;
     game.check_agents(&agents)?;
     if agents.len() != 2 {
@@ -115,7 +158,7 @@ pub(super) fn run<G: Game>(
             s.check_game(game)?;
         }
     }
-    let pool = crate::arena::pool(a.threads).map_err(anyhow::Error::msg)?;
+    let pool = crate::arena::pool(a.threads.threads).map_err(anyhow::Error::msg)?;
     let (lower, upper) = sprt::bounds(a.alpha, a.beta);
     let max_pairs = a.max_games.div_ceil(2).max(1);
     // With --json, standard output holds only the result object.
@@ -135,7 +178,7 @@ pub(super) fn run<G: Game>(
         a.elo1,
         a.alpha,
         a.beta,
-        a.seed
+        a.seed.seed
     ));
     // pairs[k]: pairs in which A scored k half-points over the two games.
     let mut pairs = [0u64; 5];
@@ -149,7 +192,7 @@ pub(super) fn run<G: Game>(
             (done..end)
                 .into_par_iter()
                 .map(|p| {
-                    let seed = game_seed(a.seed, p);
+                    let seed = game_seed(a.seed.seed, p);
                     [
                         play_one(game, specs, factories, [0, 1], seed),
                         play_one(game, specs, factories, [1, 0], seed),
@@ -203,7 +246,7 @@ pub(super) fn run<G: Game>(
         };
         let summary = serde_json::json!({
             "game": game.spec(), "a": specs[0].label, "b": specs[1].label,
-            "elo0": a.elo0, "elo1": a.elo1, "alpha": a.alpha, "beta": a.beta, "seed": a.seed,
+            "elo0": a.elo0, "elo1": a.elo1, "alpha": a.alpha, "beta": a.beta, "seed": a.seed.seed,
             "games": 2 * done, "wins": wins, "draws": draws, "losses": losses,
             "pairs": pairs, "llr": last_llr, "lower": lower, "upper": upper,
             "decision": decision, "verdict": verdict,

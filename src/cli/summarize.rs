@@ -2,13 +2,32 @@
 //! from its `games.csv` alone, so that analysis can change after the games
 //! were played (or be redone on merged or hand-filtered rows).
 
+use std::path::PathBuf;
+
 use anyhow::Result;
 
-use super::SummarizeArgs;
+use super::{Seed, help};
 use crate::arena::{manifest, record};
 use crate::report::balance::ReportMeta;
 use crate::report::stream::{self, Summary};
 use crate::stats::ratings::RatingOptions;
+
+/// Arguments of `summarize`.
+#[derive(Debug, clap::Args)]
+#[command(mut_args(help("seed", "Seed of the bootstrap")))]
+pub struct SummarizeArgs {
+    /// A result directory holding games.csv (and run.json, whose agent list is used when present).
+    pub dir: PathBuf,
+    /// Title of the report (default: the game spec).
+    #[arg(long)]
+    pub title: Option<String>,
+    /// Bootstrap resamples for the rating intervals.
+    #[arg(long, default_value_t = 200)]
+    pub resamples: usize,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+}
 
 pub(super) fn summarize(a: SummarizeArgs) -> Result<()> {
     // The manifest names every agent, even one without rows; without it the
@@ -41,7 +60,7 @@ pub(super) fn summarize(a: SummarizeArgs) -> Result<()> {
     };
     let opts = RatingOptions {
         resamples: a.resamples,
-        seed: a.seed,
+        seed: a.seed.seed,
         ..RatingOptions::default()
     };
     let labels = run.as_ref().map(|m| m.identity.agents.as_slice());

@@ -1,15 +1,65 @@
 //! `boardlab tune`: NTBEA over an agent's parameters (see [`crate::tune`]),
 //! a table of the pick and the model's top settings, `tune.csv` and a preset.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use super::{Registry, TuneArgs};
+use super::{GameArg, Output, Registry, Seed, Threads, default, help, parse_games};
 use crate::agents::registry::AgentSpec;
 use crate::game::Game;
 use crate::tune::ntbea::Ntbea;
 use crate::tune::{self, SearchSpace, TuneOptions};
+
+/// Arguments of `tune`.
+#[derive(Debug, clap::Args)]
+#[command(
+    mut_args(default("threads", "1")),
+    mut_args(help(
+        "threads",
+        "Worker threads (0: one per core); with time_ms use 1 so budgets mean one core each"
+    )),
+    mut_args(help("out", "Directory for tune.csv (every game) and summary.md")),
+    mut_args(help(
+        "force",
+        "Overwrite an earlier tune.csv in --out or the --preset-out file"
+    ))
+)]
+pub struct TuneArgs {
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
+    /// The agent template, e.g. `ismcts(time_ms=10, c=?, rollout=[random,mast])`.
+    #[arg(long)]
+    pub agent: String,
+    /// The opponent in every other seat.
+    #[arg(long)]
+    pub against: String,
+    /// Games of the search (rounded up to whole seat rotations; one rotation is one evaluation).
+    #[arg(long, default_value_t = 200, value_parser = parse_games)]
+    pub budget: u64,
+    /// Games of the confirmation of the pick (rounded up likewise).
+    #[arg(long, default_value_t = 200, value_parser = parse_games)]
+    pub confirm: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// NTBEA's exploration constant.
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
+    pub k: f64,
+    /// Neighbours the model scores per evaluation.
+    #[arg(long, default_value_t = 50)]
+    pub neighbours: usize,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
+    /// Write the pick as a preset file (agents/ format).
+    #[arg(long)]
+    pub preset_out: Option<PathBuf>,
+}
 
 pub(super) fn run(a: TuneArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
@@ -19,27 +69,27 @@ pub(super) fn run(a: TuneArgs, registry: &Registry) -> Result<()> {
     if a.neighbours == 0 {
         bail!("--neighbours must be at least 1");
     }
-    let game = registry.command_game(&a.game)?;
+    let game = registry.command_game(&a.game.game)?;
     registry.builtin_agents_only("tune", [a.agent.as_str(), a.against.as_str()])?;
     let space = SearchSpace::parse(&a.agent)?;
     let against = AgentSpec::parse(&a.against)?;
-    if let Some(dir) = &a.out
+    if let Some(dir) = &a.output.out
         && dir.join("tune.csv").exists()
-        && !a.force
+        && !a.output.force
     {
         bail!(
             "{} already holds a tuning (use --force to overwrite, or another --out)",
             dir.display()
         );
     }
-    if let Some(dir) = &a.out {
+    if let Some(dir) = &a.output.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     if let Some(p) = &a.preset_out {
         if p.extension().is_none_or(|e| e != "toml") {
             bail!("--preset-out must name a .toml file; {} given", p.display());
         }
-        if p.exists() && !a.force {
+        if p.exists() && !a.output.force {
             bail!("{} exists (use --force to overwrite)", p.display());
         }
         let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
@@ -68,8 +118,8 @@ pub(super) fn tune_game<G: Game>(
     let opts = TuneOptions {
         budget: a.budget,
         confirm: a.confirm,
-        seed: a.seed,
-        threads: a.threads,
+        seed: a.seed.seed,
+        threads: a.threads.threads,
         ntbea: Ntbea {
             k: a.k,
             neighbours: a.neighbours,
@@ -84,7 +134,7 @@ pub(super) fn tune_game<G: Game>(
         grid,
         against.label,
         a.budget.div_ceil(n) * n,
-        a.seed
+        a.seed.seed
     );
     let r = tune::tune(game, space, against, &opts)?;
     let (won, games, lo, hi) = r.confirmation;
@@ -101,7 +151,7 @@ pub(super) fn tune_game<G: Game>(
         a.k,
         a.neighbours,
         r.model.evaluations(),
-        a.seed
+        a.seed.seed
     ));
     text.push_str("| | setting | win rate | 95 % interval | games |\n|---|---|---:|---|---:|\n");
     text.push_str(&format!(
@@ -127,7 +177,7 @@ pub(super) fn tune_game<G: Game>(
         ));
     }
     print!("{text}");
-    if let Some(dir) = &a.out {
+    if let Some(dir) = &a.output.out {
         write(&dir.join("tune.csv"), &tune::records_csv(space, &r.records))?;
         write(&dir.join("summary.md"), &text)?;
     }
@@ -137,7 +187,7 @@ pub(super) fn tune_game<G: Game>(
             game.spec(),
             against.label,
             a.budget.div_ceil(n) * n,
-            a.seed
+            a.seed.seed
         );
         write(path, &tune::preset_toml(space, &r.best, &description))?;
     }

@@ -1,11 +1,27 @@
 //! `boardlab verify`: one line per run directory, a verdict per study.
 
+use std::path::PathBuf;
+
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
-use super::VerifyArgs;
+use super::Threads;
 use crate::verify::{Status, verify_study};
+
+/// Arguments of `verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Study folders: each holds run.json, or run folders below it (cells/c000, ...).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Games replayed per run (the first ones of the run).
+    #[arg(long, default_value_t = crate::files::SAMPLE_GAMES)]
+    pub sample: usize,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+}
 
 pub(super) fn run(a: VerifyArgs) -> Result<ExitCode> {
     crate::arena::play::quiet_contained_panics();
@@ -22,7 +38,7 @@ pub(super) fn run(a: VerifyArgs) -> Result<ExitCode> {
     }
     let mut ok = true;
     for d in &a.dirs {
-        let checks = verify_study(d, a.sample, a.threads);
+        let checks = verify_study(d, a.sample, a.threads.threads);
         let passes = checks.iter().all(|c| c.status.passes());
         for c in &checks {
             match &c.status {
