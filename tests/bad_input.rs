@@ -437,6 +437,29 @@ fn unplayable_game_data_files() {
         &path,
         "too few to deal 2 hands of 4",
     );
+    // Entrances with no open side: no network can grow, so every game
+    // would stop at the round cap (found by a short probe of random games).
+    let closed = comps.replacen(
+        "id = \"ENTR\"\nshape = \"entrance, rockfall with cross on the closed side\"\nopen = \"ESW\"",
+        "id = \"ENTR\"\nopen = \"\"",
+        1,
+    );
+    assert_ne!(closed, comps);
+    let path = file("closed-entrances.toml", &closed);
+    for players in 2..=4 {
+        for rule5 in [false, true] {
+            push(
+                format!("hamunaptra(players={players},rule5={rule5},components={path})"),
+                &path,
+                "no game can end on its layout",
+            );
+        }
+    }
+    push(
+        format!("hamunaptra(max_rounds=200,components={path})"),
+        &path,
+        "no network can grow",
+    );
     // Karmox: the portal's access squares walled in.
     let board: serde_json::Value =
         serde_json::from_str(include_str!("../src/games/karmox/board.json")).unwrap();
