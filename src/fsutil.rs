@@ -41,7 +41,15 @@ pub fn open_input(path: &Path, max: u64) -> io::Result<File> {
         use std::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK);
     }
-    let file = options.open(path)?;
+    // A socket's node cannot be opened at all (ENXIO): say what it is.
+    let file = options
+        .open(path)
+        .map_err(|e| match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() && !m.is_dir() => {
+                invalid("not a regular file (a FIFO, device or socket)".into())
+            }
+            _ => e,
+        })?;
     let meta = file.metadata()?;
     if meta.is_dir() {
         return Err(invalid("is a directory, not a file".into()));
@@ -323,8 +331,13 @@ mod tests {
                 .to_string()
                 .contains("is a directory")
         );
-        if Path::new("/dev/zero").exists() {
-            let e = read_bounded(Path::new("/dev/zero"), 100).unwrap_err();
+        // A special file of the test's own making (a socket's node), not a
+        // device of the machine's.
+        #[cfg(unix)]
+        {
+            let socket = d.join("socket");
+            drop(std::os::unix::net::UnixListener::bind(&socket).unwrap());
+            let e = read_bounded(&socket, 100).unwrap_err();
             assert!(e.to_string().contains("not a regular file"), "{e}");
         }
         let _ = std::fs::remove_dir_all(&d);

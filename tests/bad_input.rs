@@ -276,7 +276,10 @@ fn malformed_preset_files() {
             format!("random,@{}/missing.toml", dir.display()),
             "missing.toml",
         ),
-        agents("random,@/dev/zero".to_string(), "not a regular file"),
+        agents(
+            format!("random,@{}", socket_file(&dir)),
+            "not a regular file",
+        ),
     ];
     check(cases);
 }
@@ -329,7 +332,7 @@ fn malformed_component_data_files() {
                 (file("empty.toml", b""), "empty.toml"),
                 (file("binary.toml", &[0xff, 0x00, 0xfe]), "binary.toml"),
                 (dir.display().to_string(), "cannot use data file"),
-                ("/dev/zero".to_string(), "not a regular file"),
+                (socket_file(&dir), "not a regular file"),
             ];
             for (path, needle) in bad_files {
                 cases.push(case(&owned(&with_game(base.clone(), &spec(&path))), needle));
@@ -436,6 +439,29 @@ fn unplayable_game_data_files() {
         format!("hamunaptra(components={path})"),
         &path,
         "too few to deal 2 hands of 4",
+    );
+    // Entrances with no open side: no network can grow, so every game
+    // would stop at the round cap (found by a short probe of random games).
+    let closed = comps.replacen(
+        "id = \"ENTR\"\nshape = \"entrance, rockfall with cross on the closed side\"\nopen = \"ESW\"",
+        "id = \"ENTR\"\nopen = \"\"",
+        1,
+    );
+    assert_ne!(closed, comps);
+    let path = file("closed-entrances.toml", &closed);
+    for players in 2..=4 {
+        for rule5 in [false, true] {
+            push(
+                format!("hamunaptra(players={players},rule5={rule5},components={path})"),
+                &path,
+                "no game can end on its layout",
+            );
+        }
+    }
+    push(
+        format!("hamunaptra(max_rounds=200,components={path})"),
+        &path,
+        "no network can grow",
     );
     // Karmox: the portal's access squares walled in.
     let board: serde_json::Value =
@@ -675,6 +701,12 @@ fn outputs_that_cannot_be_written() {
     let file = dir.join("a-file");
     std::fs::write(&file, "x").unwrap();
     let under_file = format!("{}/sub", file.display());
+    // A special file of the test's own making, not one of the machine's.
+    let fifo = dir.join("a-fifo");
+    let name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+    let under_fifo = format!("{}/out", fifo.display());
     let base = run_game("tictactoe");
     let with = |extra: &[&str]| {
         let mut a = base.clone();
@@ -689,9 +721,11 @@ fn outputs_that_cannot_be_written() {
     let shards = finished_run("u-shard", &["--shard", "1/1"]);
     let cases = vec![
         case(&owned(&with(&["--out", &under_file])), "cannot write"),
+        case(&owned(&with(&["--out", &under_fifo])), "cannot write"),
+        case(&owned(&with(&["--out", fifo.to_str().unwrap()])), "a-fifo"),
         case(
-            &owned(&with(&["--out", "/proc/version/out"])),
-            "cannot write",
+            &owned(&with(&["--trace", fifo.to_str().unwrap()])),
+            "a-fifo",
         ),
         case(&owned(&with(&["--trace", &under_file])), "cannot write"),
         case(
@@ -811,18 +845,22 @@ fn counts_and_thread_limits_out_of_range() {
 
 #[test]
 fn standard_output_that_fails() {
-    // A full device: one line, exit 2, no panic.
-    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
-            .arg("agents")
-            .stdout(full)
-            .output()
-            .unwrap();
+    // Standard output that cannot take a byte (a file this test made, which
+    // the child may not grow; no device of the machine's): one line, exit 2,
+    // no panic.
+    let dir = made_dir("stdout-full");
+    for args in [
+        &["agents"][..],
+        &["games"],
+        &["completions", "bash"],
+        &["man"],
+    ] {
+        let out = capped_stdout(&dir, args);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{stderr}");
-        assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
-        assert!(stderr.contains("standard output"), "{stderr}");
-        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("standard output"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
     // A pipe closed by the reader: a quiet exit 0.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"))
@@ -1199,12 +1237,18 @@ fn nothing_is_quoted_from_a_file_of_another_kind() {
         case(&["merge", "--out", &format!("{r}/m"), &r], "run.json"),
         case(&owned(&resume_args(&results)), "run.json"),
     ];
-    // Real files of another kind, where the system has them.
+    // Files shaped like the system's (a password table, a process's
+    // environment), made here: no file of the machine's is read.
     let path_var = std::env::var("PATH").unwrap_or_default();
-    for system in ["/etc/passwd", "/proc/self/environ"] {
-        if !Path::new(system).exists() {
-            continue;
-        }
+    let passwd = file(
+        "passwd",
+        "root:x:0:0:root:/root:/bin/bash\nuser:x:1000:1000:hunter2:/home/user:/bin/bash\n",
+    );
+    let environ = file(
+        "environ",
+        &format!("SECRET_TOKEN=hunter2\0PATH={path_var}\0SHELL=/bin/bash\0"),
+    );
+    for system in [&passwd, &environ] {
         cases.push(case(&owned(&agents(system)), system));
         cases.push(case(
             &owned(&with_game(base.clone(), &format!("fox(tiles={system})"))),
@@ -1222,6 +1266,15 @@ fn nothing_is_quoted_from_a_file_of_another_kind() {
     check(cases);
 }
 
+/// A special file of the test's own making (a Unix socket's node), where a
+/// test would otherwise name one of the machine's devices.
+fn socket_file(dir: &Path) -> String {
+    let path = dir.join("a-socket");
+    let _ = std::fs::remove_file(&path);
+    drop(std::os::unix::net::UnixListener::bind(&path).unwrap());
+    path.display().to_string()
+}
+
 /// Only regular files of a bounded size are read: a directory, a device, a
 /// FIFO or a huge (sparse) file is a one-line error, never a hang.
 #[test]
@@ -1233,6 +1286,7 @@ fn inputs_that_are_not_small_regular_files() {
         p.display().to_string()
     };
     let huge_trace = sparse("huge.jsonl", 300 << 20);
+    let socket = socket_file(&dir);
     let huge_results = made_dir("irregular-results");
     std::fs::File::create(huge_results.join("games.csv"))
         .unwrap()
@@ -1243,9 +1297,9 @@ fn inputs_that_are_not_small_regular_files() {
     let mut cases = vec![
         case(&["replay", &d], "is a directory"),
         case(&["replay", &huge_trace], "larger than"),
-        case(&["replay", "/dev/zero"], "not a regular file"),
+        case(&["replay", &socket], "not a regular file"),
         case(&["experiment", &d], "is a directory"),
-        case(&["experiment", "/dev/zero"], "not a regular file"),
+        case(&["experiment", &socket], "not a regular file"),
         case(
             &["summarize", huge_results.to_str().unwrap()],
             "larger than",
@@ -1911,17 +1965,14 @@ fn degenerate_inputs_are_errors() {
     ]);
 }
 
-/// `--help` whose output cannot be written fails like any other output: a
-/// file the child may not grow (a file-size limit of 0, its signal ignored,
-/// so a write fails with EFBIG) stands in for a full disk.
-#[cfg(unix)]
-#[test]
-fn help_that_cannot_be_written_fails() {
+/// Runs the binary with `args`, its standard output a file in `dir` that
+/// it may not grow (a file-size limit of 0, its signal ignored, so a write
+/// fails with EFBIG): a full disk of the test's own making.
+fn capped_stdout(dir: &Path, args: &[&str]) -> std::process::Output {
     use std::os::unix::process::CommandExt;
-    let dir = made_dir("help");
     let stdout = std::fs::File::create(dir.join("capped")).unwrap();
     let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"));
-    command.arg("--help").stdout(stdout);
+    command.args(args).stdout(stdout);
     // SAFETY: only async-signal-safe calls between fork and exec.
     unsafe {
         command.pre_exec(|| {
@@ -1936,7 +1987,17 @@ fn help_that_cannot_be_written_fails() {
             Ok(())
         });
     }
-    let out = command.output().unwrap();
+    command.output().unwrap()
+}
+
+/// `--help` whose output cannot be written fails like any other output: a
+/// file the child may not grow (a file-size limit of 0, its signal ignored,
+/// so a write fails with EFBIG) stands in for a full disk.
+#[cfg(unix)]
+#[test]
+fn help_that_cannot_be_written_fails() {
+    let dir = made_dir("help");
+    let out = capped_stdout(&dir, &["--help"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");

@@ -770,6 +770,11 @@ fn a_bug_in_the_game_stops_the_run_and_blames_no_agent() {
 /// not an agent's fault.
 #[test]
 fn an_unwritable_trace_is_a_run_error() {
+    // A link of the test's own making (no path of the machine's).
+    let dir = temp_dir("trace-link");
+    std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+    let link = dir.join("traces");
+    std::os::unix::fs::symlink(dir.join("elsewhere"), &link).unwrap();
     let out = boardlab(&[
         "run",
         "--game",
@@ -780,13 +785,17 @@ fn an_unwritable_trace_is_a_run_error() {
         "4",
         "-q",
         "--trace",
-        "/proc/self",
+        link.to_str().unwrap(),
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     // A linked trace folder is refused before any game, like any output
-    // folder that is a link.
-    assert!(stderr.contains("cannot write /proc/self"), "{stderr}");
+    // folder that is a link, and nothing is written through it.
+    assert!(
+        stderr.contains(&format!("cannot write {}", link.display())),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_dir(dir.join("elsewhere")).unwrap().count(), 0);
     assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
 }
 

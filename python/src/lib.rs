@@ -226,7 +226,7 @@ impl<G: Encode> DynState for StateBox<G> {
         match self.game.action_from_index(&self.state, index) {
             Some(a) => Ok(self.game.action_label(&self.state, a)),
             None => Err(format!(
-                "action {index} is outside 0..{}",
+                "action {index} is out of range: outside 0..{}",
                 self.game.num_distinct_actions()
             )),
         }
@@ -487,8 +487,16 @@ impl State {
     /// The label of an action at this state.
     fn action_to_string(&self, player: i64, action: i64) -> PyResult<String> {
         let _ = player;
-        let index = u32::try_from(action)
-            .map_err(|_| PyValueError::new_err(format!("action {action} is negative")))?;
+        let index = u32::try_from(action).map_err(|_| {
+            PyValueError::new_err(if action < 0 {
+                format!("action {action} is negative")
+            } else {
+                format!(
+                    "action {action} is out of range: outside 0..{}",
+                    self.inner.game().num_distinct_actions()
+                )
+            })
+        })?;
         self.inner
             .action_to_string(index)
             .map_err(PyValueError::new_err)
@@ -661,6 +669,10 @@ fn _run(
     out: Option<PathBuf>,
     force: bool,
 ) -> PyResult<(String, u64)> {
+    // The command line's own checks of --games and --threads.
+    let games = boardlab::arena::check_games(&games.to_string()).map_err(PyValueError::new_err)?;
+    let threads =
+        boardlab::arena::check_threads(&threads.to_string()).map_err(PyValueError::new_err)?;
     let g = parse_game(game)?;
     let mut seats = Vec::new();
     for (i, a) in agents.iter().enumerate() {

@@ -182,3 +182,24 @@ def test_pyspiel_state_methods():
     assert child.rewards() == child.returns() != [0.0, 0.0]
     with pytest.raises(ValueError):
         boardlab.deserialize_state("kuhn")
+
+
+def test_counts_out_of_range_raise_the_command_lines_message():
+    # The same checks as --games and --threads, not an empty result or a hang.
+    with pytest.raises(ValueError, match="is not a number of games from 1 to"):
+        boardlab.run("tictactoe", agents=["random", "random"], games=2**64 - 1)
+    with pytest.raises(ValueError, match="is not a number of games from 1 to"):
+        boardlab.run("tictactoe", agents=["random", "random"], games=0)
+    with pytest.raises(ValueError, match="is not a thread count from 0"):
+        boardlab.run("tictactoe", agents=["random", "random"], games=2, threads=10**6)
+
+
+def test_an_action_beyond_the_range_is_out_of_range_not_negative():
+    state = boardlab.load_game("tictactoe").new_initial_state()
+    with pytest.raises(ValueError, match="out of range") as e:
+        state.action_to_string(0, 2**40)
+    assert "negative" not in str(e.value)
+    with pytest.raises(ValueError, match="out of range"):
+        state.action_to_string(0, 9)
+    with pytest.raises(ValueError, match="negative"):
+        state.action_to_string(0, -1)

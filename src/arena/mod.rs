@@ -934,6 +934,29 @@ pub fn max_threads() -> usize {
     4 * std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// A count of games as typed (`text`), checked against [`MAX_GAMES`]: the
+/// one check of the command line and the Python API.
+pub fn check_games(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n @ 1..=MAX_GAMES) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of games from 1 to {MAX_GAMES}"
+        )),
+    }
+}
+
+/// A count of worker threads as typed (`text`), checked against
+/// [`max_threads`]: the one check of the command line and the Python API.
+pub fn check_threads(text: &str) -> Result<usize, String> {
+    let max = max_threads();
+    match text.trim().parse::<usize>() {
+        Ok(n) if n <= max => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a thread count from 0 (one per core) to {max} (4 per core)"
+        )),
+    }
+}
+
 /// A thread pool of `threads` workers (0: one per core): the one place every
 /// command that plays or searches in parallel starts its threads.
 pub fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {

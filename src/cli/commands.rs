@@ -173,7 +173,7 @@ pub(super) fn dispatch(cli: Cli, registry: &Registry) -> Result<ExitCode> {
         Command::Soak(a) => super::soak::run(a, registry)?,
         Command::Games(a) => super::listing::games(&a, registry)?,
         Command::Agents(a) => super::listing::agents(&a, registry)?,
-        Command::Completions(a) => super::listing::completions(a),
+        Command::Completions(a) => super::listing::completions(a)?,
         Command::Man => super::listing::man()?,
         Command::Bench(a) => super::bench::bench(a, registry)?,
         Command::Merge(a) => merge(a, registry)?,

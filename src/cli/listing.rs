@@ -356,14 +356,26 @@ fn agent(name: &str, json: bool, registry: &Registry) -> Result<()> {
     Ok(())
 }
 
-pub(super) fn completions(a: CompletionsArgs) {
+pub(super) fn completions(a: CompletionsArgs) -> Result<()> {
     let mut cmd = Cli::command();
-    clap_complete::generate(a.shell, &mut cmd, "boardlab", &mut std::io::stdout());
+    let mut out = Vec::new();
+    clap_complete::generate(a.shell, &mut cmd, "boardlab", &mut out);
+    write_stdout(&out)
 }
 
 pub(super) fn man() -> Result<()> {
     let mut out = Vec::new();
     clap_mangen::Man::new(Cli::command()).render(&mut out)?;
-    std::io::stdout().write_all(&out)?;
-    Ok(())
+    write_stdout(&out)
+}
+
+/// Writes `bytes` to standard output: a closed pipe ends quietly, any other
+/// failure (a full disk) is an error naming standard output.
+fn write_stdout(bytes: &[u8]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(anyhow::anyhow!("cannot write to standard output: {e}")),
+    }
 }

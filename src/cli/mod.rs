@@ -293,25 +293,14 @@ pub use crate::arena::max_threads;
 
 /// A `--threads` value: 0 (one per core) up to [`max_threads`].
 fn parse_threads(text: &str) -> Result<usize, String> {
-    let max = max_threads();
-    match text.trim().parse::<usize>() {
-        Ok(n) if n <= max => Ok(n),
-        _ => Err(format!(
-            "'{text}' is not a thread count from 0 (one per core) to {max} (4 per core)"
-        )),
-    }
+    crate::arena::check_threads(text)
 }
 
 pub use crate::arena::MAX_GAMES;
 
 /// A game count from 1 to [`MAX_GAMES`].
 fn parse_games(text: &str) -> Result<u64, String> {
-    match text.trim().parse::<u64>() {
-        Ok(n @ 1..=MAX_GAMES) => Ok(n),
-        _ => Err(format!(
-            "'{text}' is not a number of games from 1 to {MAX_GAMES}"
-        )),
-    }
+    crate::arena::check_games(text)
 }
 
 /// A `--move-timeout-ms` value, at most [`crate::agents::MAX_MOVE_MS`].

@@ -21,7 +21,7 @@ use crate::agents::registry::AgentSpec;
 use crate::agents::{Agent, Decision};
 use crate::arena::AgentFactory;
 use crate::arena::play::{contained, panic_text};
-use crate::game::{Game, MAX_PLAYERS, PlayerId, Turn, outcomes};
+use crate::game::{Game, MAX_PLAYERS, Outcome, PlayerId, Turn, outcomes};
 use crate::rng::{GameRng, Stream, game_seed, stream_rng};
 use crate::view::Picture;
 
@@ -58,8 +58,20 @@ pub(super) trait Table<G: Picture> {
         moves: &[(String, String)],
         again: bool,
     ) -> Reply;
-    /// The game is over: `state` as `viewer` may see it, and the result.
-    fn finish(&mut self, game: &G, state: &G::State, viewer: Option<PlayerId>, result: &[String]);
+    /// A human's own move, as that seat chose it (the terminal shows it as
+    /// typed; a page lists it in its log).
+    fn played(&mut self, _line: &str) {}
+    /// The game is over: `state` as `viewer` may see it, and the result
+    /// (lines, and each seat's outcome; `truncated` at the length cap).
+    fn finish(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        viewer: Option<PlayerId>,
+        result: &[String],
+        outcomes: &[Outcome],
+        truncated: bool,
+    );
 }
 
 /// The terminal: standard input and output.
@@ -96,7 +108,15 @@ impl<G: Picture> Table<G> for Terminal {
         human::ask(&q, &mut std::io::stdin().lock(), &mut out)
     }
 
-    fn finish(&mut self, game: &G, state: &G::State, viewer: Option<PlayerId>, result: &[String]) {
+    fn finish(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        viewer: Option<PlayerId>,
+        result: &[String],
+        _outcomes: &[Outcome],
+        _truncated: bool,
+    ) {
         println!(
             "\nfinal position:\n{}",
             game.render(state, viewer).trim_end()
@@ -210,7 +230,7 @@ pub(super) fn play_at<G: Picture>(
                     (Some(p), a)
                 } else if let [only] = legal[..] {
                     table.say(&format!(
-                        "Player {p}: forced move, played for you: {}",
+                        "seat {p} (you): forced move, played for you: {}",
                         game.action_label(&view, only)
                     ));
                     (Some(p), only)
@@ -240,6 +260,10 @@ pub(super) fn play_at<G: Picture>(
                     };
                     match choice {
                         Ok(a) => {
+                            table.played(&format!(
+                                "seat {p} (you): {}",
+                                game.action_label(&view, a)
+                            ));
                             let (streams, views) = before.expect("kept at a human decision");
                             history.push(Snapshot {
                                 seat: p,
@@ -302,7 +326,7 @@ pub(super) fn play_at<G: Picture>(
             game.max_game_length()
         ));
     }
-    table.finish(game, &state, viewer, &lines);
+    table.finish(game, &state, viewer, &lines, &results, truncated);
     Ok(())
 }
 

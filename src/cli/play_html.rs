@@ -1,7 +1,7 @@
 //! `boardlab play --html`: the human seat plays in a browser. A small HTTP
-//! server on localhost (std only, a thread per connection) serves one page
-//! that draws the seat's view with the viewer's SVG ([`Picture::draw`]),
-//! lists the legal moves as buttons, and shows the action log and result.
+//! server on localhost (std only) serves one page that draws the seat's view
+//! with the viewer's SVG ([`Picture::draw`]), lists the legal moves as
+//! buttons, and shows the action log and result.
 //!
 //! The game loop is `play`'s ([`super::play::play_at`]); this is its
 //! [`Table`]. What reaches the page is only what the human seat may see: the
@@ -9,35 +9,66 @@
 //! drawn from its point of view), the log is narrated in the seat's words.
 //! The page polls `/state?after=N`, which answers when the state's version
 //! passes N; a click posts the move's key to `/move`.
+//!
+//! Only the page this server served may drive the game. Each served game has
+//! a random secret, embedded in the page, that every request but the page
+//! itself must carry (`X-Boardlab-Secret`; a header, so a cross-site page
+//! cannot even send it without a preflight this server refuses); requests
+//! naming another host (DNS rebinding) or another origin are refused too.
+//! Connections are capped ([`MAX_CONNECTIONS`], each with a deadline for its
+//! request), and so are the moves waiting for the game ([`MAX_QUEUED`]). The
+//! game has a clear end: when it is over, quit or stopped by an error, the
+//! page is told so and the server stops.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
 use super::play::{Table, play_at};
-use crate::agents::human::{Reply, normal, seat_line};
+use crate::agents::human::{Reply, normal};
 use crate::agents::registry::AgentSpec;
 use crate::arena::AgentFactory;
-use crate::game::PlayerId;
+use crate::game::{Outcome, PlayerId};
 use crate::view::Picture;
+
+/// The most connections served at once; more are answered "503" and closed.
+/// The page needs two (its long poll and a click).
+pub const MAX_CONNECTIONS: usize = 16;
+/// The most moves (and undos) waiting for the game; more are answered "429".
+pub const MAX_QUEUED: usize = 4;
+/// How long a connection may take to send its request.
+const REQUEST_DEADLINE: Duration = Duration::from_secs(5);
+/// How long a long poll of `/state` waits for a change.
+const POLL_WAIT: Duration = Duration::from_secs(20);
+/// How long the server stays up after the game's end for the page to learn
+/// of it (it usually has within milliseconds: its long poll is waiting).
+const END_GRACE: Duration = Duration::from_secs(10);
+/// The header that carries the game's secret.
+const SECRET_HEADER: &str = "x-boardlab-secret";
 
 /// What the page shows, as JSON.
 #[derive(Clone, Default, Serialize)]
 struct Shown {
     version: u64,
     title: String,
-    seat: String,
+    /// The status line: whose move it is, or how the game ended.
+    status: String,
     layers: Vec<String>,
     view_box: Option<String>,
     text: Option<String>,
     moves: Vec<(String, String)>,
     log: Vec<String>,
     over: Option<String>,
+    /// Set when the game has stopped (over, quit or an error) and the server
+    /// with it: what the page says.
+    stopped: Option<String>,
     notice: String,
     legend: Vec<(String, String)>,
 }
@@ -49,24 +80,94 @@ enum Command {
     Quit,
 }
 
-/// The page's state, shared with the connection threads.
-type Board = Arc<(Mutex<Shown>, Condvar)>;
+/// How the game ended, as the table saw it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum End {
+    Over,
+    Quit,
+}
+
+/// What the game loop and the connection threads share.
+struct Server {
+    port: u16,
+    secret: String,
+    shown: Mutex<Shown>,
+    changed: Condvar,
+    commands: Mutex<Sender<Command>>,
+    /// Moves and undos sent and not yet taken by the game.
+    queued: AtomicUsize,
+    /// Connections being answered.
+    live: AtomicUsize,
+    /// The highest version a `/state` answer has carried.
+    delivered: AtomicU64,
+    /// The page asked to quit: the next question answers it.
+    quit: AtomicBool,
+    /// The game has ended: no more commands are taken.
+    closed: AtomicBool,
+    /// The server is stopping: polls answer at once, nothing more is accepted.
+    stopping: AtomicBool,
+}
+
+impl Server {
+    fn publish(&self, change: impl FnOnce(&mut Shown)) {
+        let mut s = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+        change(&mut s);
+        s.version += 1;
+        self.changed.notify_all();
+    }
+
+    fn version(&self) -> u64 {
+        self.shown.lock().unwrap_or_else(|e| e.into_inner()).version
+    }
+
+    /// Stops taking commands and says why the game stopped.
+    fn close(&self, why: &str, status: Option<&str>) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.publish(|s| {
+            s.moves.clear();
+            s.notice.clear();
+            if let Some(status) = status {
+                s.status = status.to_string();
+            }
+            s.stopped = Some(format!(
+                "{why}. The game has stopped and its server is closed: you can close this tab."
+            ));
+        });
+    }
+
+    /// Stops the server: waits (at most [`END_GRACE`]) until the page has
+    /// been sent the last state if `deliver`, then answers every waiting
+    /// poll, stops accepting and lets the open connections finish.
+    fn stop(&self, acceptor: JoinHandle<()>, deliver: bool) {
+        let last = self.version();
+        let start = Instant::now();
+        while deliver && self.delivered.load(Ordering::SeqCst) < last && start.elapsed() < END_GRACE
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        {
+            let _s = self.shown.lock().unwrap_or_else(|e| e.into_inner());
+            self.stopping.store(true, Ordering::SeqCst);
+            self.changed.notify_all();
+        }
+        // Wakes the acceptor, which sees `stopping` and returns.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+        let _ = acceptor.join();
+        let start = Instant::now();
+        while self.live.load(Ordering::SeqCst) > 0 && start.elapsed() < Duration::from_secs(2) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
 
 /// The browser table: publishes what the seat sees, waits for its clicks.
 struct Browser {
-    shown: Board,
+    server: Arc<Server>,
     commands: Receiver<Command>,
+    end: Option<End>,
 }
 
 impl Browser {
-    fn publish(&self, change: impl FnOnce(&mut Shown)) {
-        let (lock, ready) = &*self.shown;
-        let mut s = lock.lock().unwrap_or_else(|e| e.into_inner());
-        change(&mut s);
-        s.version += 1;
-        ready.notify_all();
-    }
-
     /// Draws `state` as `pov` sees it: the viewer's SVG, or its text.
     fn draw<G: Picture>(game: &G, state: &G::State, pov: PlayerId, s: &mut Shown) {
         match game.canvas(std::slice::from_ref(state)) {
@@ -82,13 +183,53 @@ impl Browser {
             }
         }
     }
+
+    /// The next command, a quit first.
+    fn next(&mut self) -> Option<Command> {
+        if self.server.quit.load(Ordering::SeqCst) {
+            return Some(Command::Quit);
+        }
+        let command = self.commands.recv().ok()?;
+        if matches!(command, Command::Move(_) | Command::Undo) {
+            self.server.queued.fetch_sub(1, Ordering::SeqCst);
+        }
+        if self.server.quit.load(Ordering::SeqCst) {
+            return Some(Command::Quit);
+        }
+        Some(command)
+    }
+}
+
+/// The status line of the human's turn: "your move: you hold seat 0,
+/// playing X" (the role when there is one). The page calls a seat a seat.
+fn your_move(role: &str, p: PlayerId) -> String {
+    if role.is_empty() {
+        format!("your move: you hold seat {p}")
+    } else {
+        format!("your move: you hold seat {p}, {role}")
+    }
+}
+
+/// The status line at the end, for the seat `viewer`.
+fn ending(viewer: Option<PlayerId>, outcomes: &[Outcome], truncated: bool) -> String {
+    let how = if truncated {
+        "game over at the length cap"
+    } else {
+        "game over"
+    };
+    match viewer.and_then(|p| outcomes.get(p as usize).map(|o| (p, o))) {
+        Some((p, Outcome::Win)) => format!("{how}: you (seat {p}) won"),
+        Some((p, Outcome::Loss)) => format!("{how}: you (seat {p}) lost"),
+        Some((p, Outcome::Draw)) => format!("{how}: you (seat {p}) drew"),
+        None => how.to_string(),
+    }
 }
 
 impl<G: Picture> Table<G> for Browser {
     fn say(&mut self, line: &str) {
         println!("{line}");
         let line = line.to_string();
-        self.publish(|s| {
+        self.server.publish(|s| {
             s.notice = if line.starts_with("cannot undo") {
                 line.clone()
             } else {
@@ -96,6 +237,10 @@ impl<G: Picture> Table<G> for Browser {
             };
             s.log.push(line);
         });
+    }
+
+    fn played(&mut self, line: &str) {
+        <Self as Table<G>>::say(self, line);
     }
 
     fn ask(
@@ -107,58 +252,69 @@ impl<G: Picture> Table<G> for Browser {
         again: bool,
     ) -> Reply {
         if !again {
-            self.publish(|s| {
+            self.server.publish(|s| {
                 Self::draw(game, view, p, s);
-                s.seat = seat_line(&game.seat_name(view, p), p);
+                s.status = your_move(&game.seat_name(view, p), p);
                 s.moves = moves.to_vec();
             });
         }
         let keys: Vec<String> = moves.iter().map(|(k, _)| normal(k)).collect();
         loop {
-            let Ok(command) = self.commands.recv() else {
+            let Some(command) = self.next() else {
                 return Reply::EndOfInput;
             };
             match command {
                 Command::Move(key) => {
                     if let Some(i) = keys.iter().position(|k| *k == normal(&key)) {
-                        self.publish(|s| {
+                        self.server.publish(|s| {
                             s.moves.clear();
                             s.notice.clear();
+                            s.status = "waiting for the other seats".into();
                         });
                         return Reply::Move(i);
                     }
-                    self.publish(|s| s.notice = format!("'{key}' is not a move here"));
+                    self.server
+                        .publish(|s| s.notice = format!("'{key}' is not a move here"));
                 }
                 Command::Undo => return Reply::Undo,
-                Command::Quit => return Reply::Quit,
+                Command::Quit => {
+                    self.end = Some(End::Quit);
+                    return Reply::Quit;
+                }
             }
         }
     }
 
-    fn finish(&mut self, game: &G, state: &G::State, viewer: Option<PlayerId>, result: &[String]) {
+    fn finish(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        viewer: Option<PlayerId>,
+        result: &[String],
+        outcomes: &[Outcome],
+        truncated: bool,
+    ) {
         for line in result {
             println!("{line}");
         }
         let result = result.join("; ");
-        self.publish(|s| {
+        self.end = Some(End::Over);
+        self.server.publish(|s| {
             if let Some(p) = viewer {
                 Self::draw(game, state, p, s);
             }
-            s.moves.clear();
             s.over = Some(result);
         });
-        // The page stays until the person closes the game.
-        while let Ok(command) = self.commands.recv() {
-            if let Command::Quit = command {
-                break;
-            }
-        }
-        println!("game ended: closed in the browser");
+        self.server.close(
+            "The game is over",
+            Some(&ending(viewer, outcomes, truncated)),
+        );
     }
 }
 
 /// Plays one game with the single human seat in a browser, served on
-/// 127.0.0.1:`port` (0: a free port), until the page quits.
+/// 127.0.0.1:`port` (0: a free port), until the game ends or the page quits;
+/// then the server stops.
 pub fn play_one<G: Picture>(
     game: &G,
     specs: &[AgentSpec],
@@ -175,40 +331,119 @@ pub fn play_one<G: Picture>(
     let listener = TcpListener::bind(("127.0.0.1", port))
         .with_context(|| format!("cannot listen on 127.0.0.1:{port}"))?;
     let port = listener.local_addr()?.port();
-    let shown: Board = Arc::new((
-        Mutex::new(Shown {
+    let (send, commands) = channel();
+    let server = Arc::new(Server {
+        port,
+        secret: format!("{:032x}", rand::random::<u128>()),
+        shown: Mutex::new(Shown {
             title: format!("{} (seed {seed})", game.spec()),
             legend: game.legend(),
             ..Shown::default()
         }),
-        Condvar::new(),
-    ));
-    let (send, commands) = channel();
-    {
-        let shown = shown.clone();
-        std::thread::spawn(move || serve(listener, port, shown, send));
-    }
+        changed: Condvar::new(),
+        commands: Mutex::new(send),
+        queued: AtomicUsize::new(0),
+        live: AtomicUsize::new(0),
+        delivered: AtomicU64::new(0),
+        quit: AtomicBool::new(false),
+        closed: AtomicBool::new(false),
+        stopping: AtomicBool::new(false),
+    });
+    let acceptor = {
+        let server = server.clone();
+        std::thread::spawn(move || serve(listener, server))
+    };
     println!(
         "playing in the browser: open http://127.0.0.1:{port}/ (the page's Quit ends the game)"
     );
     let _ = std::io::stdout().flush();
-    play_at(
-        game,
-        specs,
-        factories,
-        seed,
-        &mut Browser { shown, commands },
-    )
+    let mut table = Browser {
+        server: server.clone(),
+        commands,
+        end: None,
+    };
+    let played = play_at(game, specs, factories, seed, &mut table);
+    match (&played, table.end) {
+        (Ok(()), Some(End::Quit)) => {
+            server.close("You quit", Some("game stopped: you quit"));
+            server.stop(acceptor, false);
+            println!("game ended: quit in the browser; the server has stopped");
+        }
+        (Ok(()), _) => {
+            server.stop(acceptor, true);
+            println!("game ended: the server has stopped");
+        }
+        (Err(e), _) => {
+            server.close(&format!("{e:#}"), Some("game stopped by an error"));
+            server.stop(acceptor, true);
+        }
+    }
+    let _ = std::io::stdout().flush();
+    played
 }
 
-/// Accepts connections, one thread each.
-fn serve(listener: TcpListener, port: u16, shown: Board, send: Sender<Command>) {
-    for stream in listener.incoming().flatten() {
-        let shown = shown.clone();
-        let send = send.clone();
+/// Accepts connections, a thread each, at most [`MAX_CONNECTIONS`] at once;
+/// those beyond are handed to one thread that refuses them.
+fn serve(listener: TcpListener, server: Arc<Server>) {
+    let (refuse, refused) = std::sync::mpsc::sync_channel::<TcpStream>(64);
+    std::thread::spawn(move || {
+        for stream in refused {
+            turn_away(stream);
+        }
+    });
+    for stream in listener.incoming() {
+        if server.stopping.load(Ordering::SeqCst) {
+            break;
+        }
+        let Ok(stream) = stream else {
+            // Out of descriptors, say: wait for some to close.
+            std::thread::sleep(Duration::from_millis(50));
+            continue;
+        };
+        if server.live.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
+            server.live.fetch_sub(1, Ordering::SeqCst);
+            // A flood beyond what the refusing thread keeps up with is
+            // closed unanswered.
+            let _ = refuse.try_send(stream);
+            continue;
+        }
+        let server = server.clone();
         std::thread::spawn(move || {
-            let _ = answer(stream, port, &shown, &send);
+            // Counted until closed: the client sees the end after the count.
+            let _ = answer(&stream, &server);
+            server.live.fetch_sub(1, Ordering::SeqCst);
+            drop(stream);
         });
+    }
+}
+
+/// Answers a connection beyond the cap "503" after reading what its client
+/// sent (a socket closed on unread bytes is reset, and the answer lost),
+/// waiting a few milliseconds at most: a client that sends nothing at once
+/// is closed.
+fn turn_away(mut stream: TcpStream) {
+    let wait = Some(Duration::from_millis(20));
+    let _ = stream.set_read_timeout(wait);
+    let _ = stream.set_write_timeout(wait);
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 4096];
+    while seen.len() < MAX_HEAD as usize && !seen.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut buf) {
+            Ok(n) if n > 0 => seen.extend_from_slice(&buf[..n]),
+            _ => break,
+        }
+    }
+    let _ = respond(
+        &mut stream,
+        "503 Service Unavailable",
+        "text/plain",
+        &format!("too many connections: this game serves at most {MAX_CONNECTIONS} at once"),
+    );
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    while let Ok(n) = stream.read(&mut buf) {
+        if n == 0 {
+            break;
+        }
     }
 }
 
@@ -216,16 +451,49 @@ fn serve(listener: TcpListener, port: u16, shown: Board, send: Sender<Command>) 
 const MAX_HEAD: u64 = 16 * 1024;
 const MAX_BODY: usize = 1024;
 
+/// A connection read under one deadline for the whole request, however
+/// slowly its bytes come.
+struct Deadline {
+    stream: TcpStream,
+    until: Instant,
+}
+
+impl Read for Deadline {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let left = self.until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(std::io::ErrorKind::TimedOut.into());
+        }
+        self.stream.set_read_timeout(Some(left))?;
+        self.stream.read(buf)
+    }
+}
+
+/// Whether two secrets are equal, in time independent of where they differ.
+fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
 /// Reads one request and answers it.
-fn answer(stream: TcpStream, port: u16, shown: &Board, send: &Sender<Command>) -> Result<()> {
-    stream.set_read_timeout(Some(Duration::from_secs(30)))?;
-    let mut reader = BufReader::new(stream.try_clone()?.take(MAX_HEAD));
+fn answer(stream: &TcpStream, server: &Server) -> Result<()> {
+    let port = server.port;
+    stream.set_write_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(
+        Deadline {
+            stream: stream.try_clone()?,
+            until: Instant::now() + REQUEST_DEADLINE,
+        }
+        .take(MAX_HEAD),
+    );
     let mut first = String::new();
     reader.read_line(&mut first)?;
     let mut parts = first.split_whitespace();
     let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
     let mut length = 0usize;
     let mut host_ok = false;
+    let mut origin_ok = true;
+    let mut secret_ok = false;
+    let ours = [format!("127.0.0.1:{port}"), format!("localhost:{port}")];
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line)? == 0 || line.trim().is_empty() {
@@ -236,17 +504,35 @@ fn answer(stream: TcpStream, port: u16, shown: &Board, send: &Sender<Command>) -
             match name.trim().to_ascii_lowercase().as_str() {
                 "content-length" => length = value.parse().unwrap_or(usize::MAX),
                 // Only pages of this server may drive it (no DNS rebinding).
-                "host" => {
-                    host_ok =
-                        value == format!("127.0.0.1:{port}") || value == format!("localhost:{port}")
+                "host" => host_ok = ours.iter().any(|h| value == h),
+                // A browser names the page a request comes from.
+                "origin" => {
+                    origin_ok &= ours.iter().any(|h| value == format!("http://{h}"));
                 }
+                "sec-fetch-site" => {
+                    origin_ok &= matches!(value, "same-origin" | "none");
+                }
+                SECRET_HEADER => secret_ok = same_secret(value, &server.secret),
                 _ => {}
             }
         }
     }
-    let mut out = stream;
+    let mut out = stream.try_clone()?;
     if !host_ok {
-        return respond(&mut out, "403 Forbidden", "text/plain", "wrong host");
+        return respond(
+            &mut out,
+            "403 Forbidden",
+            "text/plain",
+            &format!("refused: this game is served only as http://127.0.0.1:{port}/"),
+        );
+    }
+    if !origin_ok {
+        return respond(
+            &mut out,
+            "403 Forbidden",
+            "text/plain",
+            "refused: a cross-origin request (only the game's own page may play)",
+        );
     }
     if length > MAX_BODY {
         return respond(&mut out, "413 Payload Too Large", "text/plain", "too long");
@@ -255,52 +541,110 @@ fn answer(stream: TcpStream, port: u16, shown: &Board, send: &Sender<Command>) -
     reader.read_exact(&mut body)?;
     let body = String::from_utf8_lossy(&body).to_string();
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
-    match (method, path) {
-        ("GET", "/") => respond(&mut out, "200 OK", "text/html; charset=utf-8", PAGE),
-        ("GET", "/state") => {
-            let after: u64 = query
-                .strip_prefix("after=")
-                .and_then(|n| n.parse().ok())
-                .unwrap_or(0);
-            let (lock, ready) = &**shown;
-            let s = lock.lock().unwrap_or_else(|e| e.into_inner());
-            let (s, _) = ready
-                .wait_timeout_while(s, Duration::from_secs(20), |s| s.version <= after)
-                .unwrap_or_else(|e| e.into_inner());
-            let json = serde_json::to_string(&*s)?;
-            drop(s);
-            respond(&mut out, "200 OK", "application/json", &json)
-        }
-        ("POST", "/move" | "/undo" | "/quit") => {
-            respond(&mut out, "200 OK", "text/plain", "ok")?;
-            let command = match path {
-                "/move" => Command::Move(body),
-                "/undo" => Command::Undo,
-                _ => Command::Quit,
-            };
-            let _ = send.send(command);
-            Ok(())
-        }
-        _ => respond(&mut out, "404 Not Found", "text/plain", "not found"),
+    if (method, path) == ("GET", "/") {
+        let page = PAGE.replace("BOARDLAB_SECRET", &server.secret);
+        return respond(&mut out, "200 OK", "text/html; charset=utf-8", &page);
     }
+    let known = matches!(
+        (method, path),
+        ("GET", "/state") | ("POST", "/move" | "/undo" | "/quit")
+    );
+    if !known {
+        return respond(&mut out, "404 Not Found", "text/plain", "not found");
+    }
+    if !secret_ok {
+        return respond(
+            &mut out,
+            "403 Forbidden",
+            "text/plain",
+            &format!(
+                "refused: the request does not carry this game's secret (only the page served at http://127.0.0.1:{port}/ may play; reload it)"
+            ),
+        );
+    }
+    if path == "/state" {
+        let after: u64 = query
+            .strip_prefix("after=")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0);
+        let s = server.shown.lock().unwrap_or_else(|e| e.into_inner());
+        let (s, _) = server
+            .changed
+            .wait_timeout_while(s, POLL_WAIT, |s| {
+                s.version <= after && !server.stopping.load(Ordering::SeqCst)
+            })
+            .unwrap_or_else(|e| e.into_inner());
+        let json = serde_json::to_string(&*s)?;
+        let version = s.version;
+        drop(s);
+        respond(&mut out, "200 OK", "application/json", &json)?;
+        server.delivered.fetch_max(version, Ordering::SeqCst);
+        return Ok(());
+    }
+    if server.closed.load(Ordering::SeqCst) {
+        return respond(
+            &mut out,
+            "410 Gone",
+            "text/plain",
+            "the game has stopped: nothing more can be played",
+        );
+    }
+    let command = match path {
+        "/move" => Command::Move(body),
+        "/undo" => Command::Undo,
+        _ => {
+            server.quit.store(true, Ordering::SeqCst);
+            Command::Quit
+        }
+    };
+    if !matches!(command, Command::Quit) {
+        // Counted before sending, so that the game never takes one uncounted.
+        if server.queued.fetch_add(1, Ordering::SeqCst) >= MAX_QUEUED {
+            server.queued.fetch_sub(1, Ordering::SeqCst);
+            return respond(
+                &mut out,
+                "429 Too Many Requests",
+                "text/plain",
+                &format!(
+                    "refused: {MAX_QUEUED} moves are already waiting for the game; wait for the board to catch up"
+                ),
+            );
+        }
+    }
+    let sent = server
+        .commands
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send(command);
+    if sent.is_err() {
+        return respond(
+            &mut out,
+            "410 Gone",
+            "text/plain",
+            "the game has stopped: nothing more can be played",
+        );
+    }
+    respond(&mut out, "200 OK", "text/plain", "ok")
 }
 
 fn respond(out: &mut TcpStream, status: &str, kind: &str, body: &str) -> Result<()> {
     write!(
         out,
-        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n{body}",
+        "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\nContent-Security-Policy: frame-ancestors 'none'\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )?;
     out.flush()?;
     Ok(())
 }
 
-/// The page: the viewer's styles, the board, the moves, the log.
+/// The page: the viewer's styles, the board, the moves, the log. The server
+/// puts the game's secret in place of `BOARDLAB_SECRET`.
 const PAGE: &str = r#"<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="boardlab-secret" content="BOARDLAB_SECRET">
 <title>boardlab play</title>
 <link rel="icon" href="data:,">
 <style>
@@ -312,9 +656,10 @@ main { display: flex; gap: 12px; padding: 12px 16px; align-items: flex-start; }
 #board { width: 100%; height: auto; max-height: 78vh; background: #fffdf8; border: 1px solid #ccc; }
 #board text { font-family: system-ui, sans-serif; }
 #text { background: #fffdf8; border: 1px solid #ccc; padding: 8px; font-size: 13px; overflow: auto; }
-#seat { font-weight: bold; margin: 6px 0; }
+#status { font-weight: bold; margin: 6px 0; }
 #notice { color: #a00; min-height: 1.2em; }
 #result { font-size: 16px; font-weight: bold; background: #ffe28a; padding: 6px; }
+#stopped { font-size: 15px; background: #2d3142; color: #fff; padding: 6px; }
 #moves { display: flex; flex-wrap: wrap; gap: 6px; }
 #moves button { font-size: 13px; text-align: left; }
 #moves button b { font-family: monospace; margin-right: 6px; }
@@ -330,10 +675,11 @@ aside h2 { font-size: 15px; margin: 0 0 6px; }
 <header><h1 id="title">boardlab play</h1><button id="undo">undo</button><button id="quit">quit</button></header>
 <main>
 <section id="board-wrap">
+<div id="stopped" role="status" hidden></div>
 <div id="result" hidden></div>
 <svg id="board" xmlns="http://www.w3.org/2000/svg"></svg>
 <pre id="text" hidden></pre>
-<div id="seat"></div>
+<div id="status"></div>
 <div id="notice"></div>
 <div id="moves"></div>
 </section>
@@ -343,6 +689,7 @@ aside h2 { font-size: 15px; margin: 0 0 6px; }
 <script>
 "use strict";
 const $ = (id) => document.getElementById(id);
+const SECRET = document.querySelector('meta[name="boardlab-secret"]').content;
 let version = 0, legendShown = false, closed = false;
 function render(s) {
   version = s.version;
@@ -355,7 +702,7 @@ function render(s) {
     $("board").hidden = true; $("text").hidden = false;
     $("text").textContent = s.text;
   }
-  $("seat").textContent = s.seat;
+  $("status").textContent = s.status;
   $("notice").textContent = s.notice;
   const moves = $("moves");
   moves.textContent = "";
@@ -372,7 +719,7 @@ function render(s) {
     const li = document.createElement("li"); li.textContent = s.log[i]; log.appendChild(li);
   }
   if (log.lastChild) log.lastChild.scrollIntoView({ block: "nearest" });
-  if (s.over !== null) { $("result").hidden = false; $("result").textContent = "game over: " + s.over; $("undo").disabled = true; }
+  if (s.over !== null) { $("result").hidden = false; $("result").textContent = "game over: " + s.over; }
   if (!legendShown && s.legend.length) {
     legendShown = true;
     const h = document.createElement("h2"); h.textContent = "Legend"; $("legend").appendChild(h);
@@ -384,32 +731,48 @@ function render(s) {
     }
     $("legend").appendChild(dl);
   }
+  if (s.stopped !== null) stopped(s.stopped);
+}
+// The game has stopped: say so, and offer nothing more to click.
+function stopped(why) {
+  closed = true;
+  $("stopped").hidden = false;
+  $("stopped").textContent = why;
+  $("moves").textContent = "";
+  $("undo").disabled = $("quit").disabled = true;
+  document.title = "stopped: " + $("title").textContent;
 }
 async function poll() {
   while (!closed) {
     try {
-      const r = await fetch("/state?after=" + version);
+      const r = await fetch("/state?after=" + version, { headers: { "X-Boardlab-Secret": SECRET } });
+      if (!r.ok) { $("notice").textContent = await r.text(); return; }
       const s = await r.json();
       // A state that arrives after quitting must not bring the moves back.
       if (closed) return;
       render(s);
     } catch (e) {
-      if (!closed) { $("notice").textContent = "the game's server is gone"; }
+      if (!closed) stopped("The game's server is gone: the game has stopped.");
       return;
     }
   }
 }
 async function send(path, body) {
   for (const b of $("moves").querySelectorAll("button")) b.disabled = true;
-  await fetch(path, { method: "POST", body: body || "" });
+  try {
+    const r = await fetch(path, { method: "POST", body: body || "", headers: { "X-Boardlab-Secret": SECRET } });
+    if (!r.ok) $("notice").textContent = await r.text();
+    return r.ok;
+  } catch (e) {
+    return false;
+  }
 }
 $("undo").onclick = () => send("/undo");
 $("quit").onclick = async () => {
   closed = true;
-  await send("/quit");
-  $("notice").textContent = "game closed";
-  $("moves").textContent = "";
   $("undo").disabled = $("quit").disabled = true;
+  await send("/quit");
+  stopped("You quit. The game has stopped and its server is closed: you can close this tab.");
 };
 poll();
 </script>

@@ -2,8 +2,11 @@
 by Playwright): the binary serves the game on a free localhost port; the page
 must load without console errors, show the human seat's legal moves as
 buttons, change its board when one is clicked, play a tic-tac-toe game
-against random to its result, hide the other seat's cards in Karmaka, and end
-the process cleanly when Quit is clicked.
+against random to its result (the human's own moves in the log, the status
+line stating the outcome, one word, "seat", for a seat, and the server
+stopping by itself with the page saying so), hide the other seat's cards in
+Karmaka, and end the process cleanly when Quit is clicked, the page showing
+that the game stopped. A page of another origin cannot play.
 
 Run from the repository root after `cargo build`:
     python -m pytest -q tests/browser
@@ -64,22 +67,31 @@ def open_page(context, url):
 
 def quit_and_wait(page, proc):
     page.locator("#quit").click()
-    page.wait_for_function("document.getElementById('notice').textContent === 'game closed'")
+    page.wait_for_selector("#stopped:not([hidden])")
+    assert "You quit" in page.locator("#stopped").inner_text()
+    assert "stopped" in page.locator("#stopped").inner_text()
+    assert page.locator("#moves button").count() == 0
+    assert page.locator("#quit").is_disabled() and page.locator("#undo").is_disabled()
     assert proc.wait(timeout=20) == 0, proc.stderr.read()
+    assert "game ended: you quit" in proc.stdout.read()
 
 
 def test_tictactoe_against_random_to_the_end(browser):
     proc, url = serve("--game", "tictactoe", "--agents", "human,random", "--seed", "3")
     try:
         page, errors = open_page(browser, url)
-        assert "you hold seat 0" in page.locator("#seat").inner_text()
+        status = page.locator("#status").inner_text()
+        assert status.startswith("your move: you hold seat 0"), status
         keys = [b.get_attribute("data-key") for b in page.locator("#moves button").all()]
         assert keys == [str(k) for k in range(1, 10)]
         start = page.locator("#board").inner_html()
         # The centre; random answers on cell 8 with this seed.
         page.locator('#moves button[data-key="5"]').click()
-        page.wait_for_function("document.querySelectorAll('#log li').length >= 1")
-        assert "seat 1 (random): cell 8" in page.locator("#log").inner_text()
+        page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
+        # The human's own move is in the log, before the answer.
+        lines = page.locator("#log li").all_inner_texts()
+        assert lines[0].startswith("seat 0 (you): cell 5"), lines
+        assert lines[1].startswith("seat 1 (random): cell 8"), lines
         page.wait_for_selector("#moves button")
         assert page.locator("#board").inner_html() != start
         keys = [b.get_attribute("data-key") for b in page.locator("#moves button").all()]
@@ -97,8 +109,20 @@ def test_tictactoe_against_random_to_the_end(browser):
         result = page.locator("#result").inner_text()
         assert "game over" in result and "seat 0 (human)" in result, result
         assert page.locator("#moves button").count() == 0
+        # The status states the outcome; no seat is "to move" any more.
+        status = page.locator("#status").inner_text()
+        assert re.fullmatch(r"game over: you \(seat 0\) (won|lost|drew)", status), status
+        lines = page.locator("#log li").all_inner_texts()
+        mine = [l for l in lines if l.startswith("seat 0 (you): ")]
+        assert len(mine) >= 3, lines
+        # One word for a seat on the whole page.
+        assert "Player" not in page.locator("body").inner_text()
+        # The server stops by itself, and the page says so.
+        page.wait_for_selector("#stopped:not([hidden])")
+        assert "game is over" in page.locator("#stopped").inner_text()
+        assert page.locator("#quit").is_disabled()
+        assert proc.wait(timeout=20) == 0, proc.stderr.read()
         assert errors == [], errors
-        quit_and_wait(page, proc)
     finally:
         proc.kill()
 
@@ -120,3 +144,52 @@ def test_karmaka_shows_only_the_human_seat(browser):
         quit_and_wait(page, proc)
     finally:
         proc.kill()
+
+
+def test_another_origin_cannot_play(browser):
+    """A page of another origin (another localhost port) posting a move (a
+    simple request, sent without preflight) is refused, and the game does not
+    move."""
+    import http.server
+    import threading
+
+    class Other(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b"<p>another site</p>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    other_server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Other)
+    threading.Thread(target=other_server.serve_forever, daemon=True).start()
+    proc, url = serve("--game", "tictactoe", "--agents", "human,random", "--seed", "3")
+    try:
+        page, errors = open_page(browser, url)
+        other = browser.new_page()
+        other.goto(f"http://127.0.0.1:{other_server.server_address[1]}/")
+        sent = other.evaluate(
+            """async (url) => {
+                for (const path of ["move", "undo"]) {
+                    await fetch(url + path, { method: "POST", mode: "no-cors",
+                        headers: { "Content-Type": "text/plain" }, body: "5" });
+                }
+                return "sent";
+            }""",
+            url,
+        )
+        assert sent == "sent"
+        other.close()
+        # The human's page still offers every move: nothing was played.
+        page.wait_for_timeout(500)
+        assert page.locator("#moves button").count() == 9
+        assert page.locator("#log li").count() == 0
+        assert errors == [], errors
+        quit_and_wait(page, proc)
+    finally:
+        proc.kill()
+        other_server.shutdown()

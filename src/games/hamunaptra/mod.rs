@@ -231,6 +231,11 @@ pub const PARAMS: &[crate::games::ParamInfo] = &[
     },
 ];
 
+/// Random games the layout probe of a user's components file plays.
+const PROBE_GAMES: u64 = 16;
+/// The fewest rounds a probe game may last.
+const PROBE_ROUNDS: u16 = 60;
+
 /// Specs for the generic tests: every player count and every optional rule.
 /// Round caps keep random playouts short in debug builds.
 pub const TEST_SPECS: &[&str] = &[
@@ -431,7 +436,7 @@ impl Hamunaptra {
         params.finish("hamunaptra", PARAM_KEYS)?;
         let opens: Vec<u8> = comps.tiles.iter().map(|t| t.open).collect();
         let geo = Arc::new(board::Geo::new(h, &opens));
-        Ok(Hamunaptra {
+        let game = Hamunaptra {
             comps: Arc::new(comps),
             players,
             d,
@@ -455,6 +460,41 @@ impl Hamunaptra {
             entrances,
             geo,
             spec,
+        };
+        if let Some(path) = path {
+            game.probe_layout(&path)?;
+        }
+        Ok(game)
+    }
+
+    /// A user's components file can lay entrances where no game can end: no
+    /// network grows, so no character reaches an exit and the pile is never
+    /// drawn out, and every game stops at the round cap. A short, seeded
+    /// probe finds that at once: [`PROBE_GAMES`] random games of at least
+    /// [`PROBE_ROUNDS`] rounds; a layout on which none of them ends and no
+    /// tile is ever laid is refused. (Random play alone is no proof that a
+    /// layout whose networks grow cannot end: with the connected layout, the
+    /// embedded tables' random games mostly reach the cap too.)
+    fn probe_layout(&self, path: &str) -> Result<(), SpecError> {
+        let mut g = self.clone();
+        g.max_rounds = self.max_rounds.max(PROBE_ROUNDS);
+        let tiles = |s: &State| s.cells.iter().filter(|c| c.tile != 0).count();
+        for k in 0..PROBE_GAMES {
+            let mut rng = crate::rng::rng_from_seed(k);
+            let mut s = g.initial_state(&mut rng);
+            let laid = tiles(&s);
+            crate::game::random_playout(&g, &mut s, &mut rng, g.max_game_length());
+            let ended = g.turn(&s) == Turn::Terminal && !g.truncated(&s);
+            if ended || tiles(&s) > laid {
+                return Ok(());
+            }
+        }
+        Err(SpecError::DataFile {
+            path: path.to_string(),
+            why: format!(
+                "no game can end on its layout for {} players: no network can grow (no tile could be laid in {PROBE_GAMES} random games of {} rounds: the entrances' open sides are walled in or missing), so every game stops at the round cap",
+                self.players, g.max_rounds
+            ),
         })
     }
 

@@ -2862,3 +2862,38 @@ fn lead_feature_at_weight_two_is_the_heuristic() {
     }
     assert!(checked > 50, "{checked}");
 }
+
+/// The layout probe of a user's components file accepts the embedded
+/// tables, given as a file, for every player count and layout (so a playable
+/// layout is never refused), and refuses entrances with no open side.
+#[test]
+fn the_layout_probe_refuses_only_layouts_where_no_game_ends() {
+    let dir = std::env::temp_dir().join(format!("boardlab-probe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = include_str!("components.toml");
+    let good = dir.join("good.toml");
+    std::fs::write(&good, text).unwrap();
+    let closed = dir.join("closed.toml");
+    std::fs::write(&closed, text.replacen("id = \"ENTR\"\nshape = \"entrance, rockfall with cross on the closed side\"\nopen = \"ESW\"", "id = \"ENTR\"\nopen = \"\"", 1)).unwrap();
+    for players in 2..=4 {
+        for rule5 in [false, true] {
+            for rule3 in [false, true] {
+                let spec = |p: &std::path::Path| {
+                    format!(
+                        "hamunaptra(players={players},rule5={rule5},rule3={rule3},components={})",
+                        p.display()
+                    )
+                };
+                if let Err(e) = Hamunaptra::from_spec_text(&spec(&good)) {
+                    panic!("{}: {e}", spec(&good));
+                }
+                let err = Hamunaptra::from_spec_text(&spec(&closed))
+                    .unwrap_err()
+                    .to_string();
+                assert!(err.contains("no game can end"), "{err}");
+                assert!(!err.contains('\n'), "{err}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
