@@ -5,31 +5,37 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use super::Registry;
+use super::{Output, Registry, Seed, Threads, help, required};
 use crate::design::DesignOptions;
 use crate::design::space::Space;
 
 /// Arguments of `design`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help("seed", "Master seed: every variant plays the same game seeds")),
+    mut_args(required("out")),
+    mut_args(help(
+        "out",
+        "Output directory: design.json, ranking.csv, design.md, space.toml and every game (stage-K/)"
+    )),
+    mut_args(help("force", "Replace an earlier search in --out"))
+)]
 pub struct DesignArgs {
     /// The variant space: a TOML file naming the base game, the parameters
     /// to vary, what fair means, quality limits and the stages (see the
     /// README's "Finding a fair variant").
     pub space: PathBuf,
-    /// Master seed: every variant plays the same game seeds.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads (0: one per core); the results do not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
-    pub threads: usize,
-    /// Output directory: design.json, ranking.csv, design.md, space.toml and every game (stage-K/).
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Replace an earlier search in --out.
-    #[arg(long, conflicts_with = "resume")]
-    pub force: bool,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
     /// Continue an interrupted search in --out with the same space and seed: complete games are kept.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "force")]
     pub resume: bool,
     /// No progress on stderr.
     #[arg(long)]
@@ -45,10 +51,10 @@ pub(super) fn run(a: DesignArgs, registry: &Registry) -> Result<()> {
     let opts = DesignOptions {
         space,
         space_text: text,
-        seed: a.seed,
-        threads: a.threads,
-        out: a.out.clone(),
-        force: a.force,
+        seed: a.seed.seed,
+        threads: a.threads.threads,
+        out: a.output.dir()?.to_path_buf(),
+        force: a.output.force,
         resume: a.resume,
         progress: !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         command: crate::provenance::command_line(),
@@ -65,6 +71,6 @@ pub(super) fn run(a: DesignArgs, registry: &Registry) -> Result<()> {
         design.variants.len()
     );
     println!("{}", design.verdict);
-    println!("results in {}", a.out.display());
+    println!("results in {}", opts.out.display());
     Ok(())
 }

@@ -1,19 +1,29 @@
 //! `boardlab metagame`: cross-play of a population (see [`crate::metagame`]).
 
-use std::path::PathBuf;
-
 use anyhow::{Context, Result};
 
-use super::Registry;
+use super::{GameArg, Output, Registry, Seed, Threads, help, required};
 use crate::metagame::{MetagameOptions, Payoff};
 use crate::spec::split_list;
 
 /// Arguments of `metagame`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(help(
+        "seed",
+        "Master seed, shared by every cell: game g of every cell is dealt from the same seed"
+    )),
+    mut_args(required("out")),
+    mut_args(help(
+        "out",
+        "Output directory: cells/ (one run per assignment), matrix.csv, metagame.json, metagame.md"
+    )),
+    mut_args(help("force", "Replace an earlier meta-game in --out"))
+)]
 pub struct MetagameArgs {
-    /// Game spec.
-    #[arg(long)]
-    pub game: String,
+    /// `--game`.
+    #[command(flatten)]
+    pub game: GameArg,
     /// The population: agent specs separated by commas, e.g.
     /// greedy,ismcts-1k,'pimc(iterations=200)'. A member containing {budget}
     /// is played at each of --budgets.
@@ -22,9 +32,9 @@ pub struct MetagameArgs {
     /// Games per cell (the cap with --until).
     #[arg(long, default_value_t = 200, value_parser = super::parse_games)]
     pub games: u64,
-    /// Master seed, shared by every cell: game g of every cell is dealt from the same seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// `--seed`.
+    #[command(flatten)]
+    pub seed: Seed,
     /// What a side scores: win (1, draw ½, loss 0) or return (the game's returns; constant-sum games only).
     #[arg(long, default_value = "win")]
     pub payoff: String,
@@ -41,17 +51,14 @@ pub struct MetagameArgs {
     /// Bootstrap resamples for the value's interval.
     #[arg(long, default_value_t = 1000)]
     pub bootstrap: usize,
-    /// Worker threads (0: one per core); the results do not depend on it.
-    #[arg(long, default_value_t = 0, value_parser = super::parse_threads)]
-    pub threads: usize,
-    /// Output directory: cells/ (one run per assignment), matrix.csv, metagame.json, metagame.md.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Replace an earlier meta-game in --out.
-    #[arg(long, conflicts_with = "resume")]
-    pub force: bool,
+    /// `--threads`.
+    #[command(flatten)]
+    pub threads: Threads,
+    /// `--out` and `--force`.
+    #[command(flatten)]
+    pub output: Output,
     /// Continue an interrupted meta-game in --out with the same options: complete games are kept.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "force")]
     pub resume: bool,
     /// Play only cells i with i mod N = K - 1 (1-based), e.g. 2/8, and solve
     /// nothing: every shard writes into the same --out (a shared folder on a
@@ -66,7 +73,7 @@ pub struct MetagameArgs {
 
 pub(super) fn run(a: MetagameArgs, registry: &Registry) -> Result<()> {
     crate::arena::play::quiet_contained_panics();
-    let game = registry.parse(&a.game)?;
+    let game = registry.parse(&a.game.game)?;
     let budgets = match &a.budgets {
         None => Vec::new(),
         Some(text) => text
@@ -85,10 +92,10 @@ pub(super) fn run(a: MetagameArgs, registry: &Registry) -> Result<()> {
         agents: split_list(&a.agents)?,
         budgets,
         games: a.games,
-        seed: a.seed,
-        threads: a.threads,
-        out: a.out.clone(),
-        force: a.force,
+        seed: a.seed.seed,
+        threads: a.threads.threads,
+        out: a.output.dir()?.to_path_buf(),
+        force: a.output.force,
         resume: a.resume,
         until: a.until,
         payoff: Payoff::parse(&a.payoff)?,
@@ -102,7 +109,7 @@ pub(super) fn run(a: MetagameArgs, registry: &Registry) -> Result<()> {
     if let Some((k, n)) = a.shard {
         println!(
             "shard {k}/{n}: its cells are in {}; when every shard is done, run the same command without --shard and with --resume to solve",
-            a.out.join("cells").display()
+            opts.out.join("cells").display()
         );
         return Ok(());
     }
@@ -136,6 +143,6 @@ pub(super) fn run(a: MetagameArgs, registry: &Registry) -> Result<()> {
             mixes.join("; ")
         );
     }
-    println!("results in {}", a.out.display());
+    println!("results in {}", opts.out.display());
     Ok(())
 }

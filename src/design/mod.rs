@@ -928,13 +928,18 @@ fn verdict(variants: &[VariantResult], recommended: Option<usize>, space: &Space
         });
     match closest.and_then(|v| v.measures.last().map(|m| (v, m))) {
         Some((v, m)) => format!(
-            "none within tolerance (± {tol}): the closest, {}, is {:.3} [{:.3}, {:.3}] from fair ({}) under {}",
+            "none within tolerance (± {tol}): the closest, {}, is {:.3} [{:.3}, {:.3}] from fair ({}) under {}{}",
             v.variant.spec,
             m.deviation.value,
             m.deviation.low,
             m.deviation.high,
             rates_text(m),
-            how(m)
+            how(m),
+            if m.deviation.low <= tol && v.status != "dropped" {
+                "; undecided, not shown unfair: its interval reaches the tolerance, and more games would settle it"
+            } else {
+                ""
+            }
         ),
         None => format!("none within tolerance (± {tol}): no variant was measured"),
     }
