@@ -254,6 +254,16 @@ pub fn verify_design_stage(dir: &Path, sample: usize, threads: usize) -> Vec<Run
             }];
         }
     };
+    let agent = match AgentSpec::parse(&stage.agent) {
+        Ok(a) => a,
+        Err(e) => {
+            return vec![RunCheck {
+                dir: path,
+                games: 0,
+                status: Status::NotReproducible(format!("agent '{}': {e}", stage.agent)),
+            }];
+        }
+    };
     stage
         .variants
         .iter()
@@ -261,12 +271,11 @@ pub fn verify_design_stage(dir: &Path, sample: usize, threads: usize) -> Vec<Run
             let file = dir.join(&v.file);
             let (games, status) = match replay_identical(
                 &v.spec,
-                &stage.agent,
-                stage.seed,
+                &agent,
+                (stage.seed, false),
                 &file,
                 v.games,
-                sample,
-                threads,
+                (sample, threads),
             ) {
                 Ok((n, None)) => (n, Status::Fresh),
                 Ok((n, Some(diff))) => (n, Status::Stale(diff)),
@@ -281,29 +290,28 @@ pub fn verify_design_stage(dir: &Path, sample: usize, threads: usize) -> Vec<Run
         .collect()
 }
 
-/// Replays the first `sample` of the `total` games in `file`, played by
-/// `agent` in every seat of `spec` from `seed`, and compares them.
+/// Replays the first `sample` of the (at most) `total` games in `file`,
+/// played by `agent` in every seat of `spec` from `seed` (with duplicate
+/// deals or not), and compares them.
 fn replay_identical(
     spec: &str,
-    agent: &str,
-    seed: u64,
+    agent: &AgentSpec,
+    (seed, duplicate): (u64, bool),
     file: &Path,
     total: u64,
-    sample: usize,
-    threads: usize,
+    (sample, threads): (usize, usize),
 ) -> Replayed {
     let name = file_name(file);
     let game = AnyGame::parse(spec).map_err(|e| format!("game '{spec}' no longer builds: {e}"))?;
     let seats = with_game!(&game, g => g.num_players());
     let recorded = read_games(file, 0..total, seats, None, sample)?;
-    let agent = AgentSpec::parse(agent).map_err(|e| format!("agent '{agent}': {e}"))?;
     let indices = games_of(&recorded);
     if indices.is_empty() {
         return Err(format!("{name} holds no game").into());
     }
     let pool = crate::arena::pool(threads)?;
     let played: Vec<arena::PlayedGame> = with_game!(&game, g => {
-        crate::arena::identical::play_identical(g, &agent, indices.iter().copied(), seed, false, &pool)
+        crate::arena::identical::play_identical(g, agent, indices.iter().copied(), seed, duplicate, &pool)
     });
     let replayed = games_table(&played)?;
     Ok((
@@ -324,28 +332,18 @@ fn replay_budget(
     sample: usize,
     threads: usize,
 ) -> Replayed {
-    let name = file_name(file);
-    let game = AnyGame::parse(&spec.game)
-        .map_err(|e| format!("game '{}' no longer builds: {e}", spec.game))?;
-    let seats = with_game!(&game, g => g.num_players());
-    // A budget's games are its first ones, in order (how many depends on
-    // where its stopping rule or the time cap ended it).
-    let recorded = read_games(file, 0..spec.max_games, seats, None, sample)?;
     let base = AgentSpec::parse(&spec.agent).map_err(|e| format!("agent '{}': {e}", spec.agent))?;
     let agent = skill::at_budget(&base, budget);
-    let indices = games_of(&recorded);
-    if indices.is_empty() {
-        return Err(format!("{name} holds no game").into());
-    }
-    let pool = crate::arena::pool(threads)?;
-    let played: Vec<arena::PlayedGame> = with_game!(&game, g => {
-        crate::arena::identical::play_identical(g, &agent, indices.iter().copied(), spec.seed, spec.duplicate, &pool)
-    });
-    let replayed = games_table(&played)?;
-    Ok((
-        indices.len(),
-        compare(&name, &recorded, &replayed, &indices),
-    ))
+    // A budget's games are its first ones, in order (how many depends on
+    // where its stopping rule or the time cap ended it).
+    replay_identical(
+        &spec.game,
+        &agent,
+        (spec.seed, spec.duplicate),
+        file,
+        spec.max_games,
+        (sample, threads),
+    )
 }
 
 /// The game indices of a table's rows, in order.

@@ -27,19 +27,23 @@ games = 2000
 keep = 3
 "#;
 
-fn search(text: &str, name: &str, threads: usize) -> (Design, std::path::PathBuf) {
-    let out = temp_dir(name);
-    let o = DesignOptions {
+fn options(text: &str, out: &std::path::Path, threads: usize) -> DesignOptions {
+    DesignOptions {
         space: Space::parse(text, "space.toml").unwrap(),
         space_text: text.to_string(),
         seed: 7,
         threads,
-        out: out.clone(),
+        out: out.to_path_buf(),
         force: false,
         resume: false,
         progress: false,
         command: "test".into(),
-    };
+    }
+}
+
+fn search(text: &str, name: &str, threads: usize) -> (Design, std::path::PathBuf) {
+    let out = temp_dir(name);
+    let o = options(text, &out, threads);
     (run(&Builtin::default(), &o).unwrap(), out)
 }
 
@@ -150,15 +154,8 @@ fn same_answer_for_any_thread_count_and_after_an_interruption() {
     let text = std::fs::read_to_string(&f).unwrap();
     std::fs::write(&f, &text[..text.len() * 2 / 3]).unwrap();
     let o = DesignOptions {
-        space: Space::parse(TWO_PARAMETERS, "space.toml").unwrap(),
-        space_text: TWO_PARAMETERS.to_string(),
-        seed: 7,
-        threads: 2,
-        out: out1.clone(),
-        force: false,
         resume: true,
-        progress: false,
-        command: "test".into(),
+        ..options(TWO_PARAMETERS, &out1, 2)
     };
     let resumed = run(&Builtin::default(), &o).unwrap();
     assert_eq!(ranked(&resumed), ranked(&one));

@@ -905,27 +905,21 @@ fn verdict(variants: &[VariantResult], recommended: Option<usize>, space: &Space
             how(m)
         );
     }
-    let closest = variants
-        .iter()
-        .filter(|v| v.measures.last().is_some_and(|m| m.stage == last))
-        .min_by(|a, b| {
-            let d = |v: &VariantResult| {
-                v.measures
-                    .last()
-                    .map_or(f64::INFINITY, |m| m.deviation.value)
-            };
-            d(a).total_cmp(&d(b))
-        })
-        .or_else(|| {
-            variants.iter().min_by(|a, b| {
-                let d = |v: &VariantResult| {
-                    v.measures
-                        .last()
-                        .map_or(f64::INFINITY, |m| m.deviation.value)
-                };
-                d(a).total_cmp(&d(b))
-            })
-        });
+    // The closest variant of the last stage, else of any stage.
+    fn closest_of<'a>(pool: impl Iterator<Item = &'a VariantResult>) -> Option<&'a VariantResult> {
+        let distance = |v: &VariantResult| {
+            v.measures
+                .last()
+                .map_or(f64::INFINITY, |m| m.deviation.value)
+        };
+        pool.min_by(|a, b| distance(a).total_cmp(&distance(b)))
+    }
+    let closest = closest_of(
+        variants
+            .iter()
+            .filter(|v| v.measures.last().is_some_and(|m| m.stage == last)),
+    )
+    .or_else(|| closest_of(variants.iter()));
     match closest.and_then(|v| v.measures.last().map(|m| (v, m))) {
         Some((v, m)) => format!(
             "none within tolerance (± {tol}): the closest, {}, is {:.3} [{:.3}, {:.3}] from fair ({}) under {}{}",
