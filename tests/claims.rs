@@ -3,7 +3,9 @@
 //! names a phrase of the README (`says`, whitespace aside), the figure in it
 //! (`shows`), and how to recompute that figure: from a meta-game's cells'
 //! games (`metagame-value`, `metagame-self-play`), or from a study's summary
-//! table for studies whose games are not all committed (`table`). When the
+//! table for studies whose games are not all committed (`table`; a bound
+//! such as "within ±0.03" is `at_most`, with `reduce = "max-distance"` from a
+//! `fair` share). When the
 //! text and the data part, this fails and says which claim.
 
 use std::collections::BTreeMap;
@@ -26,6 +28,11 @@ struct Claim {
     column: Option<String>,
     reduce: Option<String>,
     digits: Option<usize>,
+    /// The fair share `max-distance` measures from.
+    fair: Option<f64>,
+    /// The text states a bound: the claim holds when the figure is at most `shows`.
+    #[serde(default)]
+    at_most: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -112,8 +119,15 @@ fn compute(c: &Claim) -> String {
                 Some("min") => values.iter().copied().fold(f64::INFINITY, f64::min),
                 Some("max") => values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
                 Some("mean") => values.iter().sum::<f64>() / values.len() as f64,
+                Some("max-distance") => {
+                    let fair = c.fair.expect("max-distance needs fair");
+                    values.iter().map(|v| (v - fair).abs()).fold(0.0, f64::max)
+                }
                 Some(other) => panic!("unknown reduce {other}"),
             };
+            if c.at_most && c.shows.parse::<f64>().is_ok_and(|bound| v <= bound) {
+                return c.shows.clone();
+            }
             format!("{v:.digits$}")
         }
         other => panic!("unknown computation {other}"),

@@ -132,6 +132,8 @@ fn options(out: &std::path::Path, games: u64) -> MetagameOptions {
         progress: false,
         command: String::new(),
         shard: None,
+        match_cpu: None,
+        calibration_games: 0,
     }
 }
 
@@ -450,4 +452,131 @@ fn kuhn_poker_has_its_known_value_where_self_play_of_a_pure_policy_does_not() {
         truth < glo || ghi < truth,
         "greedy self-play [{glo}, {ghi}] holds the game's value"
     );
+}
+
+/// Matched CPU: a search whose iterations cost more is given fewer of them,
+/// a member that does not search is kept as written, and the calibration
+/// kept in the folder is what a second run plays (no new measurement).
+#[test]
+fn matched_cpu_gives_costlier_searches_fewer_iterations_and_is_kept() {
+    let game = boardlab::cli::Registry::builtin()
+        .parse("fox")
+        .expect("fox is registered");
+    let dir = tempfile::tempdir().unwrap();
+    // Full random rollouts against rollouts cut after 20 actions and scored
+    // by the heuristic: the same tree search, an iteration about three times
+    // dearer in Fox (results/agent-speed).
+    let agents = vec![
+        "greedy".to_string(),
+        "ismcts(iterations=50)".to_string(),
+        "ismcts(iterations=50,max_rollout=20)".to_string(),
+    ];
+    let o = MetagameOptions {
+        agents: agents.clone(),
+        match_cpu: Some(2.0),
+        calibration_games: 1,
+        games: 2,
+        ..options(dir.path(), 2)
+    };
+    let mut seen = Vec::new();
+    let calibration =
+        metagame::matched_population(game.as_ref(), &o, &mut |m| seen.push(m.given.clone()))
+            .unwrap();
+    assert_eq!(seen, agents, "each member is reported once, in order");
+    let m = &calibration.members;
+    assert_eq!(m[0].resolved, "greedy");
+    assert_eq!(m[0].iterations, None);
+    let full = m[1].iterations.unwrap();
+    let cut = m[2].iterations.unwrap();
+    assert!(
+        2 * cut > 3 * full,
+        "cut rollouts got {cut} iterations, full rollouts {full}"
+    );
+    assert_eq!(m[1].resolved, format!("ismcts(iterations={full})"));
+    // A second look reads the kept members, however they were written.
+    let mut kept = calibration.clone();
+    kept.members[1].resolved = "ismcts(iterations=3)".to_string();
+    kept.write(dir.path()).unwrap();
+    let again = metagame::matched_population(game.as_ref(), &o, &mut |_| {
+        panic!("nothing is measured again")
+    })
+    .unwrap();
+    assert_eq!(again.population()[1], "ismcts(iterations=3)");
+    // Another target is refused rather than mixed with the kept one.
+    let other = MetagameOptions {
+        match_cpu: Some(5.0),
+        ..o.clone()
+    };
+    let err = metagame::matched_population(game.as_ref(), &other, &mut |_| {}).unwrap_err();
+    assert!(err.to_string().contains("--force"), "{err}");
+    // Shards never calibrate on their own.
+    let fresh = tempfile::tempdir().unwrap();
+    let shard = MetagameOptions {
+        shard: Some((1, 2)),
+        ..MetagameOptions {
+            out: fresh.path().to_path_buf(),
+            ..o.clone()
+        }
+    };
+    let err = metagame::matched_population(game.as_ref(), &shard, &mut |_| {}).unwrap_err();
+    assert!(err.to_string().contains("--calibrate-only"), "{err}");
+    // The meta-game plays the kept members.
+    let sols = metagame::run(game.as_ref(), &o).unwrap();
+    assert!(
+        sols[0]
+            .1
+            .population
+            .contains(&"ismcts(iterations=3)".to_string())
+    );
+}
+
+#[test]
+fn matched_cpu_refuses_what_it_cannot_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("mg");
+    let out_text = out.to_str().unwrap();
+    for (args, says) in [
+        (vec!["--match-cpu", "0"], "above 0"),
+        (vec!["--match-cpu", "NaN"], "above 0"),
+        (vec!["--match-cpu", "1e9"], "at most"),
+        (vec!["--match-cpu=-3"], "above 0"),
+        (vec!["--match-cpu", "abc"], "--match-cpu"),
+        (vec!["--match-cpu", "5", "--budgets", "10,20"], "--budgets"),
+        (vec!["--calibrate-only"], "--match-cpu"),
+    ] {
+        let mut all = vec![
+            "metagame",
+            "--game",
+            "connect4",
+            "--agents",
+            "greedy,mcts(iterations=4)",
+            "--games",
+            "2",
+            "--out",
+            out_text,
+        ];
+        all.extend(args.iter().copied());
+        let r = common::boardlab(&all);
+        let err = String::from_utf8_lossy(&r.stderr);
+        assert_eq!(r.status.code(), Some(2), "{all:?}: {err}");
+        assert!(err.contains(says), "{all:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let r = common::boardlab(&[
+        "metagame",
+        "--game",
+        "connect4",
+        "--agents",
+        "greedy,mcts(cpu_ms=4)",
+        "--games",
+        "2",
+        "--match-cpu",
+        "3",
+        "--out",
+        out_text,
+    ]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert_eq!(r.status.code(), Some(2), "{err}");
+    assert!(err.contains("time budget"), "{err}");
+    assert!(!out.join("calibration.json").exists());
 }

@@ -57,6 +57,9 @@ pub struct RunOptions {
     pub keep_rows: bool,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// Count games on this bar instead of drawing one's own (games found
+    /// done by a resume included): one bar for a command made of many runs.
+    pub progress_into: Option<progress::Progress>,
     /// The command line, recorded in run.json.
     pub command: String,
     /// Duplicate deals: the games of each block of one game per seating share
@@ -1025,7 +1028,15 @@ pub fn run_with<G: Game>(
     // before anything is written or removed, and leaves no folder behind.
     let _held = claim_outputs(opts)?;
     let files = open_outputs(game, opts, &plan, &mut recorded)?;
-    let bar = progress::Progress::new((plan.positions.len() - recorded.done) as u64, opts.progress);
+    let bar = match &opts.progress_into {
+        Some(shared) => {
+            shared.inc(recorded.done as u64);
+            shared.clone()
+        }
+        None => {
+            progress::Progress::new((plan.positions.len() - recorded.done) as u64, opts.progress)
+        }
+    };
     let resumed = recorded.done as u64;
     let mut writer = Writer {
         files,
@@ -1042,7 +1053,9 @@ pub fn run_with<G: Game>(
     };
     let stop_reason = play_rest(game, specs, &plan, opts, &mut writer)?;
     let stopped = writer.stopped;
-    bar.finish_and_clear();
+    if opts.progress_into.is_none() {
+        bar.finish_and_clear();
+    }
     finish(opts, &plan, recorded, stopped, stop_reason, resumed)
 }
 

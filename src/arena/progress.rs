@@ -4,10 +4,18 @@
 //! quiet.
 
 /// A bar counting finished units (games, pairs, evaluations) with their rate
-/// and an ETA, or nothing.
+/// and an ETA, or nothing. Clones draw the same bar, so a command made of
+/// many runs (a meta-game's cells) can count them all on one.
+#[derive(Clone)]
 pub struct Progress {
     #[cfg(feature = "cli")]
     bar: indicatif::ProgressBar,
+}
+
+impl std::fmt::Debug for Progress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Progress")
+    }
 }
 
 /// A rate as a person reads it: three significant figures at most, and the
@@ -79,6 +87,14 @@ impl Progress {
         self.bar.inc(n);
         #[cfg(not(feature = "cli"))]
         let _ = n;
+    }
+
+    /// Heads the bar with `label` (what is being played now).
+    pub fn set_label(&self, label: &str) {
+        #[cfg(feature = "cli")]
+        self.bar.set_message(format!("{label}  "));
+        #[cfg(not(feature = "cli"))]
+        let _ = label;
     }
 
     /// The work is over: remove the bar.

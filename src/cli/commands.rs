@@ -391,6 +391,7 @@ impl RunArgs {
             move_timeout: self.move_timeout_ms.map(std::time::Duration::from_millis),
             keep_rows: false,
             progress: !self.quiet,
+            progress_into: None,
             command: crate::provenance::command_line(),
             duplicate: self.duplicate,
             until: self.until,

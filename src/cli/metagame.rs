@@ -66,6 +66,20 @@ pub struct MetagameArgs {
     /// --resume reads every finished cell and solves.
     #[arg(long, value_name = "K/N", value_parser = super::parse_shard)]
     pub shard: Option<(u64, u64)>,
+    /// Matched CPU: before playing, set every search's iterations so that it
+    /// spends about MS CPU milliseconds per decision in self-play on this
+    /// machine (greedy and random members are kept as written). The members
+    /// found are kept in --out/calibration.json and reused by --resume, the
+    /// shards and verify, so the games replay on any machine.
+    #[arg(long, value_name = "MS", conflicts_with = "budgets")]
+    pub match_cpu: Option<f64>,
+    /// Self-play games per calibration trial (two trials per search).
+    #[arg(long, default_value_t = 4, value_parser = super::parse_games, requires = "match_cpu")]
+    pub calibration_games: u64,
+    /// Calibrate (--match-cpu), write calibration.json and stop: the step to
+    /// run once before shards.
+    #[arg(long, requires = "match_cpu")]
+    pub calibrate_only: bool,
     /// No progress on stderr.
     #[arg(long)]
     pub quiet: bool,
@@ -104,7 +118,32 @@ pub(super) fn run(a: MetagameArgs, registry: &Registry) -> Result<()> {
         progress: !a.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()),
         command: crate::provenance::command_line(),
         shard: a.shard,
+        match_cpu: a.match_cpu,
+        calibration_games: a.calibration_games,
     };
+    let mut opts = opts;
+    if opts.match_cpu.is_some() {
+        let calibration = crate::metagame::matched_population(game.as_ref(), &opts, &mut |m| {
+            if !a.quiet {
+                eprintln!("{}", calibrated_line(m));
+            }
+        })?;
+        println!(
+            "matched at {} CPU ms per decision ({}):",
+            calibration.cpu_ms,
+            opts.out
+                .join(crate::metagame::calibrate::CALIBRATION_FILE)
+                .display()
+        );
+        for m in &calibration.members {
+            println!("  {}", calibrated_line(m));
+        }
+        if a.calibrate_only {
+            return Ok(());
+        }
+        opts.agents = calibration.population();
+        opts.match_cpu = None;
+    }
     let solutions = crate::metagame::run(game.as_ref(), &opts)?;
     if let Some((k, n)) = a.shard {
         println!(
@@ -145,4 +184,15 @@ pub(super) fn run(a: MetagameArgs, registry: &Registry) -> Result<()> {
     }
     println!("results in {}", opts.out.display());
     Ok(())
+}
+
+/// One calibrated member as a line: what was written, what plays, what it cost.
+fn calibrated_line(m: &crate::metagame::calibrate::Calibrated) -> String {
+    match (m.measured_ms, m.measured_at) {
+        (Some(ms), Some(at)) => format!(
+            "{} -> {} ({ms:.2} ms a decision at {at} iterations)",
+            m.given, m.resolved
+        ),
+        _ => format!("{} (no search: kept as written)", m.given),
+    }
 }

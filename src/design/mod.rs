@@ -640,6 +640,8 @@ fn population_stage(
             progress: o.progress,
             command: o.command.clone(),
             shard: None,
+            match_cpu: None,
+            calibration_games: 0,
         };
         let sol = crate::metagame::run(l.game.as_ref(), &mo)
             .map_err(|e| anyhow!("{}: {e}", l.result.variant.spec))?

@@ -17,6 +17,7 @@
 //! cell is dealt from the same seed: resume, `--until` and `boardlab verify`
 //! work on the cells as on any run.
 
+pub mod calibrate;
 pub mod page;
 pub mod solve;
 
@@ -86,6 +87,11 @@ pub struct MetagameOptions {
     /// solve nothing: shards of one meta-game share its folder, and a last
     /// run with `resume` reads every finished cell and solves.
     pub shard: Option<(u64, u64)>,
+    /// Calibrate every searching member to this many CPU milliseconds per
+    /// decision before playing (`calibrate`); kept in `calibration.json`.
+    pub match_cpu: Option<f64>,
+    /// Self-play games per calibration trial.
+    pub calibration_games: u64,
 }
 
 /// A side of the game: the seats that share its returns.
@@ -336,29 +342,30 @@ pub fn play(
     o: &MetagameOptions,
 ) -> Result<Played> {
     let cells = Cell::all(population.len(), sides.len());
+    let mine = |i: usize| o.shard.is_none_or(|(k, n)| i as u64 % n == k - 1);
+    let count = (0..cells.len()).filter(|&i| mine(i)).count() as u64;
+    // One bar for every game of every cell, done ones included.
+    let bar =
+        crate::arena::progress::Progress::of(count * o.games, o.progress, "game", String::new());
     let mut games = Vec::with_capacity(cells.len());
     for (i, cell) in cells.iter().enumerate() {
-        if let Some((k, n)) = o.shard
-            && i as u64 % n != k - 1
-        {
+        if !mine(i) {
             continue;
         }
         let cell_dir = dir.join("cells").join(cell.name());
         let lineup = cell.lineup(sides, population);
         let started = cell_dir.join("run.json").exists();
-        if o.progress {
-            let names: Vec<&str> = cell
-                .members
-                .iter()
-                .map(|&m| population[m].as_str())
-                .collect();
-            eprintln!(
-                "cell {}/{}: {}",
-                i + 1,
-                cells.len(),
-                names.join(" against ")
-            );
-        }
+        let names: Vec<&str> = cell
+            .members
+            .iter()
+            .map(|&m| population[m].as_str())
+            .collect();
+        bar.set_label(&format!(
+            "cell {}/{}: {}",
+            i + 1,
+            cells.len(),
+            names.join(" against ")
+        ));
         // A finished cell is read as it stands: resuming it would replay
         // nothing, and a cell made by an earlier build stays usable.
         if o.resume && started && o.until.is_none() {
@@ -367,6 +374,7 @@ pub fn play(
             if id.games == o.games && id.agents == lineup && id.seed == o.seed && id.fixed_seats {
                 let done = read_cell(&cell_dir, o.payoff, sides)?;
                 if done.len() as u64 == o.games {
+                    bar.inc(o.games);
                     games.push(done);
                     continue;
                 }
@@ -381,14 +389,18 @@ pub fn play(
             resume: o.resume && started,
             until: o.until,
             fixed_seats: true,
-            progress: o.progress,
+            progress_into: Some(bar.clone()),
             command: o.command.clone(),
             ..RunOptions::default()
         };
         game.run(&lineup, &opts)
             .map_err(|e| anyhow!("cell {}: {e}", cell.name()))?;
-        games.push(read_cell(&cell_dir, o.payoff, sides)?);
+        let played = read_cell(&cell_dir, o.payoff, sides)?;
+        // A cell that met --until early leaves its cap's rest unplayed.
+        bar.inc(o.games.saturating_sub(played.len() as u64));
+        games.push(played);
     }
+    bar.finish_and_clear();
     if o.shard.is_some() {
         return Ok(Played {
             games,
@@ -927,6 +939,8 @@ pub fn resolve(dir: &Path) -> Result<Solution> {
         progress: false,
         command: String::new(),
         shard: None,
+        match_cpu: None,
+        calibration_games: 0,
     };
     solve(&stored.game, &stored.population, &sides, &played, &o)
 }
@@ -944,6 +958,15 @@ pub fn at_budget(agents: &[String], budget: u64) -> Vec<String> {
 pub fn run(game: &dyn DynGame, o: &MetagameOptions) -> Result<Vec<(Option<u64>, Solution)>> {
     let sides = sides_of(&game.sides());
     check(game, &sides, o)?;
+    if o.match_cpu.is_some() {
+        let calibration = matched_population(game, o, &mut |_| {})?;
+        let o = MetagameOptions {
+            agents: calibration.population(),
+            match_cpu: None,
+            ..o.clone()
+        };
+        return run(game, &o);
+    }
     if o.shard.is_some() {
         let budgets: Vec<Option<u64>> = if o.budgets.is_empty() {
             vec![None]
@@ -970,6 +993,43 @@ pub fn run(game: &dyn DynGame, o: &MetagameOptions) -> Result<Vec<(Option<u64>, 
     }
     write_convergence(&o.out, &out, o.tolerance)?;
     Ok(out)
+}
+
+/// The population calibrated to `o.match_cpu`: the one kept in `o.out`
+/// when it was made for the same members and target (resume, shards, a
+/// second look), else calibrated now and kept there. `report` sees each
+/// member calibrated now.
+pub fn matched_population(
+    game: &dyn DynGame,
+    o: &MetagameOptions,
+    report: &mut dyn FnMut(&calibrate::Calibrated),
+) -> Result<calibrate::Calibration> {
+    let cpu_ms = o.match_cpu.context("no --match-cpu to calibrate to")?;
+    check(game, &sides_of(&game.sides()), o)?;
+    if let Some(kept) = calibrate::Calibration::read(&o.out)? {
+        let given: Vec<&String> = kept.members.iter().map(|m| &m.given).collect();
+        let same = kept.game == game.spec()
+            && kept.cpu_ms == cpu_ms
+            && given.iter().copied().eq(o.agents.iter());
+        if same && !o.force {
+            return Ok(kept);
+        }
+        if !o.force {
+            bail!(
+                "{} holds a calibration of other members, game or target: use --force to calibrate again, or another --out",
+                o.out.join(calibrate::CALIBRATION_FILE).display()
+            );
+        }
+    }
+    if o.shard.is_some() {
+        bail!(
+            "shards must share one calibration: run the same command once with --calibrate-only and without --shard, then the shards"
+        );
+    }
+    let calibration =
+        calibrate::calibrate(game, &o.agents, cpu_ms, o.calibration_games, o.seed, report)?;
+    calibration.write(&o.out)?;
+    Ok(calibration)
 }
 
 fn check(game: &dyn DynGame, sides: &[Side], o: &MetagameOptions) -> Result<()> {
@@ -999,6 +1059,11 @@ fn check(game: &dyn DynGame, sides: &[Side], o: &MetagameOptions) -> Result<()> 
     if !o.budgets.is_empty() && !uses_budget {
         bail!(
             "--budgets needs a member containing {{budget}}, e.g. 'ismcts(iterations={{budget}})'"
+        );
+    }
+    if o.match_cpu.is_some() && (uses_budget || !o.budgets.is_empty()) {
+        bail!(
+            "--match-cpu sets each search's iterations: it cannot be combined with --budgets or {{budget}}"
         );
     }
     if o.budgets.is_empty() && uses_budget {
