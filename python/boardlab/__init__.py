@@ -62,6 +62,41 @@ def run(game, agents, games=1, seed=0, threads=1, out=None, force=False):
     return _json.loads(rows)
 
 
+def metagame(game, agents, out, games=60, seed=0, threads=1, payoff="win",
+             bootstrap=1000, resume=False, force=False, match_cpu=None,
+             calibration_games=4):
+    """Cross-play of a population, as ``boardlab metagame`` plays it, with
+    Python callables allowed as members (an OpenSpiel bot through
+    ``boardlab.openspiel.seat``): a player nobody in boardlab wrote.
+
+    ``agents`` holds agent specs and callables ``f(view, legal_actions) ->
+    action``; a callable is named ``python_<its __name__>`` in the results.
+    Every cell is written under ``out`` as the command writes it
+    (``cells/``, ``matrix.csv``, ``metagame.json``, ``metagame.md``);
+    ``match_cpu`` calibrates the built-in searches to that many CPU
+    milliseconds per decision (callables are kept as they are). Returns
+    metagame.json as a dict: ``value``, ``ci_low``, ``ci_high``, ``support``,
+    ``best_single``, ``self_play``…
+    """
+    if hasattr(game, "spec"):
+        game = game.spec()
+    text = _boardlab._metagame(
+        game,
+        list(agents),
+        str(out),
+        games=games,
+        seed=seed,
+        threads=threads,
+        payoff=payoff,
+        bootstrap=bootstrap,
+        resume=resume,
+        force=force,
+        match_cpu=match_cpu,
+        calibration_games=calibration_games,
+    )
+    return _json.loads(text)
+
+
 def random_playouts(game, n, seed=0):
     """Plays ``n`` uniformly random games in Rust; returns the total number of actions."""
     return _boardlab._random_playouts(game, n, seed)

@@ -13,6 +13,7 @@ use boardlab::game::encoding::Encode;
 use boardlab::game::{Game, PlayerId, Turn};
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::rng::{GameRng, rng_from_seed};
+use boardlab::runtime::{AgentKind, AnyAgentKind, Typed};
 use boardlab::spec::Spec;
 use boardlab::with_game;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -39,6 +40,12 @@ trait DynGame: Send + Sync {
     fn new_initial_state(&self, seed: u64) -> Box<dyn DynState>;
     fn state_from_json(&self, json: &str) -> Result<Box<dyn DynState>, String>;
     fn run(&self, seats: &[Seat], opts: &RunOptions) -> PyResult<arena::RunOutput>;
+    /// The runtime's view of this game, with each Python callable a kind of
+    /// agent named `(name, callable)`: what `metagame` plays.
+    fn with_python_kinds(
+        &self,
+        kinds: Vec<(String, Py<PyAny>)>,
+    ) -> Box<dyn boardlab::runtime::DynGame>;
 }
 
 /// One state with its game, type erased.
@@ -148,6 +155,35 @@ impl<G: Encode> DynGame for GameBox<G> {
         let opts = opts.clone();
         Python::attach(|py| py.detach(|| arena::run_with(&*game, &specs, &factories, &opts)))
             .map_err(value_error)
+    }
+    fn with_python_kinds(
+        &self,
+        kinds: Vec<(String, Py<PyAny>)>,
+    ) -> Box<dyn boardlab::runtime::DynGame> {
+        let kinds: Vec<AnyAgentKind> = kinds
+            .into_iter()
+            .map(|(name, callable)| self.python_kind(name, callable))
+            .collect();
+        Box::new(Typed::new((*self.game).clone(), &kinds))
+    }
+}
+
+impl<G: Encode> GameBox<G> {
+    /// A Python callable as a kind of agent of this game, named `name`.
+    fn python_kind(&self, name: String, callable: Py<PyAny>) -> AnyAgentKind {
+        let game = self.game.clone();
+        let callable = Arc::new(callable);
+        let owner = name.clone();
+        Arc::new(AgentKind::<G> {
+            name,
+            build: Arc::new(move |params| {
+                params.finish(&owner, &[])?;
+                Ok(Box::new(PyAgent {
+                    game: game.clone(),
+                    callable: callable.clone(),
+                }) as Box<dyn Agent<G>>)
+            }),
+        })
     }
 }
 
@@ -709,6 +745,105 @@ fn _run(
     Ok((rows, output.errors))
 }
 
+/// Plays and solves a meta-game (`boardlab metagame`) whose members are agent
+/// specs or Python callables; returns metagame.json's text.
+#[pyfunction]
+#[pyo3(signature = (game, agents, out, games=60, seed=0, threads=1, payoff="win", bootstrap=1000, resume=false, force=false, match_cpu=None, calibration_games=4))]
+#[allow(clippy::too_many_arguments)]
+fn _metagame(
+    py: Python<'_>,
+    game: &str,
+    agents: &Bound<'_, PyList>,
+    out: PathBuf,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    payoff: &str,
+    bootstrap: usize,
+    resume: bool,
+    force: bool,
+    match_cpu: Option<f64>,
+    calibration_games: u64,
+) -> PyResult<String> {
+    let games = boardlab::arena::check_games(&games.to_string()).map_err(PyValueError::new_err)?;
+    let threads =
+        boardlab::arena::check_threads(&threads.to_string()).map_err(PyValueError::new_err)?;
+    if bootstrap > 100_000 {
+        return Err(PyValueError::new_err(format!(
+            "bootstrap is at most 100000, got {bootstrap}"
+        )));
+    }
+    let g = parse_game(game)?;
+    let mut members = Vec::new();
+    let mut kinds = Vec::new();
+    for (i, a) in agents.iter().enumerate() {
+        if let Ok(text) = a.extract::<String>() {
+            members.push(text);
+        } else if a.is_callable() {
+            let name = a
+                .getattr("__name__")
+                .and_then(|n| n.extract::<String>())
+                .unwrap_or_else(|_| format!("agent{i}"));
+            let kind = python_kind_name(&name);
+            if kinds.iter().any(|(k, _): &(String, _)| *k == kind) {
+                return Err(PyValueError::new_err(format!(
+                    "two Python members are named {kind:?}: give each callable its own __name__"
+                )));
+            }
+            members.push(kind.clone());
+            kinds.push((kind, a.unbind()));
+        } else {
+            return Err(PyValueError::new_err(format!(
+                "member {i} is neither an agent spec string nor a callable"
+            )));
+        }
+    }
+    let runtime = g.with_python_kinds(kinds);
+    let opts = boardlab::metagame::MetagameOptions {
+        agents: members,
+        budgets: Vec::new(),
+        games,
+        seed,
+        threads,
+        out,
+        force,
+        resume,
+        until: None,
+        payoff: boardlab::metagame::Payoff::parse(payoff).map_err(value_error)?,
+        bootstrap,
+        tolerance: 0.03,
+        progress: false,
+        command: format!("boardlab.metagame({game:?}, games={games}, seed={seed})"),
+        shard: None,
+        match_cpu,
+        calibration_games,
+    };
+    let solved = py
+        .detach(|| boardlab::metagame::run(runtime.as_ref(), &opts))
+        .map_err(value_error)?;
+    let (_, sol) = solved
+        .into_iter()
+        .next()
+        .ok_or_else(|| PyRuntimeError::new_err("the meta-game solved nothing"))?;
+    serde_json::to_string(&sol).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// A Python member's name in specs and results: `python_` and its
+/// `__name__`, with what a spec cannot hold turned into `_`.
+fn python_kind_name(name: &str) -> String {
+    let clean: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("python_{clean}")
+}
+
 /// Plays `n` uniformly random games of `game` in Rust (the batched path for
 /// speed comparisons); returns the total number of actions applied.
 #[pyfunction]
@@ -744,6 +879,7 @@ fn _boardlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_state_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(deserialize_state, m)?)?;
     m.add_function(wrap_pyfunction!(_run, m)?)?;
+    m.add_function(wrap_pyfunction!(_metagame, m)?)?;
     m.add_function(wrap_pyfunction!(_game_info, m)?)?;
     m.add_function(wrap_pyfunction!(_random_playouts, m)?)?;
     Ok(())

@@ -189,3 +189,29 @@ def test_openspiel_bot_takes_a_seat_in_the_runner(tmp_path):
     assert len(mcts_rows) == 4
     # Fifty simulations a move beat random play at Connect Four nearly always.
     assert sum(r["outcome"] == "win" for r in mcts_rows) >= 3
+
+
+def test_an_openspiel_bot_is_a_member_of_the_meta_game(tmp_path):
+    """OpenSpiel's MCTS, a search nobody in boardlab wrote, enters the
+    cross-play population beside boardlab's own agents: every cell is played,
+    and at Connect Four it is what both sides' equilibrium mixes choose over
+    random play and greedy play."""
+    game = pyspiel.load_game("boardlab_connect4")
+    rng = np.random.RandomState(3)
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=60,
+                       evaluator=mcts.RandomRolloutEvaluator(2, rng), random_state=rng)
+    member = boardlab.openspiel.seat(bot, game)
+    solved = boardlab.metagame("connect4", ["random", "greedy", member],
+                               out=tmp_path, games=8, seed=4, bootstrap=100)
+    name = "python_openspiel-MCTSBot"
+    assert solved["population"] == ["random", "greedy", name]
+    assert len(list((tmp_path / "cells").iterdir())) == 9
+    for side in solved["support"]:
+        weight = sum(w["weight"] for w in side if w["agent"] == name)
+        assert weight > 0.5, solved["support"]
+    # The files are the command's: a second call resumes and reads them.
+    again = boardlab.metagame("connect4", ["random", "greedy", member],
+                              out=tmp_path, games=8, seed=4, bootstrap=100, resume=True)
+    assert again["value"] == solved["value"]
+    with pytest.raises(ValueError, match="neither"):
+        boardlab.metagame("connect4", ["random", 3], out=tmp_path / "x")
