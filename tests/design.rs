@@ -290,3 +290,43 @@ batch = 20
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).contains("stale"));
 }
+
+/// `boardlab report` on a design folder draws its own page: the verdict, the
+/// chart of each variant's rate against the fair share, and the ranked table
+/// naming every variant and why the dropped ones were dropped.
+#[test]
+fn report_draws_the_design_page() {
+    let text = r#"
+game = "planted(card=0,skill=0)"
+[params]
+p = [0.5, 0.9]
+[fairness]
+tolerance = 0.1
+[[stage]]
+agent = "random"
+games = 400
+batch = 200
+"#;
+    let (design, out) = search(text, "report-page", 2);
+    assert!(
+        design.variants.iter().any(|v| !v.reason.is_empty()),
+        "p = 0.9 is dropped"
+    );
+    let o = boardlab(&["report", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    let md = std::fs::read_to_string(out.join("dashboard.md")).unwrap();
+    assert!(html.contains("design search"), "{html}");
+    assert!(html.contains("<svg"), "the page has its chart");
+    for v in &design.variants {
+        assert!(
+            md.contains(&v.variant.spec),
+            "{} is not in the table",
+            v.variant.spec
+        );
+        if !v.reason.is_empty() {
+            assert!(md.contains(&v.reason), "{md}");
+        }
+    }
+    assert!(md.contains(&design.verdict), "{md}");
+}

@@ -9,15 +9,18 @@ use crate::report::dashboard;
 /// Arguments of `report`.
 #[derive(Debug, clap::Args)]
 pub struct ReportArgs {
-    /// A run directory (games.csv) or an experiment directory (cells.csv).
+    /// A run directory (games.csv), an experiment directory (cells.csv), a
+    /// meta-game (metagame.json) or a design search (design.json).
     pub dir: PathBuf,
 }
 
 pub(super) fn run(a: ReportArgs) -> Result<()> {
     let _out = crate::fsutil::OutputLock::hold_existing(&a.dir)
         .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", a.dir.display()))?;
-    // A meta-game folder has a page of its own; any other study the dashboard's.
-    let d = match crate::metagame::page::dashboard(&a.dir) {
+    // A meta-game or design folder has a page of its own; any other study the dashboard's.
+    let page =
+        crate::metagame::page::dashboard(&a.dir).or_else(|| crate::design::page::dashboard(&a.dir));
+    let d = match page {
         Some(d) => {
             dashboard::save(&a.dir, &d).map_err(anyhow::Error::msg)?;
             d

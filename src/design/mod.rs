@@ -27,13 +27,14 @@
 //! the meta-game's cells), so `--resume` continues an interrupted search
 //! and decides exactly as an uninterrupted one.
 
+pub mod page;
 pub mod space;
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow, bail};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::arena::PlayedGame;
 use crate::files::rows::{GameRow, read_games};
@@ -82,7 +83,7 @@ struct Summary {
 }
 
 /// A value with an interval.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Interval {
     /// The estimate.
     pub value: f64,
@@ -93,7 +94,7 @@ pub struct Interval {
 }
 
 /// One group's rate.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct GroupRate {
     /// `foxes`, `side 1`, `seat 2`.
     pub name: String,
@@ -102,7 +103,7 @@ pub struct GroupRate {
 }
 
 /// A variant as measured at one stage.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Measure {
     /// The stage (1-based).
     pub stage: usize,
@@ -127,7 +128,7 @@ pub struct Measure {
 }
 
 /// Where a variant's search ended.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct VariantResult {
     /// The variant.
     #[serde(flatten)]
@@ -144,7 +145,7 @@ pub struct VariantResult {
 }
 
 /// The search's answer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Design {
     /// The base game spec.
     pub game: String,

@@ -173,7 +173,7 @@ pub struct Space {
 }
 
 /// One point of the space: its parameter values and its game spec.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Variant {
     /// Its index in the space's order (the first parameter varies slowest).
     pub index: usize,
