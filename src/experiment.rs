@@ -575,30 +575,10 @@ fn write_combined(dir: &Path, results: &[CellResult]) -> std::io::Result<()> {
     crate::fsutil::write_atomic(&dir.join(crate::files::SEATS_FILE), csv_bytes(seats)?)
 }
 
-/// The experiment's `report.md`: the question, the grid, every cell's agents
-/// with 95 % intervals and seat balance, one chart per swept parameter, and
-/// ratings over all cells when agents meet in several lineups.
-fn write_report(
-    dir: &Path,
-    exp: &Experiment,
-    file: &Path,
-    results: &[CellResult],
-    comparisons: &[Comparison],
-) -> std::io::Result<()> {
+/// The table of cells: each one's agents and seats with 95 % intervals and
+/// a link to its own report.
+fn cells_table(md: &mut String, results: &[CellResult]) {
     use std::fmt::Write as _;
-    let mut md = String::new();
-    let name = file
-        .file_stem()
-        .map_or("experiment".into(), |s| s.to_string_lossy().to_string());
-    let _ = writeln!(md, "# {name}\n\n{}\n", exp.description.trim());
-    let _ = writeln!(
-        md,
-        "Game `{}`, {} games per cell (rounded up to whole seat rotations), master seed {} shared by every cell (common random numbers). Made by `boardlab experiment {}`; see provenance.json.\n",
-        exp.game,
-        exp.games,
-        exp.seed,
-        file.display()
-    );
     let _ = writeln!(md, "## Cells\n");
     let _ = writeln!(
         md,
@@ -637,8 +617,17 @@ fn write_report(
             r.cell.id
         );
     }
-    comparisons_markdown(&mut md, comparisons);
-    // One chart per swept parameter, over the cells of each lineup.
+}
+
+/// One chart per swept parameter, over the cells of each lineup, linked
+/// from the report.
+fn sweep_charts(
+    md: &mut String,
+    dir: &Path,
+    exp: &Experiment,
+    results: &[CellResult],
+) -> std::io::Result<()> {
+    use std::fmt::Write as _;
     for (key, values) in &exp.sweep {
         let numeric = values
             .iter()
@@ -703,7 +692,18 @@ fn write_report(
             let _ = writeln!(md, "\n![win rate against {key}]({chart})");
         }
     }
-    // Ratings across cells, when some agents meet more than once.
+    Ok(())
+}
+
+/// Ratings across cells, when some agents meet more than once (and nothing
+/// is swept): into the report and ratings.csv.
+fn cross_cell_ratings(
+    md: &mut String,
+    dir: &Path,
+    exp: &Experiment,
+    results: &[CellResult],
+) -> std::io::Result<()> {
+    use std::fmt::Write as _;
     let mut labels: Vec<String> = Vec::new();
     for r in results {
         for a in &r.cell.agents {
@@ -740,6 +740,37 @@ fn write_report(
         );
         crate::fsutil::write_atomic(&dir.join("ratings.csv"), ratings.to_csv())?;
     }
+    Ok(())
+}
+
+/// The experiment's `report.md`: the question, the grid, every cell's agents
+/// with 95 % intervals and seat balance, one chart per swept parameter, and
+/// ratings over all cells when agents meet in several lineups.
+fn write_report(
+    dir: &Path,
+    exp: &Experiment,
+    file: &Path,
+    results: &[CellResult],
+    comparisons: &[Comparison],
+) -> std::io::Result<()> {
+    use std::fmt::Write as _;
+    let mut md = String::new();
+    let name = file
+        .file_stem()
+        .map_or("experiment".into(), |s| s.to_string_lossy().to_string());
+    let _ = writeln!(md, "# {name}\n\n{}\n", exp.description.trim());
+    let _ = writeln!(
+        md,
+        "Game `{}`, {} games per cell (rounded up to whole seat rotations), master seed {} shared by every cell (common random numbers). Made by `boardlab experiment {}`; see provenance.json.\n",
+        exp.game,
+        exp.games,
+        exp.seed,
+        file.display()
+    );
+    cells_table(&mut md, results);
+    comparisons_markdown(&mut md, comparisons);
+    sweep_charts(&mut md, dir, exp, results)?;
+    cross_cell_ratings(&mut md, dir, exp, results)?;
     crate::fsutil::write_atomic(&dir.join("report.md"), md)
 }
 

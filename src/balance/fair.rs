@@ -111,8 +111,8 @@ pub fn solve(o: &FairOptions) -> Result<FairResult> {
     solve_in(&Builtin::default(), o)
 }
 
-/// [`solve`] for the games (and agent kinds) of `source`.
-pub fn solve_in(source: &dyn GameSource, o: &FairOptions) -> Result<FairResult> {
+/// Rejects a range, target or precision the search cannot work with.
+fn check_options(o: &FairOptions) -> Result<()> {
     let (a, b) = o.range;
     if !(a.is_finite() && b.is_finite() && a < b) {
         bail!("--range must be A..B with A < B, e.g. 0..0.5");
@@ -123,6 +123,88 @@ pub fn solve_in(source: &dyn GameSource, o: &FairOptions) -> Result<FairResult> 
     if o.precision.is_nan() || o.precision <= 0.0 {
         bail!("--precision must be positive");
     }
+    Ok(())
+}
+
+/// A probe's verdict: its interval above the target, below it, or around it
+/// (or no games of the group yet).
+fn verdict_of(r: &Rate, target: f64) -> Verdict {
+    if r.n == 0 {
+        Verdict::Undecided
+    } else if r.low > target {
+        Verdict::Above
+    } else if r.high < target {
+        Verdict::Below
+    } else {
+        Verdict::Undecided
+    }
+}
+
+/// The two ends of the range must each be decided, and on opposite sides of
+/// the target: else the fair value is not known to lie between them.
+fn check_ends(o: &FairOptions, pa: &Probe, pb: &Probe) -> Result<()> {
+    let (a, b) = o.range;
+    let show = |p: &Probe| {
+        format!(
+            "{:.3} [{:.3}, {:.3}] at {}",
+            p.rate.rate, p.rate.low, p.rate.high, p.value
+        )
+    };
+    for p in [pa, pb] {
+        if p.verdict == Verdict::Undecided {
+            bail!(
+                "{} wins {} after {} games, within noise of {}: the fair value may be at that end; \
+                 widen --range or raise --max-games",
+                o.group.label(),
+                show(p),
+                p.rate.n,
+                o.target
+            );
+        }
+    }
+    if pa.verdict == pb.verdict {
+        bail!(
+            "{} does not cross {} between {a} and {b}: it wins {} and {}; widen --range",
+            o.group.label(),
+            o.target,
+            show(pa),
+            show(pb)
+        );
+    }
+    Ok(())
+}
+
+/// The next value to probe: the bracket's middle, or once a probe is
+/// undecided, the middle of the wider gap between the undecided probes and
+/// a decided end. `None` when that is narrower than `precision`.
+fn next_value(lo: &Probe, hi: &Probe, undecided: &[f64], precision: f64) -> Option<f64> {
+    let (inner_lo, inner_hi) = match (
+        undecided.iter().copied().reduce(f64::min),
+        undecided.iter().copied().reduce(f64::max),
+    ) {
+        (Some(a), Some(b)) => (a, b),
+        _ => (hi.value, lo.value),
+    };
+    let (gap_lo, gap_hi) = (inner_lo - lo.value, hi.value - inner_hi);
+    let next = if undecided.is_empty() {
+        (lo.value + hi.value) / 2.0
+    } else if gap_lo >= gap_hi {
+        (lo.value + inner_lo) / 2.0
+    } else {
+        (inner_hi + hi.value) / 2.0
+    };
+    if (undecided.is_empty() && hi.value - lo.value <= precision)
+        || (!undecided.is_empty() && gap_lo.max(gap_hi) <= precision)
+    {
+        return None;
+    }
+    Some(next)
+}
+
+/// [`solve`] for the games (and agent kinds) of `source`.
+pub fn solve_in(source: &dyn GameSource, o: &FairOptions) -> Result<FairResult> {
+    check_options(o)?;
+    let (a, b) = o.range;
     let base = Spec::parse(&o.game)?;
     let at =
         |v: f64| -> Result<_> { Ok(source.game(&Spec::parse(&spec_at(&base, &o.param, v))?)?) };
@@ -159,15 +241,7 @@ pub fn solve_in(source: &dyn GameSource, o: &FairOptions) -> Result<FairResult> 
             let mut r = group_rate(&games, &o.group, n, false);
             r.low = (r.rate - z * r.se).max(0.0);
             r.high = (r.rate + z * r.se).min(1.0);
-            let verdict = if r.n == 0 {
-                Verdict::Undecided
-            } else if r.low > o.target {
-                Verdict::Above
-            } else if r.high < o.target {
-                Verdict::Below
-            } else {
-                Verdict::Undecided
-            };
+            let verdict = verdict_of(&r, o.target);
             if verdict != Verdict::Undecided || end >= cap {
                 if r.n == 0 {
                     bail!("{} never appears in {spec}", o.group.label());
@@ -183,59 +257,16 @@ pub fn solve_in(source: &dyn GameSource, o: &FairOptions) -> Result<FairResult> 
     };
     let mut probes = vec![probe(a)?, probe(b)?];
     let (pa, pb) = (probes[0].clone(), probes[1].clone());
-    let show = |p: &Probe| {
-        format!(
-            "{:.3} [{:.3}, {:.3}] at {}",
-            p.rate.rate, p.rate.low, p.rate.high, p.value
-        )
-    };
-    for p in [&pa, &pb] {
-        if p.verdict == Verdict::Undecided {
-            bail!(
-                "{} wins {} after {} games, within noise of {}: the fair value may be at that end; \
-                 widen --range or raise --max-games",
-                o.group.label(),
-                show(p),
-                p.rate.n,
-                o.target
-            );
-        }
-    }
-    if pa.verdict == pb.verdict {
-        bail!(
-            "{} does not cross {} between {a} and {b}: it wins {} and {}; widen --range",
-            o.group.label(),
-            o.target,
-            show(&pa),
-            show(&pb)
-        );
-    }
+    check_ends(o, &pa, &pb)?;
     // Bisection; once a probe is undecided the fair value is near it, and the
     // search narrows the two gaps between it and the decided ends instead.
     let (mut lo, mut hi) = (pa.clone(), pb.clone());
     let mut undecided: Vec<f64> = Vec::new();
     let mut stop = format!("bracket narrower than --precision {}", o.precision);
     while probes.len() < probes_max as usize {
-        let (inner_lo, inner_hi) = match (
-            undecided.iter().copied().reduce(f64::min),
-            undecided.iter().copied().reduce(f64::max),
-        ) {
-            (Some(a), Some(b)) => (a, b),
-            _ => (hi.value, lo.value),
-        };
-        let (gap_lo, gap_hi) = (inner_lo - lo.value, hi.value - inner_hi);
-        let next = if undecided.is_empty() {
-            (lo.value + hi.value) / 2.0
-        } else if gap_lo >= gap_hi {
-            (lo.value + inner_lo) / 2.0
-        } else {
-            (inner_hi + hi.value) / 2.0
-        };
-        if (undecided.is_empty() && hi.value - lo.value <= o.precision)
-            || (!undecided.is_empty() && gap_lo.max(gap_hi) <= o.precision)
-        {
+        let Some(next) = next_value(&lo, &hi, &undecided, o.precision) else {
             break;
-        }
+        };
         let p = probe(next)?;
         probes.push(p.clone());
         match p.verdict {

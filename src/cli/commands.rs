@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use super::game::GameCommands;
 use super::{
-    Cli, Command, GameArg, Output, Registry, Seed, Threads, help, parse_games, parse_max_errors,
-    parse_move_timeout, parse_shard, parse_threads, parse_until, required,
+    Cli, Command, GameArg, Output, Registry, Seed, Threads, help, optional, parse_games,
+    parse_max_errors, parse_move_timeout, parse_shard, parse_threads, parse_until, required,
 };
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::arena::{self, RunOptions, record};
@@ -112,13 +112,19 @@ pub struct PlayArgs {
 
 /// Arguments of `replay`.
 #[derive(Debug, clap::Args)]
+#[command(
+    mut_args(optional("game")),
+    mut_args(help(
+        "game",
+        "The trace's game spec, required when it names data files: replay reads only files named on its command line, never one a trace names"
+    ))
+)]
 pub struct ReplayArgs {
     /// A trace file (game-NNNNNNNN.jsonl).
     pub file: PathBuf,
-    /// The trace's game spec, required when it names data files: replay reads
-    /// only files named on its command line, never one a trace names.
-    #[arg(long)]
-    pub game: Option<String>,
+    /// `--game`, optional.
+    #[command(flatten)]
+    pub game: Option<GameArg>,
 }
 
 /// Arguments of `experiment`.
@@ -409,7 +415,8 @@ fn play_interactive(a: PlayArgs, registry: &Registry) -> Result<()> {
 }
 
 fn replay(a: ReplayArgs, registry: &Registry) -> Result<()> {
-    let (header, game, rest) = open_trace(registry, &a.file, a.game.as_deref())?;
+    let (header, game, rest) =
+        open_trace(registry, &a.file, a.game.as_ref().map(|g| g.game.as_str()))?;
     game.replay(&header, &rest)
 }
 

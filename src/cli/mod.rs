@@ -215,6 +215,38 @@ pub struct GameArg {
     pub game: String,
 }
 
+/// `--game` given any number of times, or not at all: the [`GameArg`]
+/// option made optional and repeatable, for a command that plays many games.
+#[derive(Debug, Clone, Default)]
+pub struct GameList {
+    /// The game specs, in the order given.
+    pub games: Vec<String>,
+}
+
+impl clap::FromArgMatches for GameList {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let games = m
+            .get_many::<String>("game")
+            .map_or_else(Vec::new, |v| v.cloned().collect());
+        Ok(GameList { games })
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
+impl clap::Args for GameList {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        <GameArg as clap::Args>::augment_args(cmd).mut_args(repeatable("game"))
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
 /// `--seed`: the master seed that every game's seeds derive from.
 #[derive(Debug, Clone, Copy, clap::Args)]
 pub struct Seed {
@@ -261,6 +293,29 @@ fn required(id: &'static str) -> impl FnMut(clap::Arg) -> clap::Arg {
     move |arg| {
         if arg.get_id() == id {
             arg.required(true)
+        } else {
+            arg
+        }
+    }
+}
+
+/// Makes the option `id` optional: flattened as `Option<GameArg>`, the
+/// group is `None` when the option is not given.
+fn optional(id: &'static str) -> impl FnMut(clap::Arg) -> clap::Arg {
+    move |arg| {
+        if arg.get_id() == id {
+            arg.required(false)
+        } else {
+            arg
+        }
+    }
+}
+
+/// Makes the option `id` optional and repeatable.
+fn repeatable(id: &'static str) -> impl FnMut(clap::Arg) -> clap::Arg {
+    move |arg| {
+        if arg.get_id() == id {
+            arg.required(false).action(clap::ArgAction::Append)
         } else {
             arg
         }

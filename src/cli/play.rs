@@ -147,14 +147,13 @@ pub fn play_one<G: Picture>(
     play_at(game, specs, factories, seed, &mut Terminal { legend })
 }
 
-/// [`play_one`] with the human seats at `table`.
-pub(super) fn play_at<G: Picture>(
+/// One agent per seat, each checked against the game first (unless a
+/// factory from outside builds it).
+fn seat_agents<G: Picture>(
     game: &G,
     specs: &[AgentSpec],
     factories: &[Option<AgentFactory<G>>],
-    seed: u64,
-    table: &mut dyn Table<G>,
-) -> Result<()> {
+) -> Result<Vec<Box<dyn Agent<G>>>> {
     if specs.len() != game.num_players() {
         bail!(
             "{} needs exactly {} agents, one per seat; {} given",
@@ -168,11 +167,110 @@ pub(super) fn play_at<G: Picture>(
             s.check_game(game)?;
         }
     }
-    let mut agents = specs
+    let agents = specs
         .iter()
         .zip(factories)
         .map(|(s, f)| f.as_ref().map_or_else(|| s.build::<G>(), |f| Ok(f())))
         .collect::<Result<Vec<_>, _>>()?;
+    Ok(agents)
+}
+
+/// What a human seat chose: a move, to go back to its decision at this
+/// index of the history, or to stop playing.
+enum Choice<A> {
+    Move(A),
+    Undo(usize),
+    Quit,
+}
+
+/// Asks a human seat for one of `legal` until it picks a move, an undo that
+/// can be done, or quits.
+fn ask_human<G: Picture>(
+    game: &G,
+    table: &mut dyn Table<G>,
+    view: &G::State,
+    p: PlayerId,
+    legal: &[G::Action],
+    history: &[Snapshot<G::State>],
+    last_chance: Option<u32>,
+) -> Result<Choice<G::Action>> {
+    let keys = crate::view::move_keys(game, view, legal);
+    let moves: Vec<(String, String)> = keys
+        .into_iter()
+        .zip(legal.iter().map(|&a| game.action_label(view, a)))
+        .collect();
+    let mut again = false;
+    loop {
+        match table.ask(game, view, p, &moves, again) {
+            Reply::Move(i) => return Ok(Choice::Move(legal[i])),
+            Reply::Quit => {
+                table.say("game ended: you quit");
+                return Ok(Choice::Quit);
+            }
+            Reply::EndOfInput => {
+                bail!("game stopped: seat {p}: {}", human::END_OF_INPUT)
+            }
+            Reply::Undo => match undo_target(history, p, last_chance) {
+                Ok(i) => return Ok(Choice::Undo(i)),
+                Err(why) => table.say(&format!("cannot undo: {why}")),
+            },
+        }
+        again = true;
+    }
+}
+
+/// Every seat's result line (and the cap, when the game hit it), handed to
+/// the table with the final position.
+fn finish_game<G: Picture>(
+    game: &G,
+    specs: &[AgentSpec],
+    humans: &[PlayerId],
+    state: &G::State,
+    truncated: bool,
+    table: &mut dyn Table<G>,
+) {
+    let viewer = humans.first().copied();
+    let terminal = game.turn(state) == Turn::Terminal;
+    let returns: Vec<f64> = if terminal {
+        game.returns(state).to_vec()
+    } else {
+        vec![0.0; specs.len()]
+    };
+    let results = outcomes(game, &returns, truncated);
+    let mut lines: Vec<String> = results
+        .iter()
+        .enumerate()
+        .map(|(seat, o)| {
+            let score = if terminal {
+                game.score(state, seat as PlayerId)
+            } else {
+                0.0
+            };
+            format!(
+                "seat {seat} ({}): {} (score {score})",
+                specs[seat].label,
+                o.as_str()
+            )
+        })
+        .collect();
+    if truncated {
+        lines.push(format!(
+            "the game stopped at its length cap ({} actions)",
+            game.max_game_length()
+        ));
+    }
+    table.finish(game, state, viewer, &lines, &results, truncated);
+}
+
+/// [`play_one`] with the human seats at `table`.
+pub(super) fn play_at<G: Picture>(
+    game: &G,
+    specs: &[AgentSpec],
+    factories: &[Option<AgentFactory<G>>],
+    seed: u64,
+    table: &mut dyn Table<G>,
+) -> Result<()> {
+    let mut agents = seat_agents(game, specs, factories)?;
     let human: Vec<bool> = specs.iter().map(|s| s.spec.name == "human").collect();
     let humans: Vec<PlayerId> = (0..specs.len() as PlayerId)
         .filter(|&p| human[p as usize])
@@ -235,31 +333,9 @@ pub(super) fn play_at<G: Picture>(
                     ));
                     (Some(p), only)
                 } else {
-                    let keys = crate::view::move_keys(game, &view, &legal);
-                    let moves: Vec<(String, String)> = keys
-                        .into_iter()
-                        .zip(legal.iter().map(|&a| game.action_label(&view, a)))
-                        .collect();
-                    let mut again = false;
-                    let choice = loop {
-                        match table.ask(game, &view, p, &moves, again) {
-                            Reply::Move(i) => break Ok(legal[i]),
-                            Reply::Quit => {
-                                table.say("game ended: you quit");
-                                return Ok(());
-                            }
-                            Reply::EndOfInput => {
-                                bail!("game stopped: seat {p}: {}", human::END_OF_INPUT)
-                            }
-                            Reply::Undo => match undo_target(&history, p, last_chance) {
-                                Ok(i) => break Err(i),
-                                Err(why) => table.say(&format!("cannot undo: {why}")),
-                            },
-                        }
-                        again = true;
-                    };
-                    match choice {
-                        Ok(a) => {
+                    match ask_human(game, table, &view, p, &legal, &history, last_chance)? {
+                        Choice::Quit => return Ok(()),
+                        Choice::Move(a) => {
                             table.played(&format!(
                                 "seat {p} (you): {}",
                                 game.action_label(&view, a)
@@ -274,7 +350,7 @@ pub(super) fn play_at<G: Picture>(
                             });
                             (Some(p), a)
                         }
-                        Err(i) => {
+                        Choice::Undo(i) => {
                             let back = history.drain(i..).next().expect("the target exists");
                             table.say(&format!(
                                 "undone: {} moves taken back, to your previous decision",
@@ -296,37 +372,7 @@ pub(super) fn play_at<G: Picture>(
         game.apply(&mut state, action);
         actions += 1;
     }
-    let viewer = humans.first().copied();
-    let terminal = game.turn(&state) == Turn::Terminal;
-    let returns: Vec<f64> = if terminal {
-        game.returns(&state).to_vec()
-    } else {
-        vec![0.0; specs.len()]
-    };
-    let results = outcomes(game, &returns, truncated);
-    let mut lines: Vec<String> = results
-        .iter()
-        .enumerate()
-        .map(|(seat, o)| {
-            let score = if terminal {
-                game.score(&state, seat as PlayerId)
-            } else {
-                0.0
-            };
-            format!(
-                "seat {seat} ({}): {} (score {score})",
-                specs[seat].label,
-                o.as_str()
-            )
-        })
-        .collect();
-    if truncated {
-        lines.push(format!(
-            "the game stopped at its length cap ({} actions)",
-            game.max_game_length()
-        ));
-    }
-    table.finish(game, &state, viewer, &lines, &results, truncated);
+    finish_game(game, specs, &humans, &state, truncated, table);
     Ok(())
 }
 

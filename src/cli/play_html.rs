@@ -474,21 +474,18 @@ fn same_secret(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
 }
 
-/// Reads one request and answers it.
-fn answer(stream: &TcpStream, server: &Server) -> Result<()> {
+/// What a request's header lines say: its body's length, and whether its
+/// host, origin and secret are this game's.
+struct Head {
+    length: usize,
+    host_ok: bool,
+    origin_ok: bool,
+    secret_ok: bool,
+}
+
+/// Reads the header lines after the request line, up to the blank line.
+fn read_head(reader: &mut impl BufRead, server: &Server) -> Result<Head> {
     let port = server.port;
-    stream.set_write_timeout(Some(Duration::from_secs(10)))?;
-    let mut reader = BufReader::new(
-        Deadline {
-            stream: stream.try_clone()?,
-            until: Instant::now() + REQUEST_DEADLINE,
-        }
-        .take(MAX_HEAD),
-    );
-    let mut first = String::new();
-    reader.read_line(&mut first)?;
-    let mut parts = first.split_whitespace();
-    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
     let mut length = 0usize;
     let mut host_ok = false;
     let mut origin_ok = true;
@@ -517,6 +514,106 @@ fn answer(stream: &TcpStream, server: &Server) -> Result<()> {
             }
         }
     }
+    Ok(Head {
+        length,
+        host_ok,
+        origin_ok,
+        secret_ok,
+    })
+}
+
+/// `GET /state?after=N`: the shown state once its version passes `N` (or
+/// the poll times out, or the game stops).
+fn answer_state(out: &mut TcpStream, server: &Server, query: &str) -> Result<()> {
+    let after: u64 = query
+        .strip_prefix("after=")
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    let s = server.shown.lock().unwrap_or_else(|e| e.into_inner());
+    let (s, _) = server
+        .changed
+        .wait_timeout_while(s, POLL_WAIT, |s| {
+            s.version <= after && !server.stopping.load(Ordering::SeqCst)
+        })
+        .unwrap_or_else(|e| e.into_inner());
+    let json = serde_json::to_string(&*s)?;
+    let version = s.version;
+    drop(s);
+    respond(out, "200 OK", "application/json", &json)?;
+    server.delivered.fetch_max(version, Ordering::SeqCst);
+    Ok(())
+}
+
+/// `POST /move`, `/undo` or `/quit`: the command handed to the game, unless
+/// it has stopped or too many moves already wait.
+fn answer_command(out: &mut TcpStream, server: &Server, path: &str, body: String) -> Result<()> {
+    if server.closed.load(Ordering::SeqCst) {
+        return respond(
+            out,
+            "410 Gone",
+            "text/plain",
+            "the game has stopped: nothing more can be played",
+        );
+    }
+    let command = match path {
+        "/move" => Command::Move(body),
+        "/undo" => Command::Undo,
+        _ => {
+            server.quit.store(true, Ordering::SeqCst);
+            Command::Quit
+        }
+    };
+    if !matches!(command, Command::Quit) {
+        // Counted before sending, so that the game never takes one uncounted.
+        if server.queued.fetch_add(1, Ordering::SeqCst) >= MAX_QUEUED {
+            server.queued.fetch_sub(1, Ordering::SeqCst);
+            return respond(
+                out,
+                "429 Too Many Requests",
+                "text/plain",
+                &format!(
+                    "refused: {MAX_QUEUED} moves are already waiting for the game; wait for the board to catch up"
+                ),
+            );
+        }
+    }
+    let sent = server
+        .commands
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send(command);
+    if sent.is_err() {
+        return respond(
+            out,
+            "410 Gone",
+            "text/plain",
+            "the game has stopped: nothing more can be played",
+        );
+    }
+    respond(out, "200 OK", "text/plain", "ok")
+}
+
+/// Reads one request and answers it.
+fn answer(stream: &TcpStream, server: &Server) -> Result<()> {
+    let port = server.port;
+    stream.set_write_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(
+        Deadline {
+            stream: stream.try_clone()?,
+            until: Instant::now() + REQUEST_DEADLINE,
+        }
+        .take(MAX_HEAD),
+    );
+    let mut first = String::new();
+    reader.read_line(&mut first)?;
+    let mut parts = first.split_whitespace();
+    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let Head {
+        length,
+        host_ok,
+        origin_ok,
+        secret_ok,
+    } = read_head(&mut reader, server)?;
     let mut out = stream.try_clone()?;
     if !host_ok {
         return respond(
@@ -563,68 +660,9 @@ fn answer(stream: &TcpStream, server: &Server) -> Result<()> {
         );
     }
     if path == "/state" {
-        let after: u64 = query
-            .strip_prefix("after=")
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(0);
-        let s = server.shown.lock().unwrap_or_else(|e| e.into_inner());
-        let (s, _) = server
-            .changed
-            .wait_timeout_while(s, POLL_WAIT, |s| {
-                s.version <= after && !server.stopping.load(Ordering::SeqCst)
-            })
-            .unwrap_or_else(|e| e.into_inner());
-        let json = serde_json::to_string(&*s)?;
-        let version = s.version;
-        drop(s);
-        respond(&mut out, "200 OK", "application/json", &json)?;
-        server.delivered.fetch_max(version, Ordering::SeqCst);
-        return Ok(());
+        return answer_state(&mut out, server, query);
     }
-    if server.closed.load(Ordering::SeqCst) {
-        return respond(
-            &mut out,
-            "410 Gone",
-            "text/plain",
-            "the game has stopped: nothing more can be played",
-        );
-    }
-    let command = match path {
-        "/move" => Command::Move(body),
-        "/undo" => Command::Undo,
-        _ => {
-            server.quit.store(true, Ordering::SeqCst);
-            Command::Quit
-        }
-    };
-    if !matches!(command, Command::Quit) {
-        // Counted before sending, so that the game never takes one uncounted.
-        if server.queued.fetch_add(1, Ordering::SeqCst) >= MAX_QUEUED {
-            server.queued.fetch_sub(1, Ordering::SeqCst);
-            return respond(
-                &mut out,
-                "429 Too Many Requests",
-                "text/plain",
-                &format!(
-                    "refused: {MAX_QUEUED} moves are already waiting for the game; wait for the board to catch up"
-                ),
-            );
-        }
-    }
-    let sent = server
-        .commands
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .send(command);
-    if sent.is_err() {
-        return respond(
-            &mut out,
-            "410 Gone",
-            "text/plain",
-            "the game has stopped: nothing more can be played",
-        );
-    }
-    respond(&mut out, "200 OK", "text/plain", "ok")
+    answer_command(&mut out, server, path, body)
 }
 
 fn respond(out: &mut TcpStream, status: &str, kind: &str, body: &str) -> Result<()> {

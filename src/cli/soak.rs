@@ -10,7 +10,7 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use rayon::prelude::*;
 
-use super::{Registry, Seed, Threads, help, parse_games};
+use super::{GameList, Registry, Seed, Threads, help, parse_games};
 use crate::arena::play::{contained, panic_text, quiet_contained_panics};
 use crate::game::conformance::check_state;
 use crate::game::{Game, Turn};
@@ -23,12 +23,16 @@ use crate::rng::{below, game_seed, rng_from_seed};
         "seed",
         "Master seed; each game's seed derives from it and the game's index"
     )),
-    mut_args(help("threads", "Worker threads (0: one per core)"))
+    mut_args(help("threads", "Worker threads (0: one per core)")),
+    mut_args(help(
+        "game",
+        "Game spec to soak (repeatable); default: every registered game in every variant of its test specs"
+    ))
 )]
 pub struct SoakArgs {
-    /// Game spec to soak (repeatable); default: every registered game in every variant of its test specs.
-    #[arg(long)]
-    pub game: Vec<String>,
+    /// `--game`, repeatable.
+    #[command(flatten)]
+    pub game: GameList,
     /// Random games per spec.
     #[arg(long, default_value_t = 1000, value_parser = parse_games)]
     pub games: u64,
@@ -176,13 +180,13 @@ pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
     if a.start.checked_add(a.games).is_none() {
         bail!("--start plus --games overflows");
     }
-    let specs: Vec<String> = if a.game.is_empty() {
+    let specs: Vec<String> = if a.game.games.is_empty() {
         registry
             .games()
             .flat_map(|g| g.test_specs.iter().map(|s| s.to_string()))
             .collect()
     } else {
-        a.game.clone()
+        a.game.games.clone()
     };
     // Parse every spec before playing anything: bad input fails at once.
     let games = specs

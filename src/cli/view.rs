@@ -4,13 +4,18 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use super::{Output, Registry, help};
+use super::{GameArg, Output, Registry, help, optional};
 
 /// Arguments of `view`.
 #[derive(Debug, clap::Args)]
 #[command(
     mut_args(help("out", "The HTML file to write (default: the trace's name with .html)")),
-    mut_args(help("force", "Replace the HTML file if it exists"))
+    mut_args(help("force", "Replace the HTML file if it exists")),
+    mut_args(optional("game")),
+    mut_args(help(
+        "game",
+        "The trace's game spec, required when it names data files (as for `replay`)"
+    ))
 )]
 pub struct ViewArgs {
     /// A trace file (game-NNNNNNNN.jsonl) written by `run --trace`.
@@ -18,13 +23,14 @@ pub struct ViewArgs {
     /// `--out` and `--force`.
     #[command(flatten)]
     pub output: Output,
-    /// The trace's game spec, required when it names data files (as for `replay`).
-    #[arg(long)]
-    pub game: Option<String>,
+    /// `--game`, optional.
+    #[command(flatten)]
+    pub game: Option<GameArg>,
 }
 
 pub(super) fn run(a: ViewArgs, registry: &Registry) -> Result<()> {
-    let (header, game, lines) = super::commands::open_trace(registry, &a.file, a.game.as_deref())?;
+    let (header, game, lines) =
+        super::commands::open_trace(registry, &a.file, a.game.as_ref().map(|g| g.game.as_str()))?;
     let out = a
         .output
         .out

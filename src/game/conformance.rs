@@ -36,144 +36,9 @@ pub fn check<G: Game>(game: &G, cfg: Config) {
     let mut hidden_states = 0u64;
     let mut changed = 0u64;
     for g in 0..cfg.playouts {
-        let seed = cfg.seed.wrapping_add(u64::from(g));
-        let mut rng = rng_from_seed(seed);
-        let initial = game.initial_state(&mut rng);
-        let initial_json = serde_json::to_string(&initial).expect("state serializes");
-        let mut state = initial.clone();
-        let mut log = Vec::new();
-        let mut step = 0u32;
-        // Holds the previous step's list when refilled: `legal_actions_into`
-        // must replace it, not append to it.
-        let mut reused = game.legal_actions(&state);
-        loop {
-            let ctx = format!("{} seed {seed} step {step}", game.spec());
-            if let Err(e) = game.check_invariants(&state) {
-                panic!("{ctx}: invariant violated: {e}");
-            }
-            let turn = game.turn(&state);
-            let legal = game.legal_actions(&state);
-            game.legal_actions_into(&state, &mut reused);
-            assert_eq!(
-                &*reused, &*legal,
-                "{ctx}: legal_actions_into differs from legal_actions"
-            );
-            assert!(
-                legal.len() <= game.max_actions(),
-                "{ctx}: {} actions > capacity",
-                legal.len()
-            );
-            match turn {
-                Turn::Player(p) => {
-                    assert!(
-                        (p as usize) < game.num_players(),
-                        "{ctx}: player {p} out of range"
-                    );
-                    assert!(!legal.is_empty(), "{ctx}: no legal action at a player turn");
-                    assert!(
-                        first_duplicate(&legal).is_none(),
-                        "{ctx}: duplicate legal actions {legal:?}"
-                    );
-                }
-                Turn::Chance => {
-                    assert!(legal.is_empty(), "{ctx}: legal actions at a chance node");
-                    let outcomes = game.chance_outcomes(&state);
-                    assert!(!outcomes.is_empty(), "{ctx}: chance node without outcomes");
-                    let total: f64 = outcomes.iter().map(|o| o.1).sum();
-                    assert!(
-                        (total - 1.0).abs() < 1e-9,
-                        "{ctx}: chance probabilities sum to {total}"
-                    );
-                    assert!(
-                        outcomes.iter().all(|o| o.1 > 0.0),
-                        "{ctx}: a chance outcome with probability 0"
-                    );
-                    let actions: Vec<G::Action> = outcomes.iter().map(|o| o.0).collect();
-                    assert!(
-                        first_duplicate(&actions).is_none(),
-                        "{ctx}: duplicate chance outcomes"
-                    );
-                    let sampled = game.sample_chance(&state, &mut rng.clone());
-                    assert!(
-                        actions.contains(&sampled),
-                        "{ctx}: sampled outcome {sampled:?} not among the outcomes"
-                    );
-                }
-                Turn::Terminal => {
-                    assert!(legal.is_empty(), "{ctx}: legal actions at a terminal state");
-                    let r = game.returns(&state);
-                    assert_eq!(r.len(), game.num_players(), "{ctx}: returns length");
-                    for a in 0..game.num_players() {
-                        for b in 0..game.num_players() {
-                            if game.side(a as u8) == game.side(b as u8) {
-                                assert_eq!(
-                                    r[a], r[b],
-                                    "{ctx}: teammates {a} and {b} have different returns"
-                                );
-                            }
-                        }
-                    }
-                    check_ending(game, &state).unwrap_or_else(|e| panic!("{ctx}: {e}"));
-                    break;
-                }
-            }
-            if step.is_multiple_of(cfg.determinize_every) {
-                let (h, c) = check_determinize(game, &state, &mut rng, cfg.determinizations, &ctx);
-                hidden_states += h;
-                changed += c;
-                for p in 0..game.num_players() {
-                    let v = game.heuristic(&state, p as u8);
-                    assert!(
-                        (-1.0..=1.0).contains(&v),
-                        "{ctx}: heuristic {v} outside [-1, 1]"
-                    );
-                }
-                let _ = game.render(&state, None);
-            }
-            let action = match turn {
-                Turn::Chance => game.sample_chance(&state, &mut rng),
-                _ => legal[below(&mut rng, legal.len())],
-            };
-            let _ = game.action_label(&state, action);
-            let json = serde_json::to_string(&action).expect("action serializes");
-            let back: G::Action = serde_json::from_str(&json).expect("action deserializes");
-            assert_eq!(back, action, "{ctx}: action serde round trip");
-            let before = state.clone();
-            let mut twin = state.clone();
-            game.apply(&mut state, action);
-            game.apply(&mut twin, action);
-            assert_eq!(
-                state, twin,
-                "{ctx}: apply on equal clones gave different states"
-            );
-            assert_ne!(
-                before, state,
-                "{ctx}: action {action:?} did not change the state"
-            );
-            log.push(action);
-            step += 1;
-            assert!(
-                step <= game.max_game_length(),
-                "{ctx}: game longer than max_game_length {}",
-                game.max_game_length()
-            );
-        }
-        // Earlier clones are untouched by later play, and replay is exact.
-        assert_eq!(
-            serde_json::to_string(&initial).unwrap(),
-            initial_json,
-            "initial state changed by later play"
-        );
-        let back: G::State = serde_json::from_str(&initial_json).expect("state deserializes");
-        assert_eq!(back, initial, "state serde round trip");
-        let mut replay = initial.clone();
-        for a in &log {
-            game.apply(&mut replay, *a);
-        }
-        assert_eq!(
-            replay, state,
-            "replaying the action log gave another state (seed {seed})"
-        );
+        let (h, c) = check_playout(game, cfg, cfg.seed.wrapping_add(u64::from(g)));
+        hidden_states += h;
+        changed += c;
     }
     check_cap(game, cfg.seed);
     if game.has_hidden_information() {
@@ -188,6 +53,186 @@ pub fn check<G: Game>(game: &G, cfg: Config) {
             game.spec()
         );
     }
+}
+
+/// One random game from `seed`, every state and step checked, then the
+/// replay of its log. Returns the determinization counts (states with hidden
+/// information checked, and how many of them a determinization changed).
+fn check_playout<G: Game>(game: &G, cfg: Config, seed: u64) -> (u64, u64) {
+    let mut hidden_states = 0u64;
+    let mut changed = 0u64;
+    let mut rng = rng_from_seed(seed);
+    let initial = game.initial_state(&mut rng);
+    let initial_json = serde_json::to_string(&initial).expect("state serializes");
+    let mut state = initial.clone();
+    let mut log = Vec::new();
+    let mut step = 0u32;
+    // Holds the previous step's list when refilled: `legal_actions_into`
+    // must replace it, not append to it.
+    let mut reused = game.legal_actions(&state);
+    loop {
+        let ctx = format!("{} seed {seed} step {step}", game.spec());
+        if let Err(e) = game.check_invariants(&state) {
+            panic!("{ctx}: invariant violated: {e}");
+        }
+        let turn = game.turn(&state);
+        let legal = game.legal_actions(&state);
+        game.legal_actions_into(&state, &mut reused);
+        assert_eq!(
+            &*reused, &*legal,
+            "{ctx}: legal_actions_into differs from legal_actions"
+        );
+        assert!(
+            legal.len() <= game.max_actions(),
+            "{ctx}: {} actions > capacity",
+            legal.len()
+        );
+        if check_node(game, &state, turn, &legal, &rng, &ctx) {
+            break;
+        }
+        if step.is_multiple_of(cfg.determinize_every) {
+            let (h, c) = check_determinize(game, &state, &mut rng, cfg.determinizations, &ctx);
+            hidden_states += h;
+            changed += c;
+            for p in 0..game.num_players() {
+                let v = game.heuristic(&state, p as u8);
+                assert!(
+                    (-1.0..=1.0).contains(&v),
+                    "{ctx}: heuristic {v} outside [-1, 1]"
+                );
+            }
+            let _ = game.render(&state, None);
+        }
+        let action = match turn {
+            Turn::Chance => game.sample_chance(&state, &mut rng),
+            _ => legal[below(&mut rng, legal.len())],
+        };
+        check_step(game, &mut state, action, &ctx);
+        log.push(action);
+        step += 1;
+        assert!(
+            step <= game.max_game_length(),
+            "{ctx}: game longer than max_game_length {}",
+            game.max_game_length()
+        );
+    }
+    check_replay(game, &initial, &initial_json, &log, &state, seed);
+    (hidden_states, changed)
+}
+
+/// The checks at one node by whose turn it is: a player's legal actions, a
+/// chance node's outcomes, a finished game's returns and ending. True when
+/// the game is over.
+fn check_node<G: Game>(
+    game: &G,
+    state: &G::State,
+    turn: Turn,
+    legal: &[G::Action],
+    rng: &GameRng,
+    ctx: &str,
+) -> bool {
+    match turn {
+        Turn::Player(p) => {
+            assert!(
+                (p as usize) < game.num_players(),
+                "{ctx}: player {p} out of range"
+            );
+            assert!(!legal.is_empty(), "{ctx}: no legal action at a player turn");
+            assert!(
+                first_duplicate(legal).is_none(),
+                "{ctx}: duplicate legal actions {legal:?}"
+            );
+        }
+        Turn::Chance => {
+            assert!(legal.is_empty(), "{ctx}: legal actions at a chance node");
+            let outcomes = game.chance_outcomes(state);
+            assert!(!outcomes.is_empty(), "{ctx}: chance node without outcomes");
+            let total: f64 = outcomes.iter().map(|o| o.1).sum();
+            assert!(
+                (total - 1.0).abs() < 1e-9,
+                "{ctx}: chance probabilities sum to {total}"
+            );
+            assert!(
+                outcomes.iter().all(|o| o.1 > 0.0),
+                "{ctx}: a chance outcome with probability 0"
+            );
+            let actions: Vec<G::Action> = outcomes.iter().map(|o| o.0).collect();
+            assert!(
+                first_duplicate(&actions).is_none(),
+                "{ctx}: duplicate chance outcomes"
+            );
+            let sampled = game.sample_chance(state, &mut rng.clone());
+            assert!(
+                actions.contains(&sampled),
+                "{ctx}: sampled outcome {sampled:?} not among the outcomes"
+            );
+        }
+        Turn::Terminal => {
+            assert!(legal.is_empty(), "{ctx}: legal actions at a terminal state");
+            let r = game.returns(state);
+            assert_eq!(r.len(), game.num_players(), "{ctx}: returns length");
+            for a in 0..game.num_players() {
+                for b in 0..game.num_players() {
+                    if game.side(a as u8) == game.side(b as u8) {
+                        assert_eq!(
+                            r[a], r[b],
+                            "{ctx}: teammates {a} and {b} have different returns"
+                        );
+                    }
+                }
+            }
+            check_ending(game, state).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+            return true;
+        }
+    }
+    false
+}
+
+/// One step: the action labels and round-trips through serde, applying it
+/// to two equal clones gives equal states, and it changes the state.
+fn check_step<G: Game>(game: &G, state: &mut G::State, action: G::Action, ctx: &str) {
+    let _ = game.action_label(state, action);
+    let json = serde_json::to_string(&action).expect("action serializes");
+    let back: G::Action = serde_json::from_str(&json).expect("action deserializes");
+    assert_eq!(back, action, "{ctx}: action serde round trip");
+    let before = state.clone();
+    let mut twin = state.clone();
+    game.apply(state, action);
+    game.apply(&mut twin, action);
+    assert_eq!(
+        *state, twin,
+        "{ctx}: apply on equal clones gave different states"
+    );
+    assert_ne!(
+        before, *state,
+        "{ctx}: action {action:?} did not change the state"
+    );
+}
+
+/// Earlier clones are untouched by later play, and replay is exact.
+fn check_replay<G: Game>(
+    game: &G,
+    initial: &G::State,
+    initial_json: &str,
+    log: &[G::Action],
+    state: &G::State,
+    seed: u64,
+) {
+    assert_eq!(
+        serde_json::to_string(initial).unwrap(),
+        initial_json,
+        "initial state changed by later play"
+    );
+    let back: G::State = serde_json::from_str(initial_json).expect("state deserializes");
+    assert_eq!(&back, initial, "state serde round trip");
+    let mut replay = initial.clone();
+    for a in log {
+        game.apply(&mut replay, *a);
+    }
+    assert_eq!(
+        &replay, state,
+        "replaying the action log gave another state (seed {seed})"
+    );
 }
 
 /// A finished game names its ending from [`Game::endings`], and it is the

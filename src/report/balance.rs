@@ -509,19 +509,21 @@ pub(crate) struct Parts {
     pub sides: Vec<u8>,
 }
 
-/// The tests, Holm's correction and flags of a report from its [`Parts`].
-pub(crate) fn assemble(p: Parts) -> Balance {
-    let seats = p.by_seat.len();
+/// Each seat's side: the parts' own, unless a seat would name a later
+/// seat's side, then every seat its own.
+fn seat_sides(p: &Parts, seats: usize) -> Vec<u8> {
     let mut sides = p.sides.clone();
     sides.resize(seats, 0);
     if sides.iter().enumerate().any(|(s, &side)| side as usize > s) {
         sides = (0..seats as u8).collect();
     }
-    // Seats that share every result are read once, as their side; each
-    // side's fair share is then the mean side's, not the pooled seat rate.
-    let grouped = side_seats(&sides);
-    let by_side = grouped.iter().any(|g| g.len() > 1);
-    let fair = if by_side {
+    sides
+}
+
+/// The fair rate: with sides, the mean side's rate; else the pooled rate
+/// (one half before any game).
+fn fair_rate(p: &Parts, grouped: &[Vec<u8>], by_side: bool) -> f64 {
+    if by_side {
         let rates: Vec<f64> = grouped
             .iter()
             .map(|g| p.by_seat[g[0] as usize].0.win_rate)
@@ -531,53 +533,51 @@ pub(crate) fn assemble(p: Parts) -> Balance {
         p.all.win_rate
     } else {
         0.5
-    };
-    let firsts: Vec<usize> = grouped.iter().map(|g| g[0] as usize).collect();
-    let mut by_seat: Vec<Group> = grouped
-        .iter()
-        .map(|g| group_of(side_label(g), p.by_seat[g[0] as usize].0.clone(), fair))
-        .collect();
-    let mut by_role: Vec<Group> = p
-        .by_role
-        .iter()
-        .map(|(role, t, _)| group_of(role.clone(), t.clone(), fair))
-        .collect();
-    let deal_estimates = p.deals;
-    if let Some(d) = deal_estimates.as_ref().filter(|_| !by_side) {
-        // Games of one deal share their luck: the per-deal differences are the
-        // independent observations, so the seat tests use them.
-        for (g, e) in by_seat.iter_mut().zip(&d.seats) {
-            g.p_value = e.p_value;
-        }
     }
+}
+
+/// The omnibus and trend tests across seats, not yet corrected.
+fn seat_tests(by_seat: &[Group], seats: usize) -> Vec<SeatTest> {
     let mut seat_tests = Vec::new();
-    if seats >= 2 && !by_side {
-        let pts: Vec<f64> = by_seat
-            .iter()
-            .map(|g| g.tally.wins as f64 + 0.5 * g.tally.draws as f64)
-            .collect();
-        let n: Vec<f64> = by_seat.iter().map(|g| g.tally.games as f64).collect();
-        for (name, test) in [
-            (
-                format!(
-                    "omnibus: seat win rates all equal (chi-square, {} df)",
-                    seats - 1
-                ),
-                seat_chi_square(&pts, &n),
+    let pts: Vec<f64> = by_seat
+        .iter()
+        .map(|g| g.tally.wins as f64 + 0.5 * g.tally.draws as f64)
+        .collect();
+    let n: Vec<f64> = by_seat.iter().map(|g| g.tally.games as f64).collect();
+    for (name, test) in [
+        (
+            format!(
+                "omnibus: seat win rates all equal (chi-square, {} df)",
+                seats - 1
             ),
-            (
-                "trend over seat order (Cochran-Armitage)".to_string(),
-                seat_trend(&pts, &n),
-            ),
-        ] {
-            seat_tests.push(SeatTest {
-                name,
-                test,
-                p_holm: 1.0,
-                flagged: false,
-            });
-        }
+            seat_chi_square(&pts, &n),
+        ),
+        (
+            "trend over seat order (Cochran-Armitage)".to_string(),
+            seat_trend(&pts, &n),
+        ),
+    ] {
+        seat_tests.push(SeatTest {
+            name,
+            test,
+            p_holm: 1.0,
+            flagged: false,
+        });
     }
+    seat_tests
+}
+
+/// Holm's correction over every distinct hypothesis of the seat, role and
+/// across-seat tests: sets each one's corrected p and flag, and returns how
+/// many distinct hypotheses there were.
+fn holm_correct(
+    p: &Parts,
+    seats: usize,
+    firsts: &[usize],
+    by_seat: &mut [Group],
+    by_role: &mut [Group],
+    seat_tests: &mut [SeatTest],
+) -> usize {
     // Holm counts each distinct hypothesis once. A seat and a role holding the
     // same rows are one hypothesis, and so are two groups whose rows are each
     // other's complement (against the pooled rate, one is above it exactly when
@@ -594,7 +594,7 @@ pub(crate) fn assemble(p: Parts) -> Balance {
         sel.min(comp)
     };
     let mut keys: Vec<Fingerprint> = Vec::new();
-    for &s in &firsts {
+    for &s in firsts {
         keys.push(key_of(p.by_seat[s].1));
     }
     for (_, _, print) in &p.by_role {
@@ -609,7 +609,7 @@ pub(crate) fn assemble(p: Parts) -> Balance {
     }
     let p_of: Vec<f64> = by_seat
         .iter()
-        .chain(&by_role)
+        .chain(by_role.iter())
         .map(|g| g.p_value)
         .chain(seat_tests.iter().map(|t| t.test.p_value))
         .collect();
@@ -634,12 +634,54 @@ pub(crate) fn assemble(p: Parts) -> Balance {
         g.p_holm = p;
         g.flagged = p <= ALPHA;
     }
-    for t in &mut seat_tests {
+    for t in seat_tests.iter_mut() {
         let p = keys.next().map_or(1.0, adjusted_of);
         t.p_holm = p;
         t.flagged = p <= ALPHA;
     }
-    let hypotheses = distinct.len();
+    distinct.len()
+}
+
+/// The tests, Holm's correction and flags of a report from its [`Parts`].
+pub(crate) fn assemble(p: Parts) -> Balance {
+    let seats = p.by_seat.len();
+    let sides = seat_sides(&p, seats);
+    // Seats that share every result are read once, as their side; each
+    // side's fair share is then the mean side's, not the pooled seat rate.
+    let grouped = side_seats(&sides);
+    let by_side = grouped.iter().any(|g| g.len() > 1);
+    let fair = fair_rate(&p, &grouped, by_side);
+    let firsts: Vec<usize> = grouped.iter().map(|g| g[0] as usize).collect();
+    let mut by_seat: Vec<Group> = grouped
+        .iter()
+        .map(|g| group_of(side_label(g), p.by_seat[g[0] as usize].0.clone(), fair))
+        .collect();
+    let mut by_role: Vec<Group> = p
+        .by_role
+        .iter()
+        .map(|(role, t, _)| group_of(role.clone(), t.clone(), fair))
+        .collect();
+    if let Some(d) = p.deals.as_ref().filter(|_| !by_side) {
+        // Games of one deal share their luck: the per-deal differences are the
+        // independent observations, so the seat tests use them.
+        for (g, e) in by_seat.iter_mut().zip(&d.seats) {
+            g.p_value = e.p_value;
+        }
+    }
+    let mut seat_tests = if seats >= 2 && !by_side {
+        seat_tests(&by_seat, seats)
+    } else {
+        Vec::new()
+    };
+    let hypotheses = holm_correct(
+        &p,
+        seats,
+        &firsts,
+        &mut by_seat,
+        &mut by_role,
+        &mut seat_tests,
+    );
+    let deal_estimates = p.deals;
     let mut endings: Vec<(String, u64)> = p.endings.into_iter().collect();
     endings.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     Balance {
@@ -761,9 +803,10 @@ fn endings_table(out: &mut String, b: &Balance) {
     out.push('\n');
 }
 
-/// The report as Markdown.
-pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
-    let mut out = String::new();
+/// The report's head: title, notes, how seats group into sides, and what
+/// is tested against what. Returns what a seat row is called (`seat` or
+/// `side`).
+fn md_head(out: &mut String, b: &Balance, meta: &ReportMeta) -> &'static str {
     let title = if meta.title.is_empty() {
         b.game.as_str()
     } else {
@@ -806,58 +849,65 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
          **unbalanced** marks a family-wise significant difference at {ALPHA}.\n",
         b.game, b.games, b.seats, b.fair, b.hypotheses
     );
-    endings_table(&mut out, b);
-    if !b.seat_tests.is_empty() {
-        let _ = writeln!(out, "## Tests across seats\n");
-        let _ = writeln!(out, "| test | statistic | p | Holm p | flag |");
-        let _ = writeln!(out, "|---|---:|---:|---:|---|");
-        for t in &b.seat_tests {
-            let _ = writeln!(
-                out,
-                "| {} | {:.3} | {} | {} | {} |",
-                t.name,
-                t.test.statistic,
-                p_text(t.test.p_value),
-                p_text(t.p_holm),
-                if t.flagged { "**unbalanced**" } else { "" }
-            );
-        }
+    kind
+}
+
+/// The omnibus and trend tests across seats, when there are any.
+fn md_seat_tests(out: &mut String, b: &Balance) {
+    let _ = writeln!(out, "## Tests across seats\n");
+    let _ = writeln!(out, "| test | statistic | p | Holm p | flag |");
+    let _ = writeln!(out, "|---|---:|---:|---:|---|");
+    for t in &b.seat_tests {
         let _ = writeln!(
             out,
-            "\nThe omnibus test compares the seats' points (wins plus half the draws) with \
+            "| {} | {:.3} | {} | {} | {} |",
+            t.name,
+            t.test.statistic,
+            p_text(t.test.p_value),
+            p_text(t.p_holm),
+            if t.flagged { "**unbalanced**" } else { "" }
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nThe omnibus test compares the seats' points (wins plus half the draws) with \
              equal shares; the trend test (Cochran-Armitage z with the variance of points \
              shared within a game, positive when later seats do better) looks for a rate \
              rising or falling with seat order. Both come before the per-seat tests below; \
              both treat games as independent.\n"
-        );
-    }
-    if let Some(d) = &b.deals {
-        let _ = writeln!(
-            out,
-            "## Paired estimates over {} duplicate deals\n\nEach deal is played once per \
+    );
+}
+
+/// The paired per-deal estimates of duplicate deals.
+fn md_deals(out: &mut String, d: &Deals) {
+    let _ = writeln!(
+        out,
+        "## Paired estimates over {} duplicate deals\n\nEach deal is played once per \
              seating with the same chance stream. Per deal, an advantage is the mean result \
              of the seat (or agent) over the deal's games minus the deal's mean per seat; the \
              interval is the normal interval of these independent per-deal differences, and \
              the seat tests below use them.\n",
-            d.deals
+        d.deals
+    );
+    let _ = writeln!(out, "| seat or agent | advantage | 95 % CI | p |");
+    let _ = writeln!(out, "|---|---:|---|---:|");
+    for e in d.seats.iter().chain(&d.agents) {
+        let _ = writeln!(
+            out,
+            "| {} | {:+.4} | [{:+.4}, {:+.4}] | {} |",
+            e.label,
+            e.estimate,
+            e.low,
+            e.high,
+            p_text(e.p_value)
         );
-        let _ = writeln!(out, "| seat or agent | advantage | 95 % CI | p |");
-        let _ = writeln!(out, "|---|---:|---|---:|");
-        for e in d.seats.iter().chain(&d.agents) {
-            let _ = writeln!(
-                out,
-                "| {} | {:+.4} | [{:+.4}, {:+.4}] | {} |",
-                e.label,
-                e.estimate,
-                e.low,
-                e.high,
-                p_text(e.p_value)
-            );
-        }
-        out.push('\n');
     }
-    let _ = writeln!(out, "## Win rate by {kind}\n");
-    group_table(&mut out, kind, &b.by_seat);
+    out.push('\n');
+}
+
+/// The first player's advantage: measured by rotation when the run has it,
+/// else read from seat 0.
+fn md_first_mover(out: &mut String, b: &Balance) {
     if let Some(g) = &b.first_mover {
         let _ = writeln!(
             out,
@@ -885,14 +935,11 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
             p_text(g.p_holm)
         );
     }
-    if !b.by_role.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n## Win rate by role\n\nA seat holding several roles (`a+b`, such as drafted \
-             characters) counts for each: one row per role, never per combination.\n"
-        );
-        group_table(&mut out, "role", &b.by_role);
-    }
+}
+
+/// How many games were decisive, drawn, cut short or faulted, and how long
+/// games ran.
+fn md_decisiveness(out: &mut String, b: &Balance) {
     let _ = writeln!(out, "\n## Decisiveness\n");
     let _ = writeln!(out, "| games | decisive | drawn | truncated | faulted |");
     let _ = writeln!(out, "|---:|---:|---:|---:|---:|");
@@ -923,6 +970,31 @@ pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
         out,
         "\np90 is the nearest-rank 90th percentile: 90 % of games are at most this long."
     );
+}
+
+/// The report as Markdown.
+pub fn markdown(b: &Balance, meta: &ReportMeta, plots: &[PlotLink]) -> String {
+    let mut out = String::new();
+    let kind = md_head(&mut out, b, meta);
+    endings_table(&mut out, b);
+    if !b.seat_tests.is_empty() {
+        md_seat_tests(&mut out, b);
+    }
+    if let Some(d) = &b.deals {
+        md_deals(&mut out, d);
+    }
+    let _ = writeln!(out, "## Win rate by {kind}\n");
+    group_table(&mut out, kind, &b.by_seat);
+    md_first_mover(&mut out, b);
+    if !b.by_role.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n## Win rate by role\n\nA seat holding several roles (`a+b`, such as drafted \
+             characters) counts for each: one row per role, never per combination.\n"
+        );
+        group_table(&mut out, "role", &b.by_role);
+    }
+    md_decisiveness(&mut out, b);
     let _ = writeln!(out, "\n## Ratings ({})\n", b.ratings.model.name());
     out.push_str(&b.ratings.to_markdown());
     let _ = writeln!(

@@ -825,12 +825,20 @@ fn generic_points(t: &Table, unit_range: bool) -> Option<(String, Vec<RatePoint>
     (!points.is_empty()).then(|| (t.head[value].clone(), points))
 }
 
-/// The balance-against-skill curve of a `balance.csv` (`boardlab balance`):
-/// per kind (seats, then roles) a chart of each group's win rate against the
-/// agents' Elo at each budget (or the budget itself, on a log axis, when the
-/// game has no Elo column), the fair share marked, and the same points as a
-/// table. `None` when the file is not a balance.csv.
-fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
+/// One row of a balance.csv: a group's win rate (with its interval) at one
+/// budget, and the agents' Elo there when the file has it.
+struct SkillRow<'a> {
+    budget: f64,
+    kind: &'a str,
+    group: &'a str,
+    games: &'a str,
+    rate: [f64; 3],
+    elo: Option<[f64; 3]>,
+}
+
+/// The rows of a balance.csv; `None` when a column is missing or a number
+/// does not parse.
+fn skill_rows(t: &Table) -> Option<Vec<SkillRow<'_>>> {
     let col = |name: &str| column(t, name);
     let (budget, kind, group, games, rate, low, high) = (
         col("budget")?,
@@ -842,15 +850,7 @@ fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
         col("high")?,
     );
     let elo = [col("elo")?, col("elo_low")?, col("elo_high")?];
-    struct Row<'a> {
-        budget: f64,
-        kind: &'a str,
-        group: &'a str,
-        games: &'a str,
-        rate: [f64; 3],
-        elo: Option<[f64; 3]>,
-    }
-    let rows: Vec<Row> = t
+    let rows: Vec<SkillRow> = t
         .rows
         .iter()
         .map(|r| {
@@ -858,7 +858,7 @@ fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
                 .iter()
                 .map(|&i| num(&r[i]))
                 .collect::<Option<Vec<f64>>>();
-            Some(Row {
+            Some(SkillRow {
                 budget: num(&r[budget])?,
                 kind: &r[kind],
                 group: &r[group],
@@ -867,30 +867,191 @@ fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
                 elo: elo.map(|e| [e[0], e[1], e[2]]),
             })
         })
-        .collect::<Option<Vec<Row>>>()?;
-    if rows.is_empty() {
-        return None;
+        .collect::<Option<Vec<SkillRow>>>()?;
+    Some(rows)
+}
+
+/// What balance.json says about the run: game, agent and why it stopped.
+fn skill_run_note(path: &Path) -> Option<Block> {
+    let t = std::fs::read_to_string(path.with_extension("json")).ok()?;
+    let j = serde_json::from_str::<serde_json::Value>(&t).ok()?;
+    let field = |k: &str| j.get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
+    Some(Block::Text(format!(
+        "`{}` with `{}` in every seat at each budget (iterations per decision). Stopped: {}.",
+        field("game"),
+        field("agent"),
+        field("stop")
+    )))
+}
+
+/// The fair share of a kind: the mean rate of its groups at each budget (1/n
+/// for seats of a game without draws), averaged over budgets.
+fn fair_share(of_kind: &[&SkillRow]) -> f64 {
+    let mut budgets: Vec<f64> = of_kind.iter().map(|r| r.budget).collect();
+    budgets.sort_by(f64::total_cmp);
+    budgets.dedup();
+    budgets
+        .iter()
+        .map(|b| {
+            let v: Vec<f64> = of_kind
+                .iter()
+                .filter(|r| r.budget == *b)
+                .map(|r| r.rate[0])
+                .collect();
+            v.iter().sum::<f64>() / v.len() as f64
+        })
+        .sum::<f64>()
+        / budgets.len() as f64
+}
+
+/// A group's name as the chart and table print it.
+fn group_label(kind: &str, g: &str) -> String {
+    match kind {
+        "seat" => format!("seat {g}"),
+        "ending" => format!("ending {g}"),
+        _ => g.to_string(),
     }
-    let by_elo = rows.iter().all(|r| r.elo.is_some());
+}
+
+/// The chart of one kind: a curve per group through its budgets, against
+/// Elo (or the budget), the fair share dashed unless the kind is endings.
+fn skill_chart(
+    kind: &str,
+    of_kind: &[&SkillRow],
+    names: &[&str],
+    fair: f64,
+    by_elo: bool,
+) -> Block {
+    let ending = kind == "ending";
     let x_desc = if by_elo {
         "the agents' Elo (random = 0), 95 % interval"
     } else {
         "search iterations per decision (log scale)"
     };
-    let mut blocks = Vec::new();
-    // What balance.json says about the run: game, agent and why it stopped.
-    if let Some(j) = std::fs::read_to_string(path.with_extension("json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-    {
-        let field = |k: &str| j.get(k).and_then(|v| v.as_str()).unwrap_or("?").to_string();
-        blocks.push(Block::Text(format!(
-            "`{}` with `{}` in every seat at each budget (iterations per decision). Stopped: {}.",
-            field("game"),
-            field("agent"),
-            field("stop")
-        )));
+    let curves: Vec<plots::Curve> = names
+        .iter()
+        .map(|g| plots::Curve {
+            label: group_label(kind, g),
+            points: of_kind
+                .iter()
+                .filter(|r| r.group == *g)
+                .map(|r| {
+                    let [x, x_low, x_high] = if by_elo {
+                        r.elo.unwrap_or_default()
+                    } else {
+                        [r.budget; 3]
+                    };
+                    plots::CurvePoint {
+                        x,
+                        x_low,
+                        x_high,
+                        rate: r.rate[0],
+                        low: r.rate[1],
+                        high: r.rate[2],
+                        tag: format!("{} it", r.budget),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
+    let what = match kind {
+        "seat" => "Seat",
+        "ending" => "Ending",
+        _ => "Faction and role",
+    };
+    let measured = if ending {
+        "How games end against skill: the share of games ending each way (a simulation \
+             cap included)"
+            .to_string()
+    } else {
+        format!("{what} win rates against skill")
+    };
+    let fair_line = if ending {
+        String::new()
+    } else {
+        format!(", the dashed line the fair share {fair:.3}")
+    };
+    Block::Chart {
+        caption: format!(
+            "{measured}: one line per group through its budgets, \
+                 vertical whiskers the rate's 95 % interval{}{fair_line}{}.",
+            if by_elo {
+                ", horizontal whiskers the Elo's"
+            } else {
+                ""
+            },
+            if curves.len() > plots::MAX_CURVES {
+                format!(
+                    "; the first {} of {} groups drawn",
+                    plots::MAX_CURVES,
+                    curves.len()
+                )
+            } else {
+                String::new()
+            }
+        ),
+        svg: plots::skill_curve_svg(
+            &if ending {
+                "Endings against skill".to_string()
+            } else {
+                format!("{what} balance against skill")
+            },
+            x_desc,
+            if ending {
+                "share of games"
+            } else {
+                "win rate (draw = 1/2)"
+            },
+            &curves,
+            (!ending).then_some(fair),
+            !by_elo,
+        ),
     }
+}
+
+/// The table rows of one kind, group by group.
+fn skill_table_rows(
+    kind: &str,
+    of_kind: &[&SkillRow],
+    names: &[&str],
+    fair: f64,
+    table: &mut Table,
+) {
+    let ending = kind == "ending";
+    for g in names {
+        for r in of_kind.iter().filter(|r| r.group == *g) {
+            table.rows.push(vec![
+                kind.to_string(),
+                group_label(kind, g),
+                format!("{}", r.budget),
+                r.elo.map_or("–".into(), |e| {
+                    format!("{:+.0} [{:+.0}, {:+.0}]", e[0], e[1], e[2])
+                }),
+                r.games.to_string(),
+                format!("{:.3} {}", r.rate[0], ci(r.rate[1], r.rate[2])),
+                if ending {
+                    "–".to_string()
+                } else {
+                    format!("{:+.3}", r.rate[0] - fair)
+                },
+            ]);
+        }
+    }
+}
+
+/// The balance-against-skill curve of a `balance.csv` (`boardlab balance`):
+/// per kind (seats, then roles) a chart of each group's win rate against the
+/// agents' Elo at each budget (or the budget itself, on a log axis, when the
+/// game has no Elo column), the fair share marked, and the same points as a
+/// table. `None` when the file is not a balance.csv.
+fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
+    let rows = skill_rows(t)?;
+    if rows.is_empty() {
+        return None;
+    }
+    let by_elo = rows.iter().all(|r| r.elo.is_some());
+    let mut blocks = Vec::new();
+    blocks.extend(skill_run_note(path));
     let mut table = Table {
         head: [
             "kind",
@@ -914,24 +1075,8 @@ fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
     }
     kinds.sort_by_key(|k| *k != "seat");
     for kind in kinds {
-        let of_kind: Vec<&Row> = rows.iter().filter(|r| r.kind == kind).collect();
-        let mut budgets: Vec<f64> = of_kind.iter().map(|r| r.budget).collect();
-        budgets.sort_by(f64::total_cmp);
-        budgets.dedup();
-        // The fair share: the mean rate of the kind's groups at each budget
-        // (1/n for seats of a game without draws), averaged over budgets.
-        let fair = budgets
-            .iter()
-            .map(|b| {
-                let v: Vec<f64> = of_kind
-                    .iter()
-                    .filter(|r| r.budget == *b)
-                    .map(|r| r.rate[0])
-                    .collect();
-                v.iter().sum::<f64>() / v.len() as f64
-            })
-            .sum::<f64>()
-            / budgets.len() as f64;
+        let of_kind: Vec<&SkillRow> = rows.iter().filter(|r| r.kind == kind).collect();
+        let fair = fair_share(&of_kind);
         let mut names: Vec<&str> = Vec::new();
         for r in &of_kind {
             if !names.contains(&r.group) {
@@ -940,112 +1085,11 @@ fn skill_curve(t: &Table, path: &Path) -> Option<Vec<Block>> {
         }
         // Endings are shares of the games, which sum to one: no fair share.
         let ending = kind == "ending";
-        let label = |g: &str| match kind {
-            "seat" => format!("seat {g}"),
-            "ending" => format!("ending {g}"),
-            _ => g.to_string(),
-        };
-        let curves: Vec<plots::Curve> = names
-            .iter()
-            .map(|g| plots::Curve {
-                label: label(g),
-                points: of_kind
-                    .iter()
-                    .filter(|r| r.group == *g)
-                    .map(|r| {
-                        let [x, x_low, x_high] = if by_elo {
-                            r.elo.unwrap_or_default()
-                        } else {
-                            [r.budget; 3]
-                        };
-                        plots::CurvePoint {
-                            x,
-                            x_low,
-                            x_high,
-                            rate: r.rate[0],
-                            low: r.rate[1],
-                            high: r.rate[2],
-                            tag: format!("{} it", r.budget),
-                        }
-                    })
-                    .collect(),
-            })
-            .collect();
-        let what = match kind {
-            "seat" => "Seat",
-            "ending" => "Ending",
-            _ => "Faction and role",
-        };
-        let measured = if ending {
-            "How games end against skill: the share of games ending each way (a simulation \
-             cap included)"
-                .to_string()
-        } else {
-            format!("{what} win rates against skill")
-        };
-        let fair_line = if ending {
-            String::new()
-        } else {
-            format!(", the dashed line the fair share {fair:.3}")
-        };
         // A single ending is a share of one at every budget: the table says it.
         if !(ending && names.len() < 2) {
-            blocks.push(Block::Chart {
-                caption: format!(
-                    "{measured}: one line per group through its budgets, \
-                 vertical whiskers the rate's 95 % interval{}{fair_line}{}.",
-                    if by_elo {
-                        ", horizontal whiskers the Elo's"
-                    } else {
-                        ""
-                    },
-                    if curves.len() > plots::MAX_CURVES {
-                        format!(
-                            "; the first {} of {} groups drawn",
-                            plots::MAX_CURVES,
-                            curves.len()
-                        )
-                    } else {
-                        String::new()
-                    }
-                ),
-                svg: plots::skill_curve_svg(
-                    &if ending {
-                        "Endings against skill".to_string()
-                    } else {
-                        format!("{what} balance against skill")
-                    },
-                    x_desc,
-                    if ending {
-                        "share of games"
-                    } else {
-                        "win rate (draw = 1/2)"
-                    },
-                    &curves,
-                    (!ending).then_some(fair),
-                    !by_elo,
-                ),
-            });
+            blocks.push(skill_chart(kind, &of_kind, &names, fair, by_elo));
         }
-        for g in &names {
-            for r in of_kind.iter().filter(|r| r.group == *g) {
-                table.rows.push(vec![
-                    kind.to_string(),
-                    label(g),
-                    format!("{}", r.budget),
-                    r.elo.map_or("–".into(), |e| {
-                        format!("{:+.0} [{:+.0}, {:+.0}]", e[0], e[1], e[2])
-                    }),
-                    r.games.to_string(),
-                    format!("{:.3} {}", r.rate[0], ci(r.rate[1], r.rate[2])),
-                    if ending {
-                        "–".to_string()
-                    } else {
-                        format!("{:+.3}", r.rate[0] - fair)
-                    },
-                ]);
-            }
-        }
+        skill_table_rows(kind, &of_kind, &names, fair, &mut table);
     }
     blocks.push(Block::Table(table));
     Some(blocks)

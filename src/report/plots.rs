@@ -697,6 +697,201 @@ pub struct Curve {
 /// Curves drawn at most on one chart; more would not read.
 pub const MAX_CURVES: usize = 12;
 
+/// An x value on the axis' scale: its log2 on a log axis.
+fn axis_scale(log_x: bool, v: f64) -> f64 {
+    if log_x { v.max(1e-9).log2() } else { v }
+}
+
+/// A skill-curve chart's plot area in pixels and the data range it spans:
+/// maps data to pixels.
+#[derive(Clone, Copy)]
+struct CurveFrame {
+    left: f64,
+    right: f64,
+    top: f64,
+    bottom: f64,
+    xlo: f64,
+    xhi: f64,
+    ylo: f64,
+    yhi: f64,
+    log_x: bool,
+}
+
+impl CurveFrame {
+    /// The plot area for `curves` (the y range spans `fair` too, within 0..1).
+    fn new(curves: &[Curve], fair: Option<f64>, log_x: bool, area: [f64; 4]) -> Self {
+        let [left, right, top, bottom] = area;
+        let tx = |v: f64| axis_scale(log_x, v);
+        let span = |values: &mut dyn Iterator<Item = f64>| {
+            let (a, b) = values
+                .filter(|v| v.is_finite())
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+                    (a.min(x), b.max(x))
+                });
+            if !a.is_finite() {
+                (0.0, 1.0)
+            } else if b > a {
+                let pad = (b - a) * 0.08;
+                (a - pad, b + pad)
+            } else {
+                (a - 0.5, a + 0.5)
+            }
+        };
+        let points = || curves.iter().flat_map(|c| c.points.iter());
+        let (xlo, xhi) = span(&mut points().flat_map(|p| [tx(p.x_low), tx(p.x_high), tx(p.x)]));
+        let (ylo, yhi) = span(&mut points().flat_map(|p| [p.low, p.high]).chain(fair));
+        let (ylo, yhi) = (ylo.max(0.0), yhi.min(1.0));
+        CurveFrame {
+            left,
+            right,
+            top,
+            bottom,
+            xlo,
+            xhi,
+            ylo,
+            yhi,
+            log_x,
+        }
+    }
+
+    fn tx(&self, v: f64) -> f64 {
+        axis_scale(self.log_x, v)
+    }
+
+    fn sx(&self, v: f64) -> f64 {
+        self.left
+            + (self.tx(v).clamp(self.xlo, self.xhi) - self.xlo) / (self.xhi - self.xlo)
+                * (self.right - self.left)
+    }
+
+    fn sy(&self, v: f64) -> f64 {
+        self.bottom
+            - (v.clamp(self.ylo, self.yhi) - self.ylo) / (self.yhi - self.ylo)
+                * (self.bottom - self.top)
+    }
+}
+
+/// Grid lines and tick labels of both axes, the axes and their titles.
+fn curve_axes(out: &mut String, f: &CurveFrame, h: f64, x_desc: &str, y_desc: &str) {
+    use std::fmt::Write as _;
+    let CurveFrame {
+        left,
+        right,
+        top,
+        bottom,
+        xlo,
+        xhi,
+        ylo,
+        yhi,
+        log_x,
+    } = *f;
+    for t in ticks(ylo, yhi) {
+        let _ = write!(
+            out,
+            "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{right}\" y2=\"{0:.1}\" stroke=\"#e5e5e5\"/>\
+             <text x=\"{1}\" y=\"{2:.1}\" font-size=\"12\" text-anchor=\"end\">{3}</text>",
+            f.sy(t),
+            left - 6.0,
+            f.sy(t) + 4.0,
+            tidy(t)
+        );
+    }
+    let xticks: Vec<f64> = if log_x {
+        let (a, b) = (xlo.ceil() as i32, xhi.floor() as i32);
+        (a..=b).map(|k| 2f64.powi(k)).collect()
+    } else {
+        ticks(xlo, xhi)
+    };
+    for t in xticks {
+        let _ = write!(
+            out,
+            "<line x1=\"{0:.1}\" y1=\"{top}\" x2=\"{0:.1}\" y2=\"{bottom}\" stroke=\"#eeeeee\"/>\
+             <text x=\"{0:.1}\" y=\"{1}\" font-size=\"12\" text-anchor=\"middle\">{2}</text>",
+            f.sx(t),
+            bottom + 16.0,
+            tidy(t)
+        );
+    }
+    let _ = write!(
+        out,
+        "<line x1=\"{left}\" y1=\"{bottom}\" x2=\"{right}\" y2=\"{bottom}\" stroke=\"black\"/>\
+         <line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{bottom}\" stroke=\"black\"/>\
+         <text transform=\"translate(16 {0}) rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">{4}</text>\
+         <text x=\"{1}\" y=\"{2}\" font-size=\"13\" text-anchor=\"middle\">{3}</text>",
+        (top + bottom) / 2.0,
+        (left + right) / 2.0,
+        h - 24.0,
+        escape(x_desc),
+        escape(y_desc)
+    );
+}
+
+/// The dashed line at the fair share, labelled.
+fn curve_fair_line(out: &mut String, f: &CurveFrame, fair: f64) {
+    use std::fmt::Write as _;
+    let CurveFrame { left, right, .. } = *f;
+    let _ = write!(
+        out,
+        "<line class=\"fair\" x1=\"{left}\" y1=\"{0:.1}\" x2=\"{right}\" y2=\"{0:.1}\" stroke=\"{1}\" \
+             stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\
+             <text x=\"{2}\" y=\"{3:.1}\" font-size=\"11\" text-anchor=\"end\" fill=\"{1}\">fair share {4}</text>",
+        f.sy(fair),
+        hex(colour(6)),
+        right - 4.0,
+        f.sy(fair) - 5.0,
+        tidy((fair * 1000.0).round() / 1000.0)
+    );
+}
+
+/// Curve `j`: its line nudged `dx` sideways, each point with its whiskers
+/// and tooltip (the first curve's points labelled with their tag).
+fn curve_line(out: &mut String, f: &CurveFrame, j: usize, c: &Curve, dx: f64, x_desc: &str) {
+    use std::fmt::Write as _;
+    let col = hex(colour(j));
+    let pts: Vec<&CurvePoint> = c.points.iter().collect();
+    let line: Vec<String> = pts
+        .iter()
+        .map(|p| format!("{:.1},{:.1}", f.sx(p.x) + dx, f.sy(p.rate)))
+        .collect();
+    let _ = write!(
+        out,
+        "<polyline class=\"curve\" points=\"{}\" fill=\"none\" stroke=\"{col}\" stroke-width=\"2\"/>",
+        line.join(" ")
+    );
+    for p in pts {
+        let (cx, cy) = (f.sx(p.x) + dx, f.sy(p.rate));
+        let _ = write!(
+            out,
+            "<g class=\"point\"><title>{0} at {1}: {2:.3} [{3:.3}, {4:.3}]; {5}: {6:.0} [{7:.0}, {8:.0}]</title>\
+                 <line x1=\"{9:.1}\" y1=\"{cy:.1}\" x2=\"{10:.1}\" y2=\"{cy:.1}\" stroke=\"{col}\" stroke-width=\"1\" stroke-opacity=\"0.6\"/>\
+                 <line x1=\"{cx:.1}\" y1=\"{11:.1}\" x2=\"{cx:.1}\" y2=\"{12:.1}\" stroke=\"{col}\" stroke-width=\"2\"/>\
+                 <circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"4.5\" fill=\"{col}\"/></g>",
+            escape(&c.label),
+            escape(&p.tag),
+            p.rate,
+            p.low,
+            p.high,
+            escape(x_desc),
+            p.x,
+            p.x_low,
+            p.x_high,
+            f.sx(p.x_low) + dx,
+            f.sx(p.x_high) + dx,
+            f.sy(p.low),
+            f.sy(p.high),
+        );
+        // The first line names each budget once, above its whisker.
+        if j == 0 {
+            let _ = write!(
+                out,
+                "<text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"#56606b\" text-anchor=\"middle\">{}</text>",
+                f.sy(p.high) - 5.0,
+                escape(&p.tag)
+            );
+        }
+    }
+}
+
 /// Win rates against skill: one line per group through its points, each
 /// point with a vertical 95 % whisker for the rate and a thin horizontal one
 /// for the strength, a dashed line at `fair` (the share every group would
@@ -726,28 +921,7 @@ pub fn skill_curve_svg(
     let per_row = ((w - 100.0) / entry_w).floor().max(1.0) as usize;
     let legend_rows = curves.len().div_ceil(per_row).max(1) as f64;
     let (left, right, top, bottom) = (64.0, w - 24.0, 44.0 + 14.0 * legend_rows, h - 64.0);
-    let tx = |v: f64| if log_x { v.max(1e-9).log2() } else { v };
-    let span = |values: &mut dyn Iterator<Item = f64>| {
-        let (a, b) = values
-            .filter(|v| v.is_finite())
-            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-                (a.min(x), b.max(x))
-            });
-        if !a.is_finite() {
-            (0.0, 1.0)
-        } else if b > a {
-            let pad = (b - a) * 0.08;
-            (a - pad, b + pad)
-        } else {
-            (a - 0.5, a + 0.5)
-        }
-    };
-    let points = || curves.iter().flat_map(|c| c.points.iter());
-    let (xlo, xhi) = span(&mut points().flat_map(|p| [tx(p.x_low), tx(p.x_high), tx(p.x)]));
-    let (ylo, yhi) = span(&mut points().flat_map(|p| [p.low, p.high]).chain(fair));
-    let (ylo, yhi) = (ylo.max(0.0), yhi.min(1.0));
-    let sx = |v: f64| left + (tx(v).clamp(xlo, xhi) - xlo) / (xhi - xlo) * (right - left);
-    let sy = |v: f64| bottom - (v.clamp(ylo, yhi) - ylo) / (yhi - ylo) * (bottom - top);
+    let f = CurveFrame::new(curves, fair, log_x, [left, right, top, bottom]);
     let mut out = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
          font-family=\"sans-serif\" role=\"img\" class=\"skill-curve\"><title>{0}</title>\
@@ -756,104 +930,15 @@ pub fn skill_curve_svg(
         escape(title),
         w / 2.0
     );
-    for t in ticks(ylo, yhi) {
-        let _ = write!(
-            out,
-            "<line x1=\"{left}\" y1=\"{0:.1}\" x2=\"{right}\" y2=\"{0:.1}\" stroke=\"#e5e5e5\"/>\
-             <text x=\"{1}\" y=\"{2:.1}\" font-size=\"12\" text-anchor=\"end\">{3}</text>",
-            sy(t),
-            left - 6.0,
-            sy(t) + 4.0,
-            tidy(t)
-        );
-    }
-    let xticks: Vec<f64> = if log_x {
-        let (a, b) = (xlo.ceil() as i32, xhi.floor() as i32);
-        (a..=b).map(|k| 2f64.powi(k)).collect()
-    } else {
-        ticks(xlo, xhi)
-    };
-    for t in xticks {
-        let _ = write!(
-            out,
-            "<line x1=\"{0:.1}\" y1=\"{top}\" x2=\"{0:.1}\" y2=\"{bottom}\" stroke=\"#eeeeee\"/>\
-             <text x=\"{0:.1}\" y=\"{1}\" font-size=\"12\" text-anchor=\"middle\">{2}</text>",
-            sx(t),
-            bottom + 16.0,
-            tidy(t)
-        );
-    }
-    let _ = write!(
-        out,
-        "<line x1=\"{left}\" y1=\"{bottom}\" x2=\"{right}\" y2=\"{bottom}\" stroke=\"black\"/>\
-         <line x1=\"{left}\" y1=\"{top}\" x2=\"{left}\" y2=\"{bottom}\" stroke=\"black\"/>\
-         <text transform=\"translate(16 {0}) rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">{4}</text>\
-         <text x=\"{1}\" y=\"{2}\" font-size=\"13\" text-anchor=\"middle\">{3}</text>",
-        (top + bottom) / 2.0,
-        (left + right) / 2.0,
-        h - 24.0,
-        escape(x_desc),
-        escape(y_desc)
-    );
-    if let Some(f) = fair {
-        let _ = write!(
-            out,
-            "<line class=\"fair\" x1=\"{left}\" y1=\"{0:.1}\" x2=\"{right}\" y2=\"{0:.1}\" stroke=\"{1}\" \
-             stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>\
-             <text x=\"{2}\" y=\"{3:.1}\" font-size=\"11\" text-anchor=\"end\" fill=\"{1}\">fair share {4}</text>",
-            sy(f),
-            hex(colour(6)),
-            right - 4.0,
-            sy(f) - 5.0,
-            tidy((f * 1000.0).round() / 1000.0)
-        );
+    curve_axes(&mut out, &f, h, x_desc, y_desc);
+    if let Some(fair) = fair {
+        curve_fair_line(&mut out, &f, fair);
     }
     let k = curves.len().max(1) as f64;
     for (j, c) in curves.iter().enumerate() {
         let col = hex(colour(j));
         let dx = 5.0 * (j as f64 - (k - 1.0) / 2.0);
-        let pts: Vec<&CurvePoint> = c.points.iter().collect();
-        let line: Vec<String> = pts
-            .iter()
-            .map(|p| format!("{:.1},{:.1}", sx(p.x) + dx, sy(p.rate)))
-            .collect();
-        let _ = write!(
-            out,
-            "<polyline class=\"curve\" points=\"{}\" fill=\"none\" stroke=\"{col}\" stroke-width=\"2\"/>",
-            line.join(" ")
-        );
-        for p in pts {
-            let (cx, cy) = (sx(p.x) + dx, sy(p.rate));
-            let _ = write!(
-                out,
-                "<g class=\"point\"><title>{0} at {1}: {2:.3} [{3:.3}, {4:.3}]; {5}: {6:.0} [{7:.0}, {8:.0}]</title>\
-                 <line x1=\"{9:.1}\" y1=\"{cy:.1}\" x2=\"{10:.1}\" y2=\"{cy:.1}\" stroke=\"{col}\" stroke-width=\"1\" stroke-opacity=\"0.6\"/>\
-                 <line x1=\"{cx:.1}\" y1=\"{11:.1}\" x2=\"{cx:.1}\" y2=\"{12:.1}\" stroke=\"{col}\" stroke-width=\"2\"/>\
-                 <circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"4.5\" fill=\"{col}\"/></g>",
-                escape(&c.label),
-                escape(&p.tag),
-                p.rate,
-                p.low,
-                p.high,
-                escape(x_desc),
-                p.x,
-                p.x_low,
-                p.x_high,
-                sx(p.x_low) + dx,
-                sx(p.x_high) + dx,
-                sy(p.low),
-                sy(p.high),
-            );
-            // The first line names each budget once, above its whisker.
-            if j == 0 {
-                let _ = write!(
-                    out,
-                    "<text x=\"{cx:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"#56606b\" text-anchor=\"middle\">{}</text>",
-                    sy(p.high) - 5.0,
-                    escape(&p.tag)
-                );
-            }
-        }
+        curve_line(&mut out, &f, j, c, dx, x_desc);
         let lx = left + 10.0 + entry_w * (j % per_row) as f64;
         let ly = 44.0 + 14.0 * (j / per_row) as f64;
         let _ = write!(

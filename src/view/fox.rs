@@ -30,40 +30,69 @@ fn origin(sq: u8) -> (f64, f64) {
     (LEFT + x * SQ, TOP + (4.0 - y) * SQ)
 }
 
-impl Picture for Fox {
-    super::move_number_from_encoding!();
-    fn canvas(&self, _states: &[State]) -> Option<Canvas> {
-        Some(Canvas::sized(
-            LEFT + 5.0 * SQ + 230.0,
-            TOP + 5.0 * SQ + 60.0,
-        ))
+/// Column letters under the grid and row numbers beside it.
+fn pic_frame() -> String {
+    let mut frame = svg::defs();
+    for i in 0..5u8 {
+        let x = LEFT + SQ * (f64::from(i) + 0.5);
+        let label = char::from(b'a' + i).to_string();
+        svg::text(
+            &mut frame,
+            x,
+            TOP + 5.0 * SQ + 22.0,
+            18.0,
+            "middle",
+            "#555",
+            &label,
+        );
+        let y = TOP + SQ * (4.0 - f64::from(i) + 0.5) + 6.0;
+        svg::text(
+            &mut frame,
+            14.0,
+            y,
+            18.0,
+            "middle",
+            "#555",
+            &(i + 1).to_string(),
+        );
     }
+    frame
+}
 
-    fn draw(&self, s: &State, _pov: Option<PlayerId>, _c: &Canvas) -> Vec<String> {
-        let mut frame = svg::defs();
-        for i in 0..5u8 {
-            let x = LEFT + SQ * (f64::from(i) + 0.5);
-            let label = char::from(b'a' + i).to_string();
-            svg::text(
-                &mut frame,
-                x,
-                TOP + 5.0 * SQ + 22.0,
-                18.0,
-                "middle",
-                "#555",
-                &label,
-            );
-            let y = TOP + SQ * (4.0 - f64::from(i) + 0.5) + 6.0;
-            svg::text(
-                &mut frame,
-                14.0,
-                y,
-                18.0,
-                "middle",
-                "#555",
-                &(i + 1).to_string(),
-            );
-        }
+/// The four pawns, one corner of their square each; the one to move ringed.
+fn pic_pawns(s: &State) -> String {
+    let mut pawns = String::new();
+    for c in CHARACTERS {
+        let (x, y) = origin(s.pos[c as usize]);
+        // Up to four pawns share a square: one corner each.
+        let (ox, oy) = [(30.0, 30.0), (70.0, 30.0), (30.0, 70.0), (70.0, 70.0)][c as usize];
+        let stroke = if s.to_move == c && !matches!(s.phase, Phase::Over(_)) {
+            "#ffcc00"
+        } else {
+            "#111"
+        };
+        pawns.push_str(&format!(
+                r#"<circle cx="{:.1}" cy="{:.1}" r="17" fill="{}" stroke="{stroke}" stroke-width="4"/>"#,
+                x + ox,
+                y + oy,
+                PAWN[c as usize]
+            ));
+        svg::bold(
+            &mut pawns,
+            x + ox,
+            y + oy + 6.0,
+            16.0,
+            "middle",
+            "#fff",
+            &CHARACTER_NAMES[c as usize][..1],
+        );
+    }
+    pawns
+}
+
+impl Fox {
+    /// The 25 tiles: start tiles, backs, and face-up tiles with their arrows.
+    fn pic_tiles(&self, s: &State) -> String {
         let mut tiles = String::new();
         for sq in 0..25u8 {
             let (x, y) = origin(sq);
@@ -132,32 +161,11 @@ impl Picture for Fox {
                 &square_name(sq),
             );
         }
-        let mut pawns = String::new();
-        for c in CHARACTERS {
-            let (x, y) = origin(s.pos[c as usize]);
-            // Up to four pawns share a square: one corner each.
-            let (ox, oy) = [(30.0, 30.0), (70.0, 30.0), (30.0, 70.0), (70.0, 70.0)][c as usize];
-            let stroke = if s.to_move == c && !matches!(s.phase, Phase::Over(_)) {
-                "#ffcc00"
-            } else {
-                "#111"
-            };
-            pawns.push_str(&format!(
-                r#"<circle cx="{:.1}" cy="{:.1}" r="17" fill="{}" stroke="{stroke}" stroke-width="4"/>"#,
-                x + ox,
-                y + oy,
-                PAWN[c as usize]
-            ));
-            svg::bold(
-                &mut pawns,
-                x + ox,
-                y + oy + 6.0,
-                16.0,
-                "middle",
-                "#fff",
-                &CHARACTER_NAMES[c as usize][..1],
-            );
-        }
+        tiles
+    }
+
+    /// The panel beside the grid: who controls each character, turn and status.
+    fn pic_panel(&self, s: &State) -> String {
         let mut panel = String::new();
         let px = LEFT + 5.0 * SQ + 20.0;
         svg::bold(
@@ -216,11 +224,25 @@ impl Picture for Fox {
             &format!("{} tiles face down", s.face_down()),
         );
         svg::bold(&mut panel, px, y0 + 48.0, 14.0, "start", "#222", &status);
+        panel
+    }
+}
+
+impl Picture for Fox {
+    super::move_number_from_encoding!();
+    fn canvas(&self, _states: &[State]) -> Option<Canvas> {
+        Some(Canvas::sized(
+            LEFT + 5.0 * SQ + 230.0,
+            TOP + 5.0 * SQ + 60.0,
+        ))
+    }
+
+    fn draw(&self, s: &State, _pov: Option<PlayerId>, _c: &Canvas) -> Vec<String> {
         vec![
-            layer("frame", &frame),
-            layer("tiles", &tiles),
-            layer("pawns", &pawns),
-            layer("panel", &panel),
+            layer("frame", &pic_frame()),
+            layer("tiles", &self.pic_tiles(s)),
+            layer("pawns", &pic_pawns(s)),
+            layer("panel", &self.pic_panel(s)),
         ]
     }
 

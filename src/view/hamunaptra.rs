@@ -21,6 +21,12 @@ const SEAT: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
 /// Map bounds in cells: (x0, x1, y0, y1).
 type Bounds = (i32, i32, i32, i32);
 
+/// Screen position of a cell's north-west corner (north up).
+fn cell_at(cell: u16) -> (f64, f64) {
+    let (x, y) = xy(cell);
+    (f64::from(x) * SQ, -f64::from(y) * SQ)
+}
+
 impl Hamunaptra {
     fn pic_bounds(&self, states: &[State]) -> Bounds {
         let (mut x0, mut x1, mut y0, mut y1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
@@ -94,6 +100,339 @@ impl Hamunaptra {
         }
         out.push_str("</defs>");
         out
+    }
+
+    /// The headline: round, seat to move, phase and pile.
+    fn pic_head(v: &State, left: f64, top: f64) -> String {
+        let mut head = String::new();
+        let phase = match v.phase {
+            Phase::Over => "game over".to_string(),
+            p => format!("{p:?}"),
+        };
+        svg::bold(
+            &mut head,
+            left,
+            top - 16.0,
+            14.0,
+            "start",
+            "#222",
+            &format!(
+                "Round {}{} · seat {} · {} · pile {}",
+                v.round,
+                if v.final_round { " (final)" } else { "" },
+                v.seat,
+                phase,
+                v.pile_len
+            ),
+        );
+        head
+    }
+
+    /// The laid tiles: passages, rooms, stair and entrance marks, who laid each.
+    fn pic_tiles(&self, v: &State) -> String {
+        let mut map = String::new();
+        for (i, cell) in v.cells.iter().enumerate() {
+            if cell.tile == 0 {
+                continue;
+            }
+            let (x, y) = cell_at(i as u16);
+            let t = &self.comps.tiles[cell.tile as usize - 1];
+            svg::rect(
+                &mut map,
+                [x + 1.0, y + 1.0, SQ - 2.0, SQ - 2.0],
+                3.0,
+                "#8c7350",
+                "#5e4a30",
+            );
+            let open = self.open_of(cell);
+            let (cx, cy) = (x + SQ / 2.0, y + SQ / 2.0);
+            let band = if t.room { 30.0 } else { 16.0 };
+            svg::rect(
+                &mut map,
+                [cx - band / 2.0, cy - band / 2.0, band, band],
+                2.0,
+                "#f0e0b8",
+                "none",
+            );
+            for d in 0..4u8 {
+                if open & 1 << d == 0 {
+                    continue;
+                }
+                let r = match d {
+                    0 => [cx - 8.0, y, 16.0, SQ / 2.0],
+                    1 => [cx, cy - 8.0, SQ / 2.0, 16.0],
+                    2 => [cx - 8.0, cy, 16.0, SQ / 2.0],
+                    _ => [x, cy - 8.0, SQ / 2.0, 16.0],
+                };
+                svg::rect(&mut map, r, 0.0, "#f0e0b8", "none");
+            }
+            let mark = if self.is_stair(v, i as u16) {
+                let sym = self.symbol(v, i as u16);
+                match (cell.exit, sym) {
+                    (true, 0) => "X".to_string(),
+                    (true, k) => format!("X{}", (b'a' + k - 1) as char),
+                    (false, 0) => "S".to_string(),
+                    (false, k) => ((b'a' + k - 1) as char).to_string(),
+                }
+            } else if t.entrance {
+                "E".to_string()
+            } else {
+                String::new()
+            };
+            if !mark.is_empty() {
+                let colour = if t.entrance { "#1b7a2c" } else { "#6b3a00" };
+                svg::bold(&mut map, x + 9.0, y + 15.0, 13.0, "middle", colour, &mark);
+            }
+            if cell.placer > 0 {
+                svg::circle(
+                    &mut map,
+                    x + SQ - 8.0,
+                    y + 8.0,
+                    4.0,
+                    SEAT[(cell.placer as usize - 1) % 4],
+                    "none",
+                );
+            }
+        }
+        map
+    }
+
+    /// Monsters and traps on their cells, with the damage each has taken.
+    fn pic_foes(&self, v: &State) -> String {
+        let mut pieces = String::new();
+        for (i, cell) in v.cells.iter().enumerate() {
+            if cell.enc == 0 {
+                continue;
+            }
+            let f = cell.enc as usize - 1;
+            let (x, y) = cell_at(i as u16);
+            let d = &self.comps.foes[f];
+            if self.comps.foe_is_monster[f] {
+                svg::circle(
+                    &mut pieces,
+                    x + SQ - 14.0,
+                    y + SQ - 14.0,
+                    11.0,
+                    "#b22222",
+                    "#400",
+                );
+                svg::bold(
+                    &mut pieces,
+                    x + SQ - 14.0,
+                    y + SQ - 10.0,
+                    11.0,
+                    "middle",
+                    "#fff",
+                    "M",
+                );
+            } else {
+                let (px, py) = (x + SQ - 14.0, y + SQ - 14.0);
+                pieces.push_str(&format!(
+                    r##"<path d="M {:.1} {:.1} L {:.1} {:.1} L {:.1} {:.1} Z" fill="#e07b00" stroke="#402000"/>"##,
+                    px,
+                    py - 11.0,
+                    px + 11.0,
+                    py + 9.0,
+                    px - 11.0,
+                    py + 9.0
+                ));
+                svg::bold(&mut pieces, px, py + 6.0, 10.0, "middle", "#fff", "T");
+            }
+            pieces.push_str(&format!("<title>{}</title>", svg::esc(&d.name)));
+            let dmg = v.foes[f].dmg;
+            if dmg > 0 {
+                svg::text(
+                    &mut pieces,
+                    x + SQ - 4.0,
+                    y + SQ - 26.0,
+                    9.0,
+                    "end",
+                    "#b22222",
+                    &format!("-{dmg}"),
+                );
+            }
+        }
+        pieces
+    }
+
+    /// The living characters on their cells, up to three abreast.
+    fn pic_characters(&self, v: &State) -> String {
+        let mut pieces = String::new();
+        let mut on_cell = std::collections::HashMap::new();
+        for (ci, ch) in v.chars.iter().enumerate() {
+            if !ch.alive || ch.cell == NO_CELL || ch.owner == NONE {
+                continue;
+            }
+            let k: &mut u32 = on_cell.entry(ch.cell).or_default();
+            let (x, y) = cell_at(ch.cell);
+            let (ox, oy) = (
+                14.0 + 14.0 * f64::from(*k % 3),
+                26.0 + 14.0 * f64::from(*k / 3),
+            );
+            *k += 1;
+            svg::circle(
+                &mut pieces,
+                x + ox,
+                y + oy,
+                7.0,
+                SEAT[ch.owner as usize % 4],
+                "#111",
+            );
+            let name = &self.comps.chars[ci].name;
+            svg::bold(
+                &mut pieces,
+                x + ox,
+                y + oy + 3.5,
+                9.0,
+                "middle",
+                "#fff",
+                &name.chars().take(1).collect::<String>(),
+            );
+        }
+        pieces
+    }
+
+    /// Coordinates along the canvas' map edges, for the cells this state has.
+    fn pic_coords(&self, v: &State, c: &Canvas) -> String {
+        let mut coords = String::new();
+        let (edge_x, edge_y) = (c.x + 10.0 + EDGE, c.y + 40.0 + EDGE);
+        let (x0, x1, y0, y1) = self.pic_bounds(std::slice::from_ref(v));
+        for x in x0..=x1 {
+            let cx = (f64::from(x) + 0.5) * SQ;
+            svg::text(
+                &mut coords,
+                cx,
+                edge_y - 4.0,
+                11.0,
+                "middle",
+                "#555",
+                &x.to_string(),
+            );
+        }
+        for y in y0..=y1 {
+            let cy = (0.55 - f64::from(y)) * SQ;
+            svg::text(
+                &mut coords,
+                edge_x - 4.0,
+                cy,
+                11.0,
+                "end",
+                "#555",
+                &y.to_string(),
+            );
+        }
+        coords
+    }
+
+    /// Seat `p`'s panel: its characters and score, its hand and its face-down
+    /// equipment, three layers.
+    fn pic_seat(&self, v: &State, pov: Option<PlayerId>, c: &Canvas, p: PlayerId) -> [String; 3] {
+        let left = c.x + 10.0;
+        let map_bottom = c.y + c.h - SEAT_H * f64::from(self.players);
+        let pu = p as usize;
+        let pl = &v.players[pu];
+        let mut seat = String::new();
+        let y = map_bottom + SEAT_H * f64::from(p);
+        svg::rect(
+            &mut seat,
+            [left, y, c.w - 20.0, SEAT_H - 6.0],
+            6.0,
+            if v.seat == p { "#fff6d5" } else { "#faf7f0" },
+            SEAT[pu],
+        );
+        let chars: Vec<String> = v
+            .chars
+            .iter()
+            .enumerate()
+            .filter(|(_, ch)| ch.owner == p)
+            .map(|(i, ch)| {
+                let d = &self.comps.chars[i];
+                format!(
+                    "{}{} F{} I{} R{} M{}",
+                    d.name,
+                    if ch.alive { "" } else { " (dead)" },
+                    d.f,
+                    d.i,
+                    d.r,
+                    d.m
+                )
+            })
+            .collect();
+        let vp = self.vp(v, p).total;
+        let unseen = pl.hand.iter().filter(|&&k| k == NONE).count();
+        let head = format!(
+            "Seat {p}{}{}: VP {vp}{} · entrance {}",
+            if p == v.first { " (first)" } else { "" },
+            if pov == Some(p) { " (this view)" } else { "" },
+            if unseen > 0 {
+                format!(" + up to {unseen} unseen")
+            } else {
+                String::new()
+            },
+            self.pos(pl.entrance),
+        );
+        svg::bold(
+            &mut seat,
+            left + 8.0,
+            y + 16.0,
+            12.0,
+            "start",
+            SEAT[pu],
+            &head,
+        );
+        svg::text(
+            &mut seat,
+            left + 8.0,
+            y + 31.0,
+            11.0,
+            "start",
+            "#333",
+            &chars.join("; "),
+        );
+        let seat = layer(&format!("seat seat{p}"), &seat);
+        let mut hand = String::new();
+        svg::text(
+            &mut hand,
+            left + 8.0,
+            y + 62.0,
+            11.0,
+            "start",
+            "#444",
+            &format!("hand ({})", pl.hand.len()),
+        );
+        for (i, &k) in pl.hand.iter().enumerate() {
+            self.pic_card_kind(
+                &mut hand,
+                left + 100.0 + (CARD_W + 4.0) * i as f64,
+                y + 38.0,
+                k,
+            );
+        }
+        let hand = layer("hand", &hand);
+        let mut table = String::new();
+        svg::text(
+            &mut table,
+            left + 8.0,
+            y + 106.0,
+            11.0,
+            "start",
+            "#444",
+            &format!("face down ({})", pl.table.len()),
+        );
+        for (i, &e) in pl.table.iter().enumerate() {
+            let k = if e == NONE {
+                NONE
+            } else {
+                self.comps.equip_kind(e)
+            };
+            self.pic_card_kind(
+                &mut table,
+                left + 100.0 + (CARD_W + 4.0) * i as f64,
+                y + 82.0,
+                k,
+            );
+        }
+        [seat, hand, layer("table", &table)]
     }
 }
 
@@ -201,323 +540,19 @@ impl Picture for Hamunaptra {
         };
         let left = c.x + 10.0;
         let top = c.y + 40.0;
-        // Screen position of a cell (north up).
-        let at = |cell: u16| {
-            let (x, y) = xy(cell);
-            (f64::from(x) * SQ, -f64::from(y) * SQ)
-        };
         let mut defs = svg::defs();
         defs.push_str(&self.pic_symbols());
-        let mut head = String::new();
-        let phase = match v.phase {
-            Phase::Over => "game over".to_string(),
-            p => format!("{p:?}"),
-        };
-        svg::bold(
-            &mut head,
-            left,
-            top - 16.0,
-            14.0,
-            "start",
-            "#222",
-            &format!(
-                "Round {}{} · seat {} · {} · pile {}",
-                v.round,
-                if v.final_round { " (final)" } else { "" },
-                v.seat,
-                phase,
-                v.pile_len
-            ),
-        );
-        let mut map = String::new();
-        for (i, cell) in v.cells.iter().enumerate() {
-            if cell.tile == 0 {
-                continue;
-            }
-            let (x, y) = at(i as u16);
-            let t = &self.comps.tiles[cell.tile as usize - 1];
-            svg::rect(
-                &mut map,
-                [x + 1.0, y + 1.0, SQ - 2.0, SQ - 2.0],
-                3.0,
-                "#8c7350",
-                "#5e4a30",
-            );
-            let open = self.open_of(cell);
-            let (cx, cy) = (x + SQ / 2.0, y + SQ / 2.0);
-            let band = if t.room { 30.0 } else { 16.0 };
-            svg::rect(
-                &mut map,
-                [cx - band / 2.0, cy - band / 2.0, band, band],
-                2.0,
-                "#f0e0b8",
-                "none",
-            );
-            for d in 0..4u8 {
-                if open & 1 << d == 0 {
-                    continue;
-                }
-                let r = match d {
-                    0 => [cx - 8.0, y, 16.0, SQ / 2.0],
-                    1 => [cx, cy - 8.0, SQ / 2.0, 16.0],
-                    2 => [cx - 8.0, cy, 16.0, SQ / 2.0],
-                    _ => [x, cy - 8.0, SQ / 2.0, 16.0],
-                };
-                svg::rect(&mut map, r, 0.0, "#f0e0b8", "none");
-            }
-            let mark = if self.is_stair(&v, i as u16) {
-                let sym = self.symbol(&v, i as u16);
-                match (cell.exit, sym) {
-                    (true, 0) => "X".to_string(),
-                    (true, k) => format!("X{}", (b'a' + k - 1) as char),
-                    (false, 0) => "S".to_string(),
-                    (false, k) => ((b'a' + k - 1) as char).to_string(),
-                }
-            } else if t.entrance {
-                "E".to_string()
-            } else {
-                String::new()
-            };
-            if !mark.is_empty() {
-                let colour = if t.entrance { "#1b7a2c" } else { "#6b3a00" };
-                svg::bold(&mut map, x + 9.0, y + 15.0, 13.0, "middle", colour, &mark);
-            }
-            if cell.placer > 0 {
-                svg::circle(
-                    &mut map,
-                    x + SQ - 8.0,
-                    y + 8.0,
-                    4.0,
-                    SEAT[(cell.placer as usize - 1) % 4],
-                    "none",
-                );
-            }
-        }
-        let mut pieces = String::new();
-        for (i, cell) in v.cells.iter().enumerate() {
-            if cell.enc == 0 {
-                continue;
-            }
-            let f = cell.enc as usize - 1;
-            let (x, y) = at(i as u16);
-            let d = &self.comps.foes[f];
-            if self.comps.foe_is_monster[f] {
-                svg::circle(
-                    &mut pieces,
-                    x + SQ - 14.0,
-                    y + SQ - 14.0,
-                    11.0,
-                    "#b22222",
-                    "#400",
-                );
-                svg::bold(
-                    &mut pieces,
-                    x + SQ - 14.0,
-                    y + SQ - 10.0,
-                    11.0,
-                    "middle",
-                    "#fff",
-                    "M",
-                );
-            } else {
-                let (px, py) = (x + SQ - 14.0, y + SQ - 14.0);
-                pieces.push_str(&format!(
-                    r##"<path d="M {:.1} {:.1} L {:.1} {:.1} L {:.1} {:.1} Z" fill="#e07b00" stroke="#402000"/>"##,
-                    px,
-                    py - 11.0,
-                    px + 11.0,
-                    py + 9.0,
-                    px - 11.0,
-                    py + 9.0
-                ));
-                svg::bold(&mut pieces, px, py + 6.0, 10.0, "middle", "#fff", "T");
-            }
-            pieces.push_str(&format!("<title>{}</title>", svg::esc(&d.name)));
-            let dmg = v.foes[f].dmg;
-            if dmg > 0 {
-                svg::text(
-                    &mut pieces,
-                    x + SQ - 4.0,
-                    y + SQ - 26.0,
-                    9.0,
-                    "end",
-                    "#b22222",
-                    &format!("-{dmg}"),
-                );
-            }
-        }
-        let mut on_cell = std::collections::HashMap::new();
-        for (ci, ch) in v.chars.iter().enumerate() {
-            if !ch.alive || ch.cell == NO_CELL || ch.owner == NONE {
-                continue;
-            }
-            let k: &mut u32 = on_cell.entry(ch.cell).or_default();
-            let (x, y) = at(ch.cell);
-            let (ox, oy) = (
-                14.0 + 14.0 * f64::from(*k % 3),
-                26.0 + 14.0 * f64::from(*k / 3),
-            );
-            *k += 1;
-            svg::circle(
-                &mut pieces,
-                x + ox,
-                y + oy,
-                7.0,
-                SEAT[ch.owner as usize % 4],
-                "#111",
-            );
-            let name = &self.comps.chars[ci].name;
-            svg::bold(
-                &mut pieces,
-                x + ox,
-                y + oy + 3.5,
-                9.0,
-                "middle",
-                "#fff",
-                &name.chars().take(1).collect::<String>(),
-            );
-        }
-        // Coordinates along the canvas' map edges, for the cells this state has.
-        let mut coords = String::new();
-        let (edge_x, edge_y) = (c.x + 10.0 + EDGE, c.y + 40.0 + EDGE);
-        let (x0, x1, y0, y1) = self.pic_bounds(std::slice::from_ref(&v));
-        for x in x0..=x1 {
-            let cx = (f64::from(x) + 0.5) * SQ;
-            svg::text(
-                &mut coords,
-                cx,
-                edge_y - 4.0,
-                11.0,
-                "middle",
-                "#555",
-                &x.to_string(),
-            );
-        }
-        for y in y0..=y1 {
-            let cy = (0.55 - f64::from(y)) * SQ;
-            svg::text(
-                &mut coords,
-                edge_x - 4.0,
-                cy,
-                11.0,
-                "end",
-                "#555",
-                &y.to_string(),
-            );
-        }
+        let mut pieces = self.pic_foes(&v);
+        pieces.push_str(&self.pic_characters(&v));
         let mut out = vec![
             layer("defs", &defs),
-            layer("head", &head),
-            layer("coords", &coords),
-            layer("map", &map),
+            layer("head", &Self::pic_head(&v, left, top)),
+            layer("coords", &self.pic_coords(&v, c)),
+            layer("map", &self.pic_tiles(&v)),
             layer("pieces", &pieces),
         ];
-        let map_bottom = c.y + c.h - SEAT_H * f64::from(self.players);
         for p in 0..self.players {
-            let pu = p as usize;
-            let pl = &v.players[pu];
-            let mut seat = String::new();
-            let y = map_bottom + SEAT_H * f64::from(p);
-            svg::rect(
-                &mut seat,
-                [left, y, c.w - 20.0, SEAT_H - 6.0],
-                6.0,
-                if v.seat == p { "#fff6d5" } else { "#faf7f0" },
-                SEAT[pu],
-            );
-            let chars: Vec<String> = v
-                .chars
-                .iter()
-                .enumerate()
-                .filter(|(_, ch)| ch.owner == p)
-                .map(|(i, ch)| {
-                    let d = &self.comps.chars[i];
-                    format!(
-                        "{}{} F{} I{} R{} M{}",
-                        d.name,
-                        if ch.alive { "" } else { " (dead)" },
-                        d.f,
-                        d.i,
-                        d.r,
-                        d.m
-                    )
-                })
-                .collect();
-            let vp = self.vp(&v, p).total;
-            let unseen = pl.hand.iter().filter(|&&k| k == NONE).count();
-            let head = format!(
-                "Seat {p}{}{}: VP {vp}{} · entrance {}",
-                if p == v.first { " (first)" } else { "" },
-                if pov == Some(p) { " (this view)" } else { "" },
-                if unseen > 0 {
-                    format!(" + up to {unseen} unseen")
-                } else {
-                    String::new()
-                },
-                self.pos(pl.entrance),
-            );
-            svg::bold(
-                &mut seat,
-                left + 8.0,
-                y + 16.0,
-                12.0,
-                "start",
-                SEAT[pu],
-                &head,
-            );
-            svg::text(
-                &mut seat,
-                left + 8.0,
-                y + 31.0,
-                11.0,
-                "start",
-                "#333",
-                &chars.join("; "),
-            );
-            out.push(layer(&format!("seat seat{p}"), &seat));
-            let mut hand = String::new();
-            svg::text(
-                &mut hand,
-                left + 8.0,
-                y + 62.0,
-                11.0,
-                "start",
-                "#444",
-                &format!("hand ({})", pl.hand.len()),
-            );
-            for (i, &k) in pl.hand.iter().enumerate() {
-                self.pic_card_kind(
-                    &mut hand,
-                    left + 100.0 + (CARD_W + 4.0) * i as f64,
-                    y + 38.0,
-                    k,
-                );
-            }
-            out.push(layer("hand", &hand));
-            let mut table = String::new();
-            svg::text(
-                &mut table,
-                left + 8.0,
-                y + 106.0,
-                11.0,
-                "start",
-                "#444",
-                &format!("face down ({})", pl.table.len()),
-            );
-            for (i, &e) in pl.table.iter().enumerate() {
-                let k = if e == NONE {
-                    NONE
-                } else {
-                    self.comps.equip_kind(e)
-                };
-                self.pic_card_kind(
-                    &mut table,
-                    left + 100.0 + (CARD_W + 4.0) * i as f64,
-                    y + 82.0,
-                    k,
-                );
-            }
-            out.push(layer("table", &table));
+            out.extend(self.pic_seat(&v, pov, c, p));
         }
         out
     }

@@ -103,50 +103,9 @@ impl Karmaka {
             self.pic_card(out, x0 + step * i as f64, y + 18.0, c);
         }
     }
-}
 
-impl Picture for Karmaka {
-    super::move_number_from_encoding!();
-
-    /// A card by the code the board prints for it, with where it goes when
-    /// played from the Hand (`PAN-points`); a Deed, Future Life card or Ruin
-    /// by the position the board prints (`D2`, `F1`, `R1`); a seat as `P1`.
-    fn move_key(&self, _s: &State, action: Action) -> Option<String> {
-        let code = |t: u8| &self.cards.types[t as usize].code;
-        Some(match action {
-            Action::Points(t) => format!("{}-points", code(t)),
-            Action::Ability(t) => format!("{}-ability", code(t)),
-            Action::Future(t) => format!("{}-future", code(t)),
-            Action::AllyFuture(t) => format!("{}-ally", code(t)),
-            Action::Pick(t) => code(t).clone(),
-            Action::Target(p) => format!("P{p}"),
-            Action::Deed(i) => format!("D{}", u32::from(i) + 1),
-            Action::Position(i) => format!("F{}", u32::from(i) + 1),
-            Action::Ruin(d) => format!("R{}", u32::from(d) + 1),
-            Action::Pass => "pass".into(),
-            Action::Stop => "stop".into(),
-            Action::Draw => "draw".into(),
-            Action::Accept => "accept".into(),
-            Action::Decline => "decline".into(),
-            Action::Chance(_) => return None,
-        })
-    }
-    fn canvas(&self, _states: &[State]) -> Option<Canvas> {
-        Some(Canvas::sized(
-            W,
-            TOP_H + SEAT_H * f64::from(self.players) + 10.0,
-        ))
-    }
-
-    fn draw(&self, s: &State, pov: Option<PlayerId>, _c: &Canvas) -> Vec<String> {
-        let v = match pov {
-            Some(p) => self.view(s, p),
-            None => s.clone(),
-        };
-        let mut defs = svg::defs();
-        defs.push_str(r##"<defs><linearGradient id="mosaic" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e06666"/><stop offset=".5" stop-color="#6aa84f"/><stop offset="1" stop-color="#6d9eeb"/></linearGradient></defs>"##);
-        defs.push_str(&self.pic_symbols());
-        // The ladder: five rungs, each seat's token on its rung.
+    /// The ladder: five rungs, each seat's token on its rung.
+    fn pic_ladder(&self, v: &State) -> String {
         let mut ladder = String::new();
         let bottom = TOP_H + SEAT_H * f64::from(self.players) - 20.0;
         let gap = (bottom - TOP_H) / 5.0;
@@ -192,7 +151,11 @@ impl Picture for Karmaka {
                 &p.to_string(),
             );
         }
-        // The table: Well, Ruins, cards in play.
+        ladder
+    }
+
+    /// The table: Well, Ruins, cards in play, and the phase.
+    fn pic_table(&self, v: &State) -> String {
         let mut table = String::new();
         let x = LADDER_W + 10.0;
         let well = v.well.len() + v.well_top.len();
@@ -227,73 +190,125 @@ impl Picture for Karmaka {
         if !v.aside.is_empty() {
             self.pic_row(&mut table, x + 490.0, 2.0, 170.0, "aside", &v.aside);
         }
-        let status = self.pic_phase_line(&v);
+        let status = self.pic_phase_line(v);
         svg::bold(&mut table, x + 680.0, 40.0, 13.0, "start", "#222", &status);
+        table
+    }
+
+    /// Seat `p`'s panel, its head then each pile its own layer: most steps
+    /// change one pile.
+    fn pic_seat(&self, v: &State, pov: Option<PlayerId>, p: PlayerId, out: &mut Vec<String>) {
+        let x = LADDER_W + 10.0;
+        let pu = p as usize;
+        let mut seat = String::new();
+        let y = TOP_H + SEAT_H * f64::from(p);
+        let active = p == v.active && v.phase != Phase::Over;
+        svg::rect(
+            &mut seat,
+            [x - 4.0, y, W - x - 6.0, SEAT_H - 8.0],
+            6.0,
+            if active { "#fff6d5" } else { "#faf7f0" },
+            SEAT[pu],
+        );
+        let role = if self.wolf {
+            if p == 0 {
+                " — the Wolf"
+            } else {
+                " — a Beetle"
+            }
+        } else if self.teams {
+            if p.is_multiple_of(2) {
+                " — team A"
+            } else {
+                " — team B"
+            }
+        } else {
+            ""
+        };
+        let head = format!(
+            "P{p}{role}{}: {}, {} ring{}, Deeds score {}",
+            if pov == Some(p) { " (this view)" } else { "" },
+            RUNGS[v.level[pu].min(4) as usize],
+            v.rings[pu],
+            if v.rings[pu] == 1 { "" } else { "s" },
+            self.score_deeds(&v.deeds[pu])
+        );
+        svg::bold(&mut seat, x + 4.0, y + 18.0, 13.0, "start", SEAT[pu], &head);
+        for k in 0..v.rings[pu].min(12) {
+            svg::circle(
+                &mut seat,
+                W - 30.0 - 16.0 * f64::from(k),
+                y + 14.0,
+                6.0,
+                "none",
+                "#c9a227",
+            );
+        }
+        out.push(layer(&format!("seat seat{p}"), &seat));
+        // Each pile its own layer: most steps change one pile.
+        let half = (W - x - 20.0) / 2.0;
+        let piles = [
+            (0.0, 24.0, "Deeds (exposed last)", &v.deeds[pu]),
+            (half, 24.0, "Hand", &v.hands[pu]),
+            (0.0, 106.0, "Future Life (top last)", &v.futures[pu]),
+            (half, 106.0, "Deck (top last)", &v.decks[pu]),
+        ];
+        for (dx, dy, name, cards) in piles {
+            let mut pile = String::new();
+            self.pic_row(&mut pile, x + 4.0 + dx, y + dy, half - 10.0, name, cards);
+            out.push(layer("pile", &pile));
+        }
+    }
+}
+
+impl Picture for Karmaka {
+    super::move_number_from_encoding!();
+
+    /// A card by the code the board prints for it, with where it goes when
+    /// played from the Hand (`PAN-points`); a Deed, Future Life card or Ruin
+    /// by the position the board prints (`D2`, `F1`, `R1`); a seat as `P1`.
+    fn move_key(&self, _s: &State, action: Action) -> Option<String> {
+        let code = |t: u8| &self.cards.types[t as usize].code;
+        Some(match action {
+            Action::Points(t) => format!("{}-points", code(t)),
+            Action::Ability(t) => format!("{}-ability", code(t)),
+            Action::Future(t) => format!("{}-future", code(t)),
+            Action::AllyFuture(t) => format!("{}-ally", code(t)),
+            Action::Pick(t) => code(t).clone(),
+            Action::Target(p) => format!("P{p}"),
+            Action::Deed(i) => format!("D{}", u32::from(i) + 1),
+            Action::Position(i) => format!("F{}", u32::from(i) + 1),
+            Action::Ruin(d) => format!("R{}", u32::from(d) + 1),
+            Action::Pass => "pass".into(),
+            Action::Stop => "stop".into(),
+            Action::Draw => "draw".into(),
+            Action::Accept => "accept".into(),
+            Action::Decline => "decline".into(),
+            Action::Chance(_) => return None,
+        })
+    }
+    fn canvas(&self, _states: &[State]) -> Option<Canvas> {
+        Some(Canvas::sized(
+            W,
+            TOP_H + SEAT_H * f64::from(self.players) + 10.0,
+        ))
+    }
+
+    fn draw(&self, s: &State, pov: Option<PlayerId>, _c: &Canvas) -> Vec<String> {
+        let v = match pov {
+            Some(p) => self.view(s, p),
+            None => s.clone(),
+        };
+        let mut defs = svg::defs();
+        defs.push_str(r##"<defs><linearGradient id="mosaic" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#e06666"/><stop offset=".5" stop-color="#6aa84f"/><stop offset="1" stop-color="#6d9eeb"/></linearGradient></defs>"##);
+        defs.push_str(&self.pic_symbols());
         let mut out = vec![
             layer("defs", &defs),
-            layer("ladder", &ladder),
-            layer("table", &table),
+            layer("ladder", &self.pic_ladder(&v)),
+            layer("table", &self.pic_table(&v)),
         ];
         for p in 0..self.players {
-            let pu = p as usize;
-            let mut seat = String::new();
-            let y = TOP_H + SEAT_H * f64::from(p);
-            let active = p == v.active && v.phase != Phase::Over;
-            svg::rect(
-                &mut seat,
-                [x - 4.0, y, W - x - 6.0, SEAT_H - 8.0],
-                6.0,
-                if active { "#fff6d5" } else { "#faf7f0" },
-                SEAT[pu],
-            );
-            let role = if self.wolf {
-                if p == 0 {
-                    " — the Wolf"
-                } else {
-                    " — a Beetle"
-                }
-            } else if self.teams {
-                if p % 2 == 0 {
-                    " — team A"
-                } else {
-                    " — team B"
-                }
-            } else {
-                ""
-            };
-            let head = format!(
-                "P{p}{role}{}: {}, {} ring{}, Deeds score {}",
-                if pov == Some(p) { " (this view)" } else { "" },
-                RUNGS[v.level[pu].min(4) as usize],
-                v.rings[pu],
-                if v.rings[pu] == 1 { "" } else { "s" },
-                self.score_deeds(&v.deeds[pu])
-            );
-            svg::bold(&mut seat, x + 4.0, y + 18.0, 13.0, "start", SEAT[pu], &head);
-            for k in 0..v.rings[pu].min(12) {
-                svg::circle(
-                    &mut seat,
-                    W - 30.0 - 16.0 * f64::from(k),
-                    y + 14.0,
-                    6.0,
-                    "none",
-                    "#c9a227",
-                );
-            }
-            out.push(layer(&format!("seat seat{p}"), &seat));
-            // Each pile its own layer: most steps change one pile.
-            let half = (W - x - 20.0) / 2.0;
-            let piles = [
-                (0.0, 24.0, "Deeds (exposed last)", &v.deeds[pu]),
-                (half, 24.0, "Hand", &v.hands[pu]),
-                (0.0, 106.0, "Future Life (top last)", &v.futures[pu]),
-                (half, 106.0, "Deck (top last)", &v.decks[pu]),
-            ];
-            for (dx, dy, name, cards) in piles {
-                let mut pile = String::new();
-                self.pic_row(&mut pile, x + 4.0 + dx, y + dy, half - 10.0, name, cards);
-                out.push(layer("pile", &pile));
-            }
+            self.pic_seat(&v, pov, p, &mut out);
         }
         out
     }

@@ -50,6 +50,283 @@ impl Karmox {
         ));
         svg::bold(out, x, y + 4.0, 10.0, "middle", "#fff", CHAR_IDS[c]);
     }
+
+    /// The board: column letters, row numbers, the squares and their marks.
+    fn pic_board(&self) -> String {
+        let b = &self.c.board;
+        let mut board = svg::defs();
+        for x in 0..b.w {
+            let name = Board::column_name(x);
+            let cx = (x as f64 + 0.5) * SQ;
+            svg::text(&mut board, cx, -6.0, 11.0, "middle", "#555", &name);
+        }
+        for y in 0..b.h {
+            let cy = (y as f64 + 0.65) * SQ;
+            svg::text(
+                &mut board,
+                -4.0,
+                cy,
+                11.0,
+                "end",
+                "#555",
+                &(y + 1).to_string(),
+            );
+        }
+        for (y, row) in b.rows.iter().enumerate() {
+            for (x, &ch) in row.iter().enumerate() {
+                let (fill, mark) = board_colour(ch);
+                svg::rect(
+                    &mut board,
+                    [x as f64 * SQ, y as f64 * SQ, SQ, SQ],
+                    0.0,
+                    fill,
+                    "#00000022",
+                );
+                let label = match ch {
+                    b'R' | b'L' | b'I' | b'G' | b'P' => (ch as char).to_string(),
+                    _ => mark.to_string(),
+                };
+                if !label.is_empty() {
+                    svg::text(
+                        &mut board,
+                        (x as f64 + 0.5) * SQ,
+                        (y as f64 + 0.7) * SQ,
+                        12.0,
+                        "middle",
+                        "#333",
+                        &label,
+                    );
+                }
+            }
+        }
+        board
+    }
+
+    /// Skeletor tiles on the board, then each character in play: on its
+    /// square, or as a prisoner in its captor's cell.
+    fn pic_pieces(&self, v: &State) -> String {
+        let b = &self.c.board;
+        let mut pieces = String::new();
+        for (t, tile) in self.c.tiles.iter().enumerate() {
+            if let crate::games::karmox::state::Loc::Board(a) = v.tiles[t] {
+                let (x, y) = self.pic_at(a);
+                svg::rect(
+                    &mut pieces,
+                    [x + 2.0, y + 2.0, 2.0 * SQ - 4.0, 2.0 * SQ - 4.0],
+                    6.0,
+                    "#eee8d5",
+                    SIDE[tile.colour as usize % 2],
+                );
+                svg::bold(
+                    &mut pieces,
+                    x + SQ,
+                    y + SQ + 5.0,
+                    14.0,
+                    "middle",
+                    SIDE[tile.colour as usize % 2],
+                    "☠",
+                );
+            }
+        }
+        // Prisoners wait in the cell of their captor, beside its front square.
+        let mut held = [0u8; 6];
+        for (c, ch) in v.ch.iter().enumerate() {
+            if !ch.in_play {
+                continue;
+            }
+            if ch.prison > 0 {
+                let cell = ch.prison_cell as usize % 6;
+                let front = b.front[cell];
+                let inside = (0..4u8)
+                    .filter_map(|d| b.step(front, d))
+                    .find(|&q| matches!(b.rows[b.xy(q).1][b.xy(q).0], b'1'..=b'6'))
+                    .unwrap_or(front);
+                let (x, y) = self.pic_at(inside);
+                let k = f64::from(held[cell]);
+                held[cell] += 1;
+                self.pic_pawn(&mut pieces, x + SQ / 2.0 + k * SQ * 0.9, y + SQ / 2.0, c);
+                svg::text(
+                    &mut pieces,
+                    x + SQ / 2.0 + k * SQ * 0.9,
+                    y - 2.0,
+                    9.0,
+                    "middle",
+                    "#111",
+                    &format!("⛓{}", ch.prison),
+                );
+            } else {
+                let (x, y) = self.pic_at(ch.pos);
+                self.pic_pawn(&mut pieces, x + SQ / 2.0, y + SQ / 2.0, c);
+            }
+        }
+        pieces
+    }
+
+    /// The status beside the board: round, seat, event and phase.
+    fn pic_status(&self, v: &State, px: f64) -> String {
+        let mut panel = String::new();
+        let head = format!(
+            "Round {} of {} · seat {} · {} action{} left",
+            v.round,
+            self.max_rounds,
+            v.seat,
+            v.actions_left,
+            if v.actions_left == 1 { "" } else { "s" }
+        );
+        svg::bold(&mut panel, px, 18.0, 13.0, "start", "#222", &head);
+        let event = &self.c.events[v.square as usize % self.c.events.len()];
+        svg::text(
+            &mut panel,
+            px,
+            36.0,
+            11.0,
+            "start",
+            "#444",
+            &format!("event E{:02}: {}", v.square, clip(&event.text, 70)),
+        );
+        let phase = match v.phase {
+            Phase::Over => match v.result {
+                crate::games::karmox::state::DRAW => "game over: draw".to_string(),
+                w => format!("game over: side {w} wins"),
+            },
+            p => format!("{p:?}"),
+        };
+        svg::text(
+            &mut panel,
+            px,
+            52.0,
+            11.0,
+            "start",
+            "#444",
+            &format!("now: {}", clip(&phase, 60)),
+        );
+        panel
+    }
+
+    /// Side `side`'s character sheets and missions from height `y` down,
+    /// two layers; `y` moves past them.
+    fn pic_side(&self, v: &State, side: u8, px: f64, y: &mut f64) -> [String; 2] {
+        let mut panel = String::new();
+        let who: Vec<String> = (0..self.n)
+            .filter(|&p| self.seat_side[p] == side)
+            .map(|p| format!("seat {p}"))
+            .collect();
+        svg::bold(
+            &mut panel,
+            px,
+            *y,
+            12.0,
+            "start",
+            "#222",
+            &format!(
+                "Side {side} ({}): {} XP",
+                who.join(", "),
+                v.xp[side as usize]
+            ),
+        );
+        *y += 16.0;
+        for c in self.side_chars(side) {
+            let ch = &v.ch[c];
+            svg::circle(
+                &mut panel,
+                px + 8.0,
+                *y - 4.0,
+                6.0,
+                SIDE[colour_of(c) as usize],
+                "#111",
+            );
+            let items: Vec<String> = self
+                .sheet(v, c)
+                .map(|t| self.c.tiles[t].id.clone())
+                .collect();
+            let line = format!(
+                "{} life {} lvl {} ATT {} DEF {} MOV {}{}{}",
+                CHAR_IDS[c],
+                ch.life,
+                ch.level,
+                self.att_eff(v, c),
+                self.def_eff(v, c),
+                self.allowance(v, c),
+                if items.is_empty() {
+                    String::new()
+                } else {
+                    format!(" · items {}", items.join(" "))
+                },
+                self.slot(v, c)
+                    .map_or(String::new(), |t| format!(" · cell {}", self.c.tiles[t].id)),
+            );
+            svg::text(
+                &mut panel,
+                px + 18.0,
+                *y,
+                11.0,
+                "start",
+                "#222",
+                &clip(&line, 78),
+            );
+            *y += 15.0;
+        }
+        let sheets = layer("sheets", &panel);
+        let mut panel = String::new();
+        let missions: Vec<String> = v.piles[side as usize]
+            .iter()
+            .map(|c| {
+                if c.id == HIDDEN {
+                    "▒ secret".to_string()
+                } else {
+                    let m = &self.c.missions[c.id as usize];
+                    format!("{} {} ({} XP)", m.id, m.name, m.xp)
+                }
+            })
+            .collect();
+        svg::text(
+            &mut panel,
+            px + 18.0,
+            *y,
+            11.0,
+            "start",
+            "#555",
+            &clip(
+                &format!(
+                    "missions: {}",
+                    if missions.is_empty() {
+                        "none".into()
+                    } else {
+                        missions.join("; ")
+                    }
+                ),
+                80,
+            ),
+        );
+        *y += 22.0;
+        [sheets, layer("missions", &panel)]
+    }
+
+    /// The tiles still in the supply.
+    fn pic_supply(&self, v: &State, px: f64, y: f64) -> String {
+        let mut panel = String::new();
+        let supply: Vec<String> = self
+            .c
+            .tiles
+            .iter()
+            .enumerate()
+            .filter(|(t, tile)| {
+                tile.kind != Kind::Skeletor
+                    && v.tiles[*t] == crate::games::karmox::state::Loc::Supply
+            })
+            .map(|(_, tile)| tile.id.clone())
+            .collect();
+        svg::text(
+            &mut panel,
+            px,
+            y,
+            11.0,
+            "start",
+            "#444",
+            &clip(&format!("supply: {}", supply.join(" ")), 64),
+        );
+        panel
+    }
 }
 
 impl Picture for Karmox {
@@ -146,270 +423,21 @@ impl Picture for Karmox {
     }
 
     fn draw(&self, s: &State, pov: Option<PlayerId>, _c: &Canvas) -> Vec<String> {
-        let b = &self.c.board;
         let v = match pov {
             Some(p) => self.info(s, p).view,
             None => s.clone(),
         };
-        let mut board = svg::defs();
-        for x in 0..b.w {
-            let name = Board::column_name(x);
-            let cx = (x as f64 + 0.5) * SQ;
-            svg::text(&mut board, cx, -6.0, 11.0, "middle", "#555", &name);
-        }
-        for y in 0..b.h {
-            let cy = (y as f64 + 0.65) * SQ;
-            svg::text(
-                &mut board,
-                -4.0,
-                cy,
-                11.0,
-                "end",
-                "#555",
-                &(y + 1).to_string(),
-            );
-        }
-        for (y, row) in b.rows.iter().enumerate() {
-            for (x, &ch) in row.iter().enumerate() {
-                let (fill, mark) = board_colour(ch);
-                svg::rect(
-                    &mut board,
-                    [x as f64 * SQ, y as f64 * SQ, SQ, SQ],
-                    0.0,
-                    fill,
-                    "#00000022",
-                );
-                let label = match ch {
-                    b'R' | b'L' | b'I' | b'G' | b'P' => (ch as char).to_string(),
-                    _ => mark.to_string(),
-                };
-                if !label.is_empty() {
-                    svg::text(
-                        &mut board,
-                        (x as f64 + 0.5) * SQ,
-                        (y as f64 + 0.7) * SQ,
-                        12.0,
-                        "middle",
-                        "#333",
-                        &label,
-                    );
-                }
-            }
-        }
-        let mut pieces = String::new();
-        for (t, tile) in self.c.tiles.iter().enumerate() {
-            if let crate::games::karmox::state::Loc::Board(a) = v.tiles[t] {
-                let (x, y) = self.pic_at(a);
-                svg::rect(
-                    &mut pieces,
-                    [x + 2.0, y + 2.0, 2.0 * SQ - 4.0, 2.0 * SQ - 4.0],
-                    6.0,
-                    "#eee8d5",
-                    SIDE[tile.colour as usize % 2],
-                );
-                svg::bold(
-                    &mut pieces,
-                    x + SQ,
-                    y + SQ + 5.0,
-                    14.0,
-                    "middle",
-                    SIDE[tile.colour as usize % 2],
-                    "☠",
-                );
-            }
-        }
-        // Prisoners wait in the cell of their captor, beside its front square.
-        let mut held = [0u8; 6];
-        for (c, ch) in v.ch.iter().enumerate() {
-            if !ch.in_play {
-                continue;
-            }
-            if ch.prison > 0 {
-                let cell = ch.prison_cell as usize % 6;
-                let front = b.front[cell];
-                let inside = (0..4u8)
-                    .filter_map(|d| b.step(front, d))
-                    .find(|&q| matches!(b.rows[b.xy(q).1][b.xy(q).0], b'1'..=b'6'))
-                    .unwrap_or(front);
-                let (x, y) = self.pic_at(inside);
-                let k = f64::from(held[cell]);
-                held[cell] += 1;
-                self.pic_pawn(&mut pieces, x + SQ / 2.0 + k * SQ * 0.9, y + SQ / 2.0, c);
-                svg::text(
-                    &mut pieces,
-                    x + SQ / 2.0 + k * SQ * 0.9,
-                    y - 2.0,
-                    9.0,
-                    "middle",
-                    "#111",
-                    &format!("⛓{}", ch.prison),
-                );
-            } else {
-                let (x, y) = self.pic_at(ch.pos);
-                self.pic_pawn(&mut pieces, x + SQ / 2.0, y + SQ / 2.0, c);
-            }
-        }
-        let mut panel = String::new();
         let px = self.pic_board_w() + 12.0;
-        let head = format!(
-            "Round {} of {} · seat {} · {} action{} left",
-            v.round,
-            self.max_rounds,
-            v.seat,
-            v.actions_left,
-            if v.actions_left == 1 { "" } else { "s" }
-        );
-        svg::bold(&mut panel, px, 18.0, 13.0, "start", "#222", &head);
-        let event = &self.c.events[v.square as usize % self.c.events.len()];
-        svg::text(
-            &mut panel,
-            px,
-            36.0,
-            11.0,
-            "start",
-            "#444",
-            &format!("event E{:02}: {}", v.square, clip(&event.text, 70)),
-        );
-        let phase = match v.phase {
-            Phase::Over => match v.result {
-                crate::games::karmox::state::DRAW => "game over: draw".to_string(),
-                w => format!("game over: side {w} wins"),
-            },
-            p => format!("{p:?}"),
-        };
-        svg::text(
-            &mut panel,
-            px,
-            52.0,
-            11.0,
-            "start",
-            "#444",
-            &format!("now: {}", clip(&phase, 60)),
-        );
         let mut out = vec![
-            layer("board", &board),
-            layer("pieces", &pieces),
-            layer("panel", &panel),
+            layer("board", &self.pic_board()),
+            layer("pieces", &self.pic_pieces(&v)),
+            layer("panel", &self.pic_status(&v, px)),
         ];
         let mut y = 74.0;
         for side in 0..self.n_sides as u8 {
-            let mut panel = String::new();
-            let who: Vec<String> = (0..self.n)
-                .filter(|&p| self.seat_side[p] == side)
-                .map(|p| format!("seat {p}"))
-                .collect();
-            svg::bold(
-                &mut panel,
-                px,
-                y,
-                12.0,
-                "start",
-                "#222",
-                &format!(
-                    "Side {side} ({}): {} XP",
-                    who.join(", "),
-                    v.xp[side as usize]
-                ),
-            );
-            y += 16.0;
-            for c in self.side_chars(side) {
-                let ch = &v.ch[c];
-                svg::circle(
-                    &mut panel,
-                    px + 8.0,
-                    y - 4.0,
-                    6.0,
-                    SIDE[colour_of(c) as usize],
-                    "#111",
-                );
-                let items: Vec<String> = self
-                    .sheet(&v, c)
-                    .map(|t| self.c.tiles[t].id.clone())
-                    .collect();
-                let line = format!(
-                    "{} life {} lvl {} ATT {} DEF {} MOV {}{}{}",
-                    CHAR_IDS[c],
-                    ch.life,
-                    ch.level,
-                    self.att_eff(&v, c),
-                    self.def_eff(&v, c),
-                    self.allowance(&v, c),
-                    if items.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" · items {}", items.join(" "))
-                    },
-                    self.slot(&v, c)
-                        .map_or(String::new(), |t| format!(" · cell {}", self.c.tiles[t].id)),
-                );
-                svg::text(
-                    &mut panel,
-                    px + 18.0,
-                    y,
-                    11.0,
-                    "start",
-                    "#222",
-                    &clip(&line, 78),
-                );
-                y += 15.0;
-            }
-            out.push(layer("sheets", &panel));
-            let mut panel = String::new();
-            let missions: Vec<String> = v.piles[side as usize]
-                .iter()
-                .map(|c| {
-                    if c.id == HIDDEN {
-                        "▒ secret".to_string()
-                    } else {
-                        let m = &self.c.missions[c.id as usize];
-                        format!("{} {} ({} XP)", m.id, m.name, m.xp)
-                    }
-                })
-                .collect();
-            svg::text(
-                &mut panel,
-                px + 18.0,
-                y,
-                11.0,
-                "start",
-                "#555",
-                &clip(
-                    &format!(
-                        "missions: {}",
-                        if missions.is_empty() {
-                            "none".into()
-                        } else {
-                            missions.join("; ")
-                        }
-                    ),
-                    80,
-                ),
-            );
-            y += 22.0;
-            out.push(layer("missions", &panel));
+            out.extend(self.pic_side(&v, side, px, &mut y));
         }
-        let mut panel = String::new();
-        let supply: Vec<String> = self
-            .c
-            .tiles
-            .iter()
-            .enumerate()
-            .filter(|(t, tile)| {
-                tile.kind != Kind::Skeletor
-                    && v.tiles[*t] == crate::games::karmox::state::Loc::Supply
-            })
-            .map(|(_, tile)| tile.id.clone())
-            .collect();
-        svg::text(
-            &mut panel,
-            px,
-            y,
-            11.0,
-            "start",
-            "#444",
-            &clip(&format!("supply: {}", supply.join(" ")), 64),
-        );
-        out.push(layer("supply", &panel));
+        out.push(layer("supply", &self.pic_supply(&v, px, y)));
         out
     }
 

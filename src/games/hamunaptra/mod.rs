@@ -252,10 +252,13 @@ pub const TEST_SPECS: &[&str] = &[
     "hamunaptra(players=3,dice=each,rule2=true,max_rounds=6,max_combat_rounds=10)",
 ];
 
+/// A layout's start tiles as (tile type, cell, quarter turns), and the
+/// entrances among them.
+type StartLayout = (Vec<(u8, u16, u8)>, Vec<u16>);
+
 impl Hamunaptra {
     /// Builds the game from spec parameters.
     pub fn from_params(params: &mut Params) -> Result<Self, SpecError> {
-        let mut text: Vec<String> = Vec::new();
         let players = params.int("players", 2, 2, 4)? as u8;
         let rule4 = params.bool("rule4", false)?;
         let d = params.int("exit_distance", 8, 1, 30)? as i32;
@@ -272,7 +275,66 @@ impl Hamunaptra {
         let rule5 = params.bool("rule5", false)?;
         let rule6 = params.bool("rule6", false)?;
         let characters_given = params.iter().any(|(k, _)| k == "characters");
-        let cpp = if rule6 {
+        let cpp = Self::characters_per_player(params, players, rule6)?;
+        let metric =
+            params.choice("distance_metric", 0, &["chebyshev", "manhattan", "path"])? as u8;
+        let h = params.int("H", 11, 5, HMAX as u64)? as i32;
+        let edge_walk = params.bool("edge_walk", true)?;
+        let hand_size = params.int("hand_size", 4, 1, 6)? as u8;
+        let trade = params.choice("trade_mode", 1, &["off", "one_for_one", "general"])? as u8;
+        let defender_owner = params.choice("defender_chooser", 0, &["controller", "owner"])? == 1;
+        let escaped_also_survivor = params.bool("escaped_also_survivor", false)?;
+        let voluntary_pass = params.bool("allow_voluntary_pass", false)?;
+        let max_rounds = params.int("max_rounds", 60, 1, 200)? as u16;
+        let max_combat_rounds = params.int("max_combat_rounds", 100, 1, 100)? as u8;
+        let each_die = params.choice("dice", 0, &["successes", "each"])? == 1;
+        let path = params.text("components");
+        let comps = Components::load(path.as_deref())?;
+        Self::check_components(&comps, &path, players, cpp, hand_size, characters_given)?;
+        let (layout, entrances) = Self::start_layout(&comps, &path, players, rule5)?;
+        params.finish("hamunaptra", PARAM_KEYS)?;
+        let opens: Vec<u8> = comps.tiles.iter().map(|t| t.open).collect();
+        let geo = Arc::new(board::Geo::new(h, &opens));
+        let mut game = Hamunaptra {
+            comps: Arc::new(comps),
+            players,
+            d,
+            metric,
+            h,
+            edge_walk,
+            hand_size,
+            trade,
+            defender_owner,
+            escaped_also_survivor,
+            voluntary_pass,
+            max_rounds,
+            max_combat_rounds,
+            each_die,
+            rule1,
+            rule2,
+            rule3,
+            rule5,
+            cpp,
+            layout,
+            entrances,
+            geo,
+            spec: String::new(),
+        };
+        game.spec = game.canonical_spec(rule4, rule6, path.as_deref());
+        if let Some(path) = path {
+            game.probe_layout(&path)?;
+        }
+        Ok(game)
+    }
+
+    /// Characters per player: four, or with optional rule 6 the
+    /// `characters` parameter (not allowed without it, nor with 4 players).
+    fn characters_per_player(
+        params: &mut Params,
+        players: u8,
+        rule6: bool,
+    ) -> Result<u8, SpecError> {
+        Ok(if rule6 {
             if players == 4 {
                 return Err(SpecError::BadValue {
                     key: "rule6".into(),
@@ -292,25 +354,23 @@ impl Hamunaptra {
                 });
             }
             4
-        };
-        let metric =
-            params.choice("distance_metric", 0, &["chebyshev", "manhattan", "path"])? as u8;
-        let h = params.int("H", 11, 5, HMAX as u64)? as i32;
-        let edge_walk = params.bool("edge_walk", true)?;
-        let hand_size = params.int("hand_size", 4, 1, 6)? as u8;
-        let trade = params.choice("trade_mode", 1, &["off", "one_for_one", "general"])? as u8;
-        let defender_owner = params.choice("defender_chooser", 0, &["controller", "owner"])? == 1;
-        let escaped_also_survivor = params.bool("escaped_also_survivor", false)?;
-        let voluntary_pass = params.bool("allow_voluntary_pass", false)?;
-        let max_rounds = params.int("max_rounds", 60, 1, 200)? as u16;
-        let max_combat_rounds = params.int("max_combat_rounds", 100, 1, 100)? as u8;
-        let each_die = params.choice("dice", 0, &["successes", "each"])? == 1;
-        let path = params.text("components");
-        let comps = Components::load(path.as_deref())?;
+        })
+    }
+
+    /// The components must hold enough characters for every player and
+    /// enough cards to deal every hand.
+    fn check_components(
+        comps: &Components,
+        path: &Option<String>,
+        players: u8,
+        cpp: u8,
+        hand_size: u8,
+        characters_given: bool,
+    ) -> Result<(), SpecError> {
         if comps.chars.len() < usize::from(players) * usize::from(cpp) && !characters_given {
             // Name the data file, not a parameter the user never gave.
             return Err(SpecError::DataFile {
-                path: path.unwrap_or_else(|| "<embedded default>".into()),
+                path: path.clone().unwrap_or_else(|| "<embedded default>".into()),
                 why: format!(
                     "the tables hold {} characters, fewer than the {cpp} per player that {players} players need",
                     comps.chars.len()
@@ -332,19 +392,30 @@ impl Hamunaptra {
         let hands = usize::from(players) * usize::from(hand_size);
         if pile < hands {
             return Err(SpecError::DataFile {
-                path: path.unwrap_or_else(|| "<embedded default>".into()),
+                path: path.clone().unwrap_or_else(|| "<embedded default>".into()),
                 why: format!(
                     "the pile holds {pile} cards, too few to deal {players} hands of {hand_size}"
                 ),
             });
         }
+        Ok(())
+    }
+
+    /// The starting tiles of the layout for this many players (connected or
+    /// not, rule 5) as (tile, cell, quarter turns), and the entrances among them.
+    fn start_layout(
+        comps: &Components,
+        path: &Option<String>,
+        players: u8,
+        rule5: bool,
+    ) -> Result<StartLayout, SpecError> {
         let Some(lay) = comps
             .layouts
             .iter()
             .find(|l| l.players == players && l.connected == rule5)
         else {
             return Err(SpecError::DataFile {
-                path: path.unwrap_or_else(|| "<embedded default>".into()),
+                path: path.clone().unwrap_or_else(|| "<embedded default>".into()),
                 why: format!("no layout for {players} players with connected = {rule5}"),
             });
         };
@@ -368,43 +439,50 @@ impl Hamunaptra {
             .sum();
         if stair_cards > 32 {
             return Err(SpecError::DataFile {
-                path: path.unwrap_or_default(),
+                path: path.clone().unwrap_or_default(),
                 why: format!("{stair_cards} stair tiles; at most 32 are supported"),
             });
         }
+        Ok((layout, entrances))
+    }
+
+    /// The canonical spec text: the parameters that differ from their
+    /// defaults, in a fixed order.
+    fn canonical_spec(&self, rule4: bool, rule6: bool, path: Option<&str>) -> String {
+        let mut text: Vec<String> = Vec::new();
         // Canonical spec text: non-default values only.
         let mut add = |k: &str, v: String, def: &str| {
             if v != def {
                 text.push(format!("{k}={v}"));
             }
         };
-        add("players", players.to_string(), "2");
-        add("rule1", rule1.to_string(), "false");
-        add("rule2", rule2.to_string(), "false");
-        add("rule3", rule3.to_string(), "false");
+        add("players", self.players.to_string(), "2");
+        add("rule1", self.rule1.to_string(), "false");
+        add("rule2", self.rule2.to_string(), "false");
+        add("rule3", self.rule3.to_string(), "false");
         add("rule4", rule4.to_string(), "false");
-        add("exit_distance", d.to_string(), "8");
-        add("rule5", rule5.to_string(), "false");
+        add("exit_distance", self.d.to_string(), "8");
+        add("rule5", self.rule5.to_string(), "false");
         add("rule6", rule6.to_string(), "false");
         if rule6 {
-            add("characters", cpp.to_string(), "");
+            add("characters", self.cpp.to_string(), "");
         }
         add(
             "distance_metric",
-            ["chebyshev", "manhattan", "path"][metric as usize].into(),
+            ["chebyshev", "manhattan", "path"][self.metric as usize].into(),
             "chebyshev",
         );
-        add("H", h.to_string(), "11");
-        add("edge_walk", edge_walk.to_string(), "true");
-        add("hand_size", hand_size.to_string(), "4");
+        add("H", self.h.to_string(), "11");
+        add("edge_walk", self.edge_walk.to_string(), "true");
+        add("hand_size", self.hand_size.to_string(), "4");
         add(
             "trade_mode",
-            ["off", "one_for_one", "general"][trade as usize].into(),
+            ["off", "one_for_one", "general"][self.trade as usize].into(),
             "one_for_one",
         );
         add(
             "defender_chooser",
-            if defender_owner {
+            if self.defender_owner {
                 "owner"
             } else {
                 "controller"
@@ -414,57 +492,33 @@ impl Hamunaptra {
         );
         add(
             "escaped_also_survivor",
-            escaped_also_survivor.to_string(),
+            self.escaped_also_survivor.to_string(),
             "false",
         );
-        add("allow_voluntary_pass", voluntary_pass.to_string(), "false");
-        add("max_rounds", max_rounds.to_string(), "60");
-        add("max_combat_rounds", max_combat_rounds.to_string(), "100");
+        add(
+            "allow_voluntary_pass",
+            self.voluntary_pass.to_string(),
+            "false",
+        );
+        add("max_rounds", self.max_rounds.to_string(), "60");
+        add(
+            "max_combat_rounds",
+            self.max_combat_rounds.to_string(),
+            "100",
+        );
         add(
             "dice",
-            if each_die { "each" } else { "successes" }.into(),
+            if self.each_die { "each" } else { "successes" }.into(),
             "successes",
         );
-        if let Some(p) = &path {
-            add("components", p.clone(), "");
+        if let Some(p) = path {
+            add("components", p.to_string(), "");
         }
-        let spec = if text.is_empty() {
+        if text.is_empty() {
             "hamunaptra".to_string()
         } else {
             format!("hamunaptra({})", text.join(","))
-        };
-        params.finish("hamunaptra", PARAM_KEYS)?;
-        let opens: Vec<u8> = comps.tiles.iter().map(|t| t.open).collect();
-        let geo = Arc::new(board::Geo::new(h, &opens));
-        let game = Hamunaptra {
-            comps: Arc::new(comps),
-            players,
-            d,
-            metric,
-            h,
-            edge_walk,
-            hand_size,
-            trade,
-            defender_owner,
-            escaped_also_survivor,
-            voluntary_pass,
-            max_rounds,
-            max_combat_rounds,
-            each_die,
-            rule1,
-            rule2,
-            rule3,
-            rule5,
-            cpp,
-            layout,
-            entrances,
-            geo,
-            spec,
-        };
-        if let Some(path) = path {
-            game.probe_layout(&path)?;
         }
-        Ok(game)
     }
 
     /// A user's components file can lay entrances where no game can end: no

@@ -53,6 +53,17 @@ impl Hamunaptra {
             s.pile_len,
             if s.final_round { " FINAL ROUND" } else { "" }
         );
+        self.render_map(s, &mut out);
+        self.render_foes(s, &mut out);
+        for p in 0..self.players {
+            self.render_seat(s, viewer, p, &mut out);
+        }
+        out
+    }
+
+    /// The map over the bounding box of tiles and encounters, with its
+    /// coordinates and the legend of stair symbols.
+    fn render_map(&self, s: &State, out: &mut String) {
         let (mut x0, mut x1, mut y0, mut y1) = (i32::MAX, i32::MIN, i32::MAX, i32::MIN);
         let h = self.h;
         for y in -h..=h {
@@ -125,6 +136,10 @@ impl Hamunaptra {
             let _ = write!(out, "{}={sym} ", (b'a' + i as u8) as char);
         }
         out.push('\n');
+    }
+
+    /// One line per foe on the map: stats, position, damage.
+    fn render_foes(&self, s: &State, out: &mut String) {
         for (i, c) in s.cells.iter().enumerate() {
             if c.enc != 0 {
                 let f = c.enc - 1;
@@ -142,85 +157,87 @@ impl Hamunaptra {
                 );
             }
         }
-        for p in 0..self.players {
-            let pl = &s.players[p as usize];
-            // Cards of the hand this view does not show (`NONE` in a mask).
-            let unseen = pl.hand.iter().filter(|&&k| k == NONE).count();
+    }
+
+    /// Seat `p`'s table: entrance, VP, characters, then its cards as far as
+    /// `viewer` may see them.
+    fn render_seat(&self, s: &State, viewer: Option<PlayerId>, p: PlayerId, out: &mut String) {
+        let pl = &s.players[p as usize];
+        // Cards of the hand this view does not show (`NONE` in a mask).
+        let unseen = pl.hand.iter().filter(|&&k| k == NONE).count();
+        let _ = writeln!(
+            out,
+            "Seat {p}{}: entrance {}, VP {}{}",
+            if p == s.first { " (first)" } else { "" },
+            self.pos(pl.entrance),
+            self.vp(s, p).total,
+            if unseen > 0 {
+                format!(" + up to {unseen} in unseen cards")
+            } else {
+                String::new()
+            }
+        );
+        for (i, ch) in s.chars.iter().enumerate() {
+            if ch.owner != p {
+                continue;
+            }
+            let d = &self.comps.chars[i];
             let _ = writeln!(
                 out,
-                "Seat {p}{}: entrance {}, VP {}{}",
-                if p == s.first { " (first)" } else { "" },
-                self.pos(pl.entrance),
-                self.vp(s, p).total,
-                if unseen > 0 {
-                    format!(" + up to {unseen} in unseen cards")
+                "  {} {} F{} I{} R{} M{} {} mp {} dmg {}{}",
+                d.id,
+                d.name,
+                d.f,
+                d.i,
+                d.r,
+                d.m,
+                if ch.alive {
+                    self.pos(ch.cell)
                 } else {
+                    "dead".into()
+                },
+                ch.mp,
+                ch.dmg,
+                if ch.active == NONE {
                     String::new()
+                } else {
+                    let d = &self.comps.equipment[ch.active as usize];
+                    format!(" with {} {}", d.id, d.name)
                 }
             );
-            for (i, ch) in s.chars.iter().enumerate() {
-                if ch.owner != p {
-                    continue;
-                }
-                let d = &self.comps.chars[i];
-                let _ = writeln!(
-                    out,
-                    "  {} {} F{} I{} R{} M{} {} mp {} dmg {}{}",
-                    d.id,
-                    d.name,
-                    d.f,
-                    d.i,
-                    d.r,
-                    d.m,
-                    if ch.alive {
-                        self.pos(ch.cell)
-                    } else {
-                        "dead".into()
-                    },
-                    ch.mp,
-                    ch.dmg,
-                    if ch.active == NONE {
-                        String::new()
-                    } else {
-                        let d = &self.comps.equipment[ch.active as usize];
-                        format!(" with {} {}", d.id, d.name)
-                    }
-                );
-            }
-            let sees = viewer.is_none_or(|v| v == p);
-            if sees {
-                let hand: Vec<String> = pl.hand.iter().map(|&k| self.comps.kind_text(k)).collect();
-                let table: Vec<String> = pl
-                    .table
-                    .iter()
-                    .map(|&e| {
-                        let d = &self.comps.equipment[e as usize];
-                        format!("{} {}", d.id, d.name)
-                    })
-                    .collect();
-                let _ = writeln!(out, "  hand: {}", hand.join(", "));
-                let _ = writeln!(out, "  face down: {}", table.join(", "));
-            } else {
-                let known: Vec<String> = pl
-                    .hand
-                    .iter()
-                    .filter(|&&k| k != NONE)
-                    .map(|&k| self.comps.kind_text(k))
-                    .collect();
-                let _ = writeln!(
-                    out,
-                    "  hand: {} cards{}, face down: {} equipment",
-                    pl.hand.len(),
-                    if known.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" (seen going in: {})", known.join(", "))
-                    },
-                    pl.table.len()
-                );
-            }
         }
-        out
+        let sees = viewer.is_none_or(|v| v == p);
+        if sees {
+            let hand: Vec<String> = pl.hand.iter().map(|&k| self.comps.kind_text(k)).collect();
+            let table: Vec<String> = pl
+                .table
+                .iter()
+                .map(|&e| {
+                    let d = &self.comps.equipment[e as usize];
+                    format!("{} {}", d.id, d.name)
+                })
+                .collect();
+            let _ = writeln!(out, "  hand: {}", hand.join(", "));
+            let _ = writeln!(out, "  face down: {}", table.join(", "));
+        } else {
+            let known: Vec<String> = pl
+                .hand
+                .iter()
+                .filter(|&&k| k != NONE)
+                .map(|&k| self.comps.kind_text(k))
+                .collect();
+            let _ = writeln!(
+                out,
+                "  hand: {} cards{}, face down: {} equipment",
+                pl.hand.len(),
+                if known.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (seen going in: {})", known.join(", "))
+                },
+                pl.table.len()
+            );
+        }
     }
 
     fn ch_name(&self, c: u8) -> &str {

@@ -180,143 +180,24 @@ impl Hamunaptra {
                     }
                 }
             }
-            Phase::Trade => {
-                let hand = &s.players[s.seat as usize].hand;
-                let mut comp = None;
-                for q in 0..self.players {
-                    if self.trade == 2 && self.can_trade_cached(s, q, &mut comp) {
-                        out.push(Action::OpenTrade(q));
-                    } else if self.can_trade_cached(s, q, &mut comp) {
-                        let mut prev = NONE;
-                        for &k in hand {
-                            if k != prev {
-                                out.push(Action::Propose { to: q, card: k });
-                                prev = k;
-                            }
-                        }
-                    }
-                }
-                out.push(Action::EndTrade);
-            }
-            Phase::TradeBuild => {
-                let mut prev = NONE;
-                for &k in &s.players[s.seat as usize].hand {
-                    if k != prev {
-                        out.push(Action::Give(k));
-                        prev = k;
-                    }
-                }
-                let most = s.players[s.trade_to as usize].hand.len() as u8;
-                let least = u8::from(s.give.is_empty());
-                for n in least..=most {
-                    out.push(Action::Ask(n));
-                }
-            }
-            Phase::TradeReply => {
-                let q = s.trade_to;
-                if s.offer.is_some() || s.back.len() < usize::from(s.ask) {
-                    let mut prev = NONE;
-                    for &k in &s.players[q as usize].hand {
-                        if k != prev {
-                            out.push(Action::Accept(k));
-                            prev = k;
-                        }
-                    }
-                } else {
-                    out.push(Action::Agree);
-                }
-                out.push(Action::Reject);
-            }
-            Phase::TradeDiscard => {
-                let p = self.discarder(s);
-                let mut prev = NONE;
-                for &k in &s.players[p as usize].hand {
-                    if k != prev {
-                        out.push(Action::Discard(k));
-                        prev = k;
-                    }
-                }
-            }
+            Phase::Trade => self.trade_actions(s, out),
+            Phase::TradeBuild => self.trade_build_actions(s, out),
+            Phase::TradeReply => self.trade_reply_actions(s, out),
+            Phase::TradeDiscard => self.discard_actions(s, out),
             Phase::Move => self.move_actions(s, out),
             Phase::OvertakeGroup => {
                 out.push(Action::Join(true));
                 out.push(Action::Join(false));
             }
-            Phase::Place => {
-                let mut slots = None;
-                let mut any = false;
-                let hand = &s.players[s.seat as usize].hand;
-                let mut prev = NONE;
-                for &k in hand {
-                    if k != prev && self.kind_placeable(s, k, &mut slots) {
-                        out.push(Action::Select(k));
-                        any = true;
-                    }
-                    prev = k;
-                }
-                self.scroll_actions(s, out);
-                if s.placed > 0 || !any || self.voluntary_pass {
-                    out.push(Action::EndPlace);
-                }
-            }
-            Phase::PlaceCell => {
-                let k = s.sel_card;
-                match self.comps.class(k) {
-                    KindClass::Tile(t) => {
-                        let net = self.net(s, s.seat);
-                        self.for_frontier(s, |c| {
-                            let (key, res) = self.slot(s, s.seat, c, &net);
-                            if res.is_some() && self.fits(t, key) {
-                                out.push(Action::At(c));
-                            }
-                        });
-                    }
-                    // A frontier cell is empty and faces an open side already.
-                    _ => self.for_frontier(s, |c| {
-                        if s.cells[c as usize].enc == 0 {
-                            out.push(Action::At(c));
-                        }
-                    }),
-                }
-            }
-            Phase::PlaceRot => {
-                let KindClass::Tile(t) = self.comps.class(s.sel_card) else {
-                    return;
-                };
-                let net = self.net(s, s.seat);
-                for r in 0..4 {
-                    if self.distinct_rot(t, r)
-                        && self.tile_ok(s, s.seat, t, s.sel_cell, r, &net).is_some()
-                    {
-                        out.push(Action::Rotate(r));
-                    }
-                }
-            }
+            Phase::Place => self.place_actions(s, out),
+            Phase::PlaceCell => self.place_cell_actions(s, out),
+            Phase::PlaceRot => self.rotation_actions(s, out),
             Phase::Site => {
                 self.for_sites(s, |c| out.push(Action::Site(c)));
             }
             Phase::Fight => self.fight_actions(s, out),
-            Phase::Equip => {
-                let mut prev = NONE;
-                for &k in &s.players[s.seat as usize].hand {
-                    if let (true, KindClass::Equip(e)) = (k != prev, self.comps.class(k)) {
-                        out.push(Action::PlayEquip(e));
-                    }
-                    prev = k;
-                }
-                out.push(Action::SkipEquip);
-            }
-            Phase::Monsters => {
-                for f in 0..self.comps.foes.len() as u8 {
-                    if self.monster_movable(s, f) {
-                        let from = s.foes[f as usize].cell;
-                        self.for_monster_dest(s, f, from, |to| {
-                            out.push(Action::MonsterStep { foe: f, to })
-                        });
-                    }
-                }
-                out.push(Action::Pass);
-            }
+            Phase::Equip => self.equip_actions(s, out),
+            Phase::Monsters => self.monster_actions(s, out),
             Phase::MonsterStep2 => {
                 let f = s.mon_foe;
                 let from = s.foes[f as usize].cell;
@@ -327,6 +208,151 @@ impl Hamunaptra {
             }
         }
         debug_assert!(out.len() <= MAX_ACTIONS);
+    }
+
+    /// Opening a trade with a seat (general trades) or offering it one card.
+    fn trade_actions(&self, s: &State, out: &mut Actions) {
+        let hand = &s.players[s.seat as usize].hand;
+        let mut comp = None;
+        for q in 0..self.players {
+            if self.trade == 2 && self.can_trade_cached(s, q, &mut comp) {
+                out.push(Action::OpenTrade(q));
+            } else if self.can_trade_cached(s, q, &mut comp) {
+                let mut prev = NONE;
+                for &k in hand {
+                    if k != prev {
+                        out.push(Action::Propose { to: q, card: k });
+                        prev = k;
+                    }
+                }
+            }
+        }
+        out.push(Action::EndTrade);
+    }
+
+    /// Building an open trade: a card to give, or how many to ask back.
+    fn trade_build_actions(&self, s: &State, out: &mut Actions) {
+        let mut prev = NONE;
+        for &k in &s.players[s.seat as usize].hand {
+            if k != prev {
+                out.push(Action::Give(k));
+                prev = k;
+            }
+        }
+        let most = s.players[s.trade_to as usize].hand.len() as u8;
+        let least = u8::from(s.give.is_empty());
+        for n in least..=most {
+            out.push(Action::Ask(n));
+        }
+    }
+
+    /// The asked seat's reply: a card back (or agreeing), or rejecting.
+    fn trade_reply_actions(&self, s: &State, out: &mut Actions) {
+        let q = s.trade_to;
+        if s.offer.is_some() || s.back.len() < usize::from(s.ask) {
+            let mut prev = NONE;
+            for &k in &s.players[q as usize].hand {
+                if k != prev {
+                    out.push(Action::Accept(k));
+                    prev = k;
+                }
+            }
+        } else {
+            out.push(Action::Agree);
+        }
+        out.push(Action::Reject);
+    }
+
+    /// A card to discard down to the hand limit.
+    fn discard_actions(&self, s: &State, out: &mut Actions) {
+        let p = self.discarder(s);
+        let mut prev = NONE;
+        for &k in &s.players[p as usize].hand {
+            if k != prev {
+                out.push(Action::Discard(k));
+                prev = k;
+            }
+        }
+    }
+
+    /// A placeable card of the hand, a scroll, or the end of placing.
+    fn place_actions(&self, s: &State, out: &mut Actions) {
+        let mut slots = None;
+        let mut any = false;
+        let hand = &s.players[s.seat as usize].hand;
+        let mut prev = NONE;
+        for &k in hand {
+            if k != prev && self.kind_placeable(s, k, &mut slots) {
+                out.push(Action::Select(k));
+                any = true;
+            }
+            prev = k;
+        }
+        self.scroll_actions(s, out);
+        if s.placed > 0 || !any || self.voluntary_pass {
+            out.push(Action::EndPlace);
+        }
+    }
+
+    /// The cells the selected card may go to.
+    fn place_cell_actions(&self, s: &State, out: &mut Actions) {
+        let k = s.sel_card;
+        match self.comps.class(k) {
+            KindClass::Tile(t) => {
+                let net = self.net(s, s.seat);
+                self.for_frontier(s, |c| {
+                    let (key, res) = self.slot(s, s.seat, c, &net);
+                    if res.is_some() && self.fits(t, key) {
+                        out.push(Action::At(c));
+                    }
+                });
+            }
+            // A frontier cell is empty and faces an open side already.
+            _ => self.for_frontier(s, |c| {
+                if s.cells[c as usize].enc == 0 {
+                    out.push(Action::At(c));
+                }
+            }),
+        }
+    }
+
+    /// The distinct rotations the selected tile fits in at its cell.
+    fn rotation_actions(&self, s: &State, out: &mut Actions) {
+        let KindClass::Tile(t) = self.comps.class(s.sel_card) else {
+            return;
+        };
+        let net = self.net(s, s.seat);
+        for r in 0..4 {
+            if self.distinct_rot(t, r) && self.tile_ok(s, s.seat, t, s.sel_cell, r, &net).is_some()
+            {
+                out.push(Action::Rotate(r));
+            }
+        }
+    }
+
+    /// A piece of equipment from the hand to play face down, or none.
+    fn equip_actions(&self, s: &State, out: &mut Actions) {
+        let mut prev = NONE;
+        for &k in &s.players[s.seat as usize].hand {
+            if let (true, KindClass::Equip(e)) = (k != prev, self.comps.class(k)) {
+                out.push(Action::PlayEquip(e));
+            }
+            prev = k;
+        }
+        out.push(Action::SkipEquip);
+    }
+
+    /// A monster's step, or passing.
+    fn monster_actions(&self, s: &State, out: &mut Actions) {
+        for f in 0..self.comps.foes.len() as u8 {
+            if self.monster_movable(s, f) {
+                let from = s.foes[f as usize].cell;
+                self.for_monster_dest(s, f, from, |to| {
+                    out.push(Action::MonsterStep { foe: f, to })
+                });
+            }
+        }
+        out.push(Action::Pass);
     }
 
     /// The player who must discard to the hand limit (active seat first).
@@ -768,6 +794,28 @@ impl Hamunaptra {
             }
             return;
         }
+        match s.phase {
+            Phase::FirstRoll | Phase::Draft | Phase::Entrance | Phase::Draw => {
+                self.apply_setup(s, a)
+            }
+            Phase::Trade | Phase::TradeBuild | Phase::TradeReply | Phase::TradeDiscard => {
+                self.apply_trade(s, a)
+            }
+            Phase::Move | Phase::OvertakeGroup => self.apply_move(s, a),
+            Phase::Place | Phase::PlaceCell | Phase::PlaceRot | Phase::Penalty => {
+                self.apply_place(s, a)
+            }
+            Phase::Site
+            | Phase::Fight
+            | Phase::Equip
+            | Phase::Monsters
+            | Phase::MonsterStep2
+            | Phase::Over => self.apply_encounters(s, a),
+        }
+    }
+
+    /// The first roll, the draft of characters, the entrances and the draws.
+    fn apply_setup(&self, s: &mut State, a: Action) {
         match (s.phase, a) {
             (Phase::FirstRoll, Action::Roll(k)) => self.first_roll(s, k),
             (Phase::Draft, Action::Draft(c)) => {
@@ -810,6 +858,14 @@ impl Hamunaptra {
                 }
                 self.continue_draw(s);
             }
+            (phase, a) => panic!("illegal action {a:?} in phase {phase:?}"),
+        }
+    }
+
+    /// Trades: offers and their replies, open trades built card by card, the
+    /// discards to the hand limit after them.
+    fn apply_trade(&self, s: &mut State, a: Action) {
+        match (s.phase, a) {
             (Phase::Trade, Action::Propose { to, card }) => {
                 remove_one(&mut s.players[s.seat as usize].hand, card);
                 self.leaves_seen_by(s, s.seat, card, &[to]);
@@ -897,6 +953,13 @@ impl Hamunaptra {
                 s.trade_to = NONE;
                 self.enter_trade(s);
             }
+            (phase, a) => panic!("illegal action {a:?} in phase {phase:?}"),
+        }
+    }
+
+    /// Movement: equipment assigned, steps, overtaking with a group, the end of moving.
+    fn apply_move(&self, s: &mut State, a: Action) {
+        match (s.phase, a) {
             (Phase::Move, Action::AssignMove { equip, ch }) => {
                 bump(&mut s.tally.equip_activated, s.seat);
                 remove_one(&mut s.players[s.seat as usize].table, equip);
@@ -945,6 +1008,14 @@ impl Hamunaptra {
                 }
                 s.phase = Phase::Place;
             }
+            (phase, a) => panic!("illegal action {a:?} in phase {phase:?}"),
+        }
+    }
+
+    /// Placing: a card selected, then its cell and rotation; scrolls; the end
+    /// of placing and the penalty for placing nothing.
+    fn apply_place(&self, s: &mut State, a: Action) {
+        match (s.phase, a) {
             (Phase::Place, Action::Select(k)) => {
                 remove_one(&mut s.players[s.seat as usize].hand, k);
                 self.leaves_seen_by(s, s.seat, k, &[0, 1, 2, 3]);
@@ -1025,6 +1096,14 @@ impl Hamunaptra {
                 s.pile_len += 1;
                 self.enter_combat(s);
             }
+            (phase, a) => panic!("illegal action {a:?} in phase {phase:?}"),
+        }
+    }
+
+    /// Fights at a site, equipment played at the end of a turn, and the
+    /// monsters' moves.
+    fn apply_encounters(&self, s: &mut State, a: Action) {
+        match (s.phase, a) {
             (Phase::Site, Action::Site(c)) => self.start_fight(s, c),
             (Phase::Fight, a) => self.fight_apply(s, a),
             (Phase::Equip, Action::PlayEquip(e)) => {

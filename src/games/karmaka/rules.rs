@@ -324,9 +324,32 @@ impl Karmaka {
     /// Applies one legal action and runs the automatic steps after it.
     pub fn step(&self, s: &mut State, action: Action) {
         s.steps += 1;
+        self.count(s, action);
+        match s.phase {
+            Phase::Main | Phase::Bonus => self.apply_play(s, action),
+            Phase::DestinyPlace(_)
+            | Phase::DestinyReturn
+            | Phase::SwindleTake(_)
+            | Phase::RuinPick(_)
+            | Phase::SowPlace(_)
+            | Phase::JubileePick(_) => self.apply_card_moves(s, action),
+            Phase::Offer(..)
+            | Phase::Drawing(..)
+            | Phase::SpiteChance(..)
+            | Phase::SwindleChance(..) => self.apply_offer_or_chance(s, action),
+            _ => self.apply_ability_choice(s, action),
+        }
+        self.advance(s);
+        if s.phase != Phase::Over && s.steps >= self.max_steps() {
+            s.phase = Phase::Over;
+        }
+    }
+
+    /// A play on the active player's turn: a card for points, to the Future
+    /// (its own or an ally's), for its ability, or passing.
+    fn apply_play(&self, s: &mut State, action: Action) {
         let a = s.active;
         let au = a as usize;
-        self.count(s, action);
         match (s.phase, action) {
             (Phase::Main | Phase::Bonus, Action::Pass | Action::Stop) => self.end_turn(s),
             (Phase::Main | Phase::Bonus, Action::Points(t)) => {
@@ -358,6 +381,16 @@ impl Karmaka {
                 s.victim = NONE;
                 self.start_ability(s, t);
             }
+            (phase, action) => panic!("illegal action {action:?} in phase {phase:?}"),
+        }
+    }
+
+    /// A choice inside an ability: its target, the card it copies, picks from
+    /// a Hand or Deeds, the Roulette's ruins and draws, Transmigration's card.
+    fn apply_ability_choice(&self, s: &mut State, action: Action) {
+        let a = s.active;
+        let au = a as usize;
+        match (s.phase, action) {
             (Phase::Target(t), Action::Target(x)) => self.targeted(s, t, x),
             (Phase::MimicSource, Action::Target(x)) => {
                 let d = *s.deeds[x as usize].last().expect("Mimic source has a Deed");
@@ -400,6 +433,16 @@ impl Karmaka {
                 Self::to_hand(s, a, c);
                 self.finish(s, NONE, true);
             }
+            (phase, action) => panic!("illegal action {action:?} in phase {phase:?}"),
+        }
+    }
+
+    /// Abilities that move chosen cards: Destiny's placing and returning,
+    /// Swindle's take, a card from the Ruins, Sow and Jubilee.
+    fn apply_card_moves(&self, s: &mut State, action: Action) {
+        let a = s.active;
+        let au = a as usize;
+        match (s.phase, action) {
             (Phase::DestinyPlace(n), Action::Pick(t)) => {
                 let c = self.take_kind(&mut s.aside, &mut s.known, t);
                 s.known[c as usize] = bit(a);
@@ -460,6 +503,15 @@ impl Karmaka {
                 }
             }
             (Phase::JubileePick(_), Action::Stop) => self.finish(s, NONE, true),
+            (phase, action) => panic!("illegal action {action:?} in phase {phase:?}"),
+        }
+    }
+
+    /// An offer of the played card to a rival, and chance draws: from the
+    /// Well, Spite's and Swindle's cards shown from a Hand.
+    fn apply_offer_or_chance(&self, s: &mut State, action: Action) {
+        let a = s.active;
+        match (s.phase, action) {
             (Phase::Offer(to, _), Action::Accept) => {
                 let c = s.center;
                 s.center = NONE;
@@ -508,10 +560,6 @@ impl Karmaka {
                 };
             }
             (phase, action) => panic!("illegal action {action:?} in phase {phase:?}"),
-        }
-        self.advance(s);
-        if s.phase != Phase::Over && s.steps >= self.max_steps() {
-            s.phase = Phase::Over;
         }
     }
 

@@ -519,7 +519,8 @@ fn validate_board(f: &BoardFile) -> Result<(), String> {
     compile_board(f).map(|_| ())
 }
 
-fn compile_board(f: &BoardFile) -> Result<Board, String> {
+/// The board's rows as bytes, once its size and rows are checked.
+fn board_rows(f: &BoardFile) -> Result<Vec<Vec<u8>>, String> {
     if f.width < 2 || f.height < 2 || f.width * f.height > MAX_SQ || f.width > 255 {
         return Err(format!(
             "board {}x{} must be at least 2x2 and at most {MAX_SQ} squares",
@@ -540,16 +541,11 @@ fn compile_board(f: &BoardFile) -> Result<Board, String> {
             f.height, f.width
         ));
     }
-    let rows: Vec<Vec<u8>> = f.rows.iter().map(|r| r.bytes().collect()).collect();
-    let n = f.width * f.height;
-    let mut walk = vec![false; n];
-    for (y, r) in rows.iter().enumerate() {
-        for (x, &c) in r.iter().enumerate() {
-            // Everything but walls, cell interiors and the portal is floor.
-            walk[y * f.width + x] = !matches!(c, b'#' | b'0'..=b'9' | b'P');
-        }
-    }
-    let mut special = vec![false; n];
+    Ok(f.rows.iter().map(|r| r.bytes().collect()).collect())
+}
+
+/// Each character's cell by its front square, one walkable square each.
+fn cell_fronts(f: &BoardFile, walk: &[bool], special: &mut [bool]) -> Result<[u16; 6], String> {
     let mut front = [NO_SQ; 6];
     if f.cells.len() != 6 {
         return Err(format!("expected 6 cells, found {}", f.cells.len()));
@@ -573,6 +569,16 @@ fn compile_board(f: &BoardFile) -> Result<Board, String> {
     if front.contains(&NO_SQ) {
         return Err("every character MGa..GKb needs a cell".into());
     }
+    Ok(front)
+}
+
+/// The icon on each square (255 for none), and the icons' names.
+fn icon_squares(
+    f: &BoardFile,
+    walk: &[bool],
+    special: &mut [bool],
+) -> Result<(Vec<u8>, Vec<String>), String> {
+    let n = f.width * f.height;
     let mut icon_at = vec![255u8; n];
     let mut icon_names = Vec::new();
     for (name, squares) in &f.icons {
@@ -587,6 +593,16 @@ fn compile_board(f: &BoardFile) -> Result<Board, String> {
             special[s as usize] = true;
         }
     }
+    Ok((icon_at, icon_names))
+}
+
+/// The teleport squares and the portal's access squares; the portal's own
+/// squares are taken off the floor.
+fn portal_squares(
+    f: &BoardFile,
+    walk: &mut [bool],
+    special: &mut [bool],
+) -> Result<(Vec<u16>, Vec<u16>), String> {
     let mut teleports = Vec::new();
     for &p in &f.teleports {
         let s = xy_ok(f, p, "teleport square")?;
@@ -614,6 +630,60 @@ fn compile_board(f: &BoardFile) -> Result<Board, String> {
     if access.is_empty() {
         return Err("the portal needs at least one access square".into());
     }
+    Ok((teleports, access))
+}
+
+/// Each square's neighbours (north, east, south, west; `OFF` past an edge)
+/// and the set of walkable squares.
+fn link_squares(board: &mut Board) {
+    let n = board.w * board.h;
+    for sq in 0..n {
+        let (x, y) = (sq % board.w, sq / board.w);
+        let at = |ok: bool, nx: usize, ny: usize| if ok { board.sq(nx, ny) } else { OFF };
+        let nb = [
+            at(y > 0, x, y.wrapping_sub(1)),
+            at(x + 1 < board.w, x + 1, y),
+            at(y + 1 < board.h, x, y + 1),
+            at(x > 0, x.wrapping_sub(1), y),
+        ];
+        board.nb.push(nb);
+        if board.walk[sq] {
+            board.walk_set.insert(sq as u16);
+        }
+    }
+}
+
+/// The squares a Skeletor tile may be anchored at: its whole cover is
+/// plain floor.
+fn skeletor_anchors(board: &mut Board) {
+    for y in 0..board.h - 1 {
+        for x in 0..board.w - 1 {
+            let a = board.sq(x, y);
+            if board
+                .cover(a)
+                .iter()
+                .all(|&s| board.walk[s as usize] && !board.special[s as usize])
+            {
+                board.anchors.push(a);
+            }
+        }
+    }
+}
+
+fn compile_board(f: &BoardFile) -> Result<Board, String> {
+    let rows = board_rows(f)?;
+    let n = f.width * f.height;
+    let mut walk = vec![false; n];
+    for (y, r) in rows.iter().enumerate() {
+        for (x, &c) in r.iter().enumerate() {
+            // Everything but walls, cell interiors and the portal is floor.
+            walk[y * f.width + x] = !matches!(c, b'#' | b'0'..=b'9' | b'P');
+        }
+    }
+    let mut special = vec![false; n];
+    let front = cell_fronts(f, &walk, &mut special)?;
+    let (icon_at, icon_names) = icon_squares(f, &walk, &mut special)?;
+    let (teleports, access) = portal_squares(f, &mut walk, &mut special)?;
     let walkable = walk.iter().filter(|&&w| w).count();
     if walkable > MAX_WALKABLE {
         return Err(format!(
@@ -637,38 +707,14 @@ fn compile_board(f: &BoardFile) -> Result<Board, String> {
         nb: Vec::with_capacity(n),
         walk_set: SqSet::EMPTY,
     };
-    for sq in 0..n {
-        let (x, y) = (sq % f.width, sq / f.width);
-        let at = |ok: bool, nx: usize, ny: usize| if ok { board.sq(nx, ny) } else { OFF };
-        let nb = [
-            at(y > 0, x, y.wrapping_sub(1)),
-            at(x + 1 < f.width, x + 1, y),
-            at(y + 1 < f.height, x, y + 1),
-            at(x > 0, x.wrapping_sub(1), y),
-        ];
-        board.nb.push(nb);
-        if board.walk[sq] {
-            board.walk_set.insert(sq as u16);
-        }
-    }
+    link_squares(&mut board);
     if !portal_reachable(&board) {
         return Err(
             "no portal access square can be reached from a cell's front square, walking or by teleport"
                 .into(),
         );
     }
-    for y in 0..f.height - 1 {
-        for x in 0..f.width - 1 {
-            let a = board.sq(x, y);
-            if board
-                .cover(a)
-                .iter()
-                .all(|&s| board.walk[s as usize] && !board.special[s as usize])
-            {
-                board.anchors.push(a);
-            }
-        }
-    }
+    skeletor_anchors(&mut board);
     if board.anchors.len() > MAX_WALKABLE {
         return Err("too many Skeletor anchors".into());
     }

@@ -102,14 +102,46 @@ impl Karmox {
     pub fn from_params(params: &mut Params) -> Result<Self, SpecError> {
         let n = params.int("players", 2, 2, 6)? as usize;
         let mode_word = params.raw("mode");
+        let mode = Self::mode_of(n, mode_word.as_deref())?;
+        let chars_text = params.text("chars");
+        let (char_seat, seat_side) = Self::seating(mode, n, chars_text.as_deref())?;
+        let n_sides = (0..n).map(|p| seat_side[p]).max().unwrap() as usize + 1;
+        let first = Self::first_seat(params, n)?;
+        let max_rounds = params.int("max_rounds", 100, 1, 1000)? as u16;
+        let paths = data::DataPaths {
+            board: params.text("board"),
+            characters: params.text("characters"),
+            items: params.text("items"),
+            events: params.text("events"),
+            missions: params.text("missions"),
+        };
+        let comps = data::load_components(&paths)?;
+        params.finish("karmox", PARAMS)?;
+        let spec_text = Self::spec_text(n, mode_word, chars_text, first, max_rounds, &paths);
+        Ok(Karmox {
+            c: Arc::new(comps),
+            n,
+            mode,
+            char_seat,
+            seat_side,
+            n_sides,
+            first,
+            max_rounds,
+            spec_text,
+        })
+    }
+
+    /// The mode for `n` players from the `mode` word (or the spec's mode id,
+    /// an alias), the player count's default when none is given.
+    fn mode_of(n: usize, mode_word: Option<&str>) -> Result<Mode, SpecError> {
         // The spec's mode ids are accepted as aliases of the short words.
-        let word = mode_word.as_deref().map(|m| match (n, m) {
+        let word = mode_word.map(|m| match (n, m) {
             (2, "P2") | (4, "P4_SOLO") | (5, "P5_SOLO") | (6, "P6_SOLO") => "solo",
             (3, "P3_CLONES") | (6, "P6_TEAMS3_CLONES") => "clones",
             (4, "P4_TEAMS") | (6, "P6_TEAMS2") => "teams",
             _ => m,
         });
-        let mode = match (n, word) {
+        Ok(match (n, word) {
             (2, None | Some("solo")) => Mode::P2,
             (3, None | Some("clones")) => Mode::P3Clones,
             (4..=6, None | Some("solo")) => Mode::Solo,
@@ -130,11 +162,18 @@ impl Karmox {
                 });
             }
             _ => unreachable!("players is 2..=6"),
-        };
-        let chars_text = params.text("chars");
+        })
+    }
+
+    /// Which seat plays each character, and each seat's side: fixed in the
+    /// two- and three-player modes, else from the `chars` list.
+    fn seating(
+        mode: Mode,
+        n: usize,
+        chars_text: Option<&str>,
+    ) -> Result<([u8; 6], [u8; 6]), SpecError> {
         let mut char_seat = [255u8; 6];
         let mut seat_side = [0u8; 6];
-        let idx = |s: &str| data::char_index(s).unwrap();
         match mode {
             Mode::P2 | Mode::P3Clones => {
                 if chars_text.is_some() {
@@ -154,73 +193,90 @@ impl Karmox {
                     *side = p as u8;
                 }
             }
-            _ => {
-                let default = match (mode, n) {
-                    (Mode::Solo, 4) => "MGa-GRb-GKa-MGb",
-                    (Mode::Solo, 5) => "MGa-MGb-GRa-GRb-GKa",
-                    (Mode::Solo, _) => "MGa-MGb-GRa-GRb-GKa-GKb",
-                    (Mode::Teams, 4) => "GKa-MGb-GRa-GRb",
-                    (Mode::Teams, _) => "MGa-MGb-GRa-GRb-GKa-GKb",
-                    _ => "MGa-GRa-GKa-MGb-GRb-GKb",
-                };
-                let text = chars_text.clone().unwrap_or_else(|| default.to_string());
-                let list: Vec<&str> = text.split('-').collect();
-                let bad = |why: String| SpecError::BadValue {
-                    key: "chars".into(),
-                    value: text.clone(),
-                    expected: why,
-                };
-                if list.len() != n {
+            _ => Self::seats_from_chars(mode, n, chars_text, &mut char_seat, &mut seat_side)?,
+        }
+        Ok((char_seat, seat_side))
+    }
+
+    /// Seats and sides from the `chars` list (one character per seat, the
+    /// mode's default list when none is given): in teams the colours make
+    /// the sides, with clones the character kinds.
+    fn seats_from_chars(
+        mode: Mode,
+        n: usize,
+        chars_text: Option<&str>,
+        char_seat: &mut [u8; 6],
+        seat_side: &mut [u8; 6],
+    ) -> Result<(), SpecError> {
+        let idx = |s: &str| data::char_index(s).unwrap();
+        let default = match (mode, n) {
+            (Mode::Solo, 4) => "MGa-GRb-GKa-MGb",
+            (Mode::Solo, 5) => "MGa-MGb-GRa-GRb-GKa",
+            (Mode::Solo, _) => "MGa-MGb-GRa-GRb-GKa-GKb",
+            (Mode::Teams, 4) => "GKa-MGb-GRa-GRb",
+            (Mode::Teams, _) => "MGa-MGb-GRa-GRb-GKa-GKb",
+            _ => "MGa-GRa-GKa-MGb-GRb-GKb",
+        };
+        let text = chars_text.map_or_else(|| default.to_string(), str::to_string);
+        let list: Vec<&str> = text.split('-').collect();
+        let bad = |why: String| SpecError::BadValue {
+            key: "chars".into(),
+            value: text.clone(),
+            expected: why,
+        };
+        if list.len() != n {
+            return Err(bad(format!(
+                "{n} distinct character ids joined by '-', e.g. {default}"
+            )));
+        }
+        for (p, id) in list.iter().enumerate() {
+            let Some(c) = data::char_index(id) else {
+                return Err(bad("ids among MGa, MGb, GRa, GRb, GKa, GKb".into()));
+            };
+            if char_seat[c] != 255 {
+                return Err(bad(format!("{id} is listed twice")));
+            }
+            char_seat[c] = p as u8;
+        }
+        match mode {
+            Mode::Solo => {
+                for (p, side) in seat_side.iter_mut().enumerate().take(n) {
+                    *side = p as u8;
+                }
+            }
+            Mode::Teams => {
+                let blue = list.iter().filter(|id| idx(id) % 2 == 0).count();
+                if blue * 2 != n {
                     return Err(bad(format!(
-                        "{n} distinct character ids joined by '-', e.g. {default}"
+                        "teams need {} blue (…a) and {} red (…b) characters",
+                        n / 2,
+                        n / 2
                     )));
                 }
+                // Side 0 is the team of seat 0.
+                let c0 = data::colour_of(idx(list[0]));
                 for (p, id) in list.iter().enumerate() {
-                    let Some(c) = data::char_index(id) else {
-                        return Err(bad("ids among MGa, MGb, GRa, GRb, GKa, GKb".into()));
-                    };
-                    if char_seat[c] != 255 {
-                        return Err(bad(format!("{id} is listed twice")));
-                    }
-                    char_seat[c] = p as u8;
+                    seat_side[p] = u8::from(data::colour_of(idx(id)) != c0);
                 }
-                match mode {
-                    Mode::Solo => {
-                        for (p, side) in seat_side.iter_mut().enumerate().take(n) {
-                            *side = p as u8;
-                        }
+            }
+            _ => {
+                let k0 = idx(list[0]) / 2;
+                let mut order = vec![k0];
+                for (p, id) in list.iter().enumerate() {
+                    let k = idx(id) / 2;
+                    if !order.contains(&k) {
+                        order.push(k);
                     }
-                    Mode::Teams => {
-                        let blue = list.iter().filter(|id| idx(id) % 2 == 0).count();
-                        if blue * 2 != n {
-                            return Err(bad(format!(
-                                "teams need {} blue (…a) and {} red (…b) characters",
-                                n / 2,
-                                n / 2
-                            )));
-                        }
-                        // Side 0 is the team of seat 0.
-                        let c0 = data::colour_of(idx(list[0]));
-                        for (p, id) in list.iter().enumerate() {
-                            seat_side[p] = u8::from(data::colour_of(idx(id)) != c0);
-                        }
-                    }
-                    _ => {
-                        let k0 = idx(list[0]) / 2;
-                        let mut order = vec![k0];
-                        for (p, id) in list.iter().enumerate() {
-                            let k = idx(id) / 2;
-                            if !order.contains(&k) {
-                                order.push(k);
-                            }
-                            seat_side[p] = order.iter().position(|&x| x == k).unwrap() as u8;
-                        }
-                    }
+                    seat_side[p] = order.iter().position(|&x| x == k).unwrap() as u8;
                 }
             }
         }
-        let n_sides = (0..n).map(|p| seat_side[p]).max().unwrap() as usize + 1;
-        let first = match params.raw("first").as_deref() {
+        Ok(())
+    }
+
+    /// The seat that moves first: `random` (none fixed) or a seat number.
+    fn first_seat(params: &mut Params, n: usize) -> Result<Option<u8>, SpecError> {
+        Ok(match params.raw("first").as_deref() {
             None | Some("random") => None,
             Some(v) => match v.parse::<u8>() {
                 Ok(x) if (x as usize) < n => Some(x),
@@ -232,17 +288,19 @@ impl Karmox {
                     });
                 }
             },
-        };
-        let max_rounds = params.int("max_rounds", 100, 1, 1000)? as u16;
-        let paths = data::DataPaths {
-            board: params.text("board"),
-            characters: params.text("characters"),
-            items: params.text("items"),
-            events: params.text("events"),
-            missions: params.text("missions"),
-        };
-        let comps = data::load_components(&paths)?;
-        params.finish("karmox", PARAMS)?;
+        })
+    }
+
+    /// The canonical spec text: the player count, then every parameter
+    /// given (or not at its default).
+    fn spec_text(
+        n: usize,
+        mode_word: Option<String>,
+        chars_text: Option<String>,
+        first: Option<u8>,
+        max_rounds: u16,
+        paths: &data::DataPaths,
+    ) -> String {
         let mut parts = vec![format!("players={n}")];
         if let Some(m) = mode_word {
             parts.push(format!("mode={m}"));
@@ -267,17 +325,7 @@ impl Karmox {
                 parts.push(format!("{k}={v}"));
             }
         }
-        Ok(Karmox {
-            c: Arc::new(comps),
-            n,
-            mode,
-            char_seat,
-            seat_side,
-            n_sides,
-            first,
-            max_rounds,
-            spec_text: format!("karmox({})", parts.join(",")),
-        })
+        format!("karmox({})", parts.join(","))
     }
 
     /// Builds from spec text such as `players=4,mode=teams` (tests, tools).
