@@ -155,4 +155,21 @@ boardlab metagame --game tictactoe --agents random,greedy --games 20 --seed 7 \
 for f in matrix.csv metagame.json; do
   cmp -s "$WORK/mg/$f" "$WORK/mg-single/$f" || { echo "differs: mg/$f" >&2; exit 1; }
 done
-echo "slurm: merged tournament, experiment and meta-game equal the single-machine runs"
+# Matched CPU: calibrated once, then the array's tasks play the kept
+# members; the solve equals one machine's meta-game of those members.
+export BOARDLAB_AGENTS='greedy,mcts(iterations=20)' BOARDLAB_OUT=$WORK/mgc BOARDLAB_MATCH_CPU=1
+boardlab metagame --game tictactoe --agents "$BOARDLAB_AGENTS" --games 20 --seed 7 \
+  --match-cpu 1 --calibration-games 1 --calibrate-only --out "$WORK/mgc" --quiet >/dev/null
+sbatch --wait --array=1-2 --cpus-per-task=1 --output="$WORK/mgc-%a.log" \
+  "$HERE/slurm-metagame.sh" >/dev/null
+boardlab metagame --game tictactoe --agents "$BOARDLAB_AGENTS" --games 20 --seed 7 \
+  --match-cpu 1 --threads 1 --out "$WORK/mgc" --resume --quiet >/dev/null
+mkdir -p "$WORK/mgc-single"
+cp "$WORK/mgc/calibration.json" "$WORK/mgc-single/"
+boardlab metagame --game tictactoe --agents "$BOARDLAB_AGENTS" --games 20 --seed 7 \
+  --match-cpu 1 --threads 1 --out "$WORK/mgc-single" --quiet >/dev/null
+for f in matrix.csv metagame.json; do
+  cmp -s "$WORK/mgc/$f" "$WORK/mgc-single/$f" || { echo "differs: mgc/$f" >&2; exit 1; }
+done
+unset BOARDLAB_MATCH_CPU
+echo "slurm: merged tournament, experiment and meta-game (matched CPU too) equal the single-machine runs"
