@@ -10,6 +10,10 @@
 //!
 //! Before measuring, a counting allocator checks that a search whose tree fits
 //! in the arena left by an earlier, larger search allocates nothing at all.
+//!
+//! The seed games' search speed, and how it changed against earlier builds
+//! (measured interleaved with `boardlab bench --agent`), is in
+//! results/search-speed/README.md with the commands that remake it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;

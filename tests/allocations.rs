@@ -163,3 +163,119 @@ fn fitted_allocations<G: Game>(game: &G, games: u32) -> (u64, u64, f64) {
     }
     (allocs, evals, sum)
 }
+
+/// Every seat's heuristic at once (what a search scores a cut rollout with)
+/// allocates nothing either.
+#[test]
+fn heuristics_of_every_seat_do_not_allocate() {
+    for info in GAMES {
+        for spec in info.test_specs {
+            let game = AnyGame::parse(spec).unwrap();
+            let (allocs, evals) = with_game!(&game, g => heuristic_allocations(g, 5));
+            assert!(evals > 0, "{spec}: nothing evaluated");
+            assert_eq!(
+                allocs, 0,
+                "{spec}: {allocs} allocations in {evals} evaluations"
+            );
+        }
+    }
+}
+
+/// Allocations made by [`Game::heuristics`] at every state of `games`
+/// random games: (allocations, evaluations).
+fn heuristic_allocations<G: Game>(game: &G, games: u32) -> (u64, u64) {
+    // The first call may build per-thread tables (Karmox's walking distances).
+    let _ = game.heuristics(&game.initial_state(&mut rng_from_seed(0)));
+    let mut rng = rng_from_seed(5);
+    let (mut allocs, mut evals) = (0, 0);
+    for _ in 0..games {
+        let mut state = game.initial_state(&mut rng);
+        for _ in 0..game.max_game_length() {
+            let turn = game.turn(&state);
+            if turn == Turn::Terminal {
+                break;
+            }
+            let before = allocations();
+            MEASURING.with(|m| m.set(true));
+            let values = std::hint::black_box(game.heuristics(&state));
+            MEASURING.with(|m| m.set(false));
+            allocs += allocations() - before;
+            evals += values.len() as u64;
+            let action = match turn {
+                Turn::Chance => game.sample_chance(&state, &mut rng),
+                _ => {
+                    let legal = game.legal_actions(&state);
+                    legal[below(&mut rng, legal.len())]
+                }
+            };
+            game.apply(&mut state, action);
+        }
+    }
+    (allocs, evals)
+}
+
+/// A search keeps its tree arena, its scratch lists and its legal-action
+/// list from one decision to the next: once a search of a given size has
+/// run, the next one allocates only a bounded number of times (its
+/// determinizer's buffers, say), whatever its number of iterations. Nothing
+/// is allocated per node or per iteration, so four times the iterations
+/// allocate no more than a few times more.
+#[test]
+fn search_allocations_do_not_grow_with_iterations() {
+    for (spec, kind) in [
+        ("connect4", "mcts"),
+        ("connect4", "ismcts"),
+        ("karmaka", "ismcts"),
+        ("karmaka", "pimc"),
+        ("karmaka", "mcts"),
+        ("fox", "ismcts"),
+        ("karmox", "ismcts"),
+        ("hamunaptra", "ismcts"),
+        ("hamunaptra(players=4)", "ismcts"),
+    ] {
+        let game = AnyGame::parse(spec).unwrap();
+        let small = with_game!(&game, g => search_allocations(g, kind, 400));
+        let large = with_game!(&game, g => search_allocations(g, kind, 1600));
+        assert!(
+            large <= small + 8,
+            "{spec} {kind}: {small} allocations in a search of 400 iterations, {large} in one of 1,600"
+        );
+    }
+}
+
+/// Allocations made by the second of two searches of `iterations` from the
+/// first decision of `game` by one `kind` agent (cut rollouts).
+fn search_allocations<G: Game>(game: &G, kind: &str, iterations: u32) -> u64 {
+    use boardlab::agents::Decision;
+    use boardlab::agents::registry::AgentSpec;
+    let mut rng = rng_from_seed(1);
+    let mut state = game.initial_state(&mut rng);
+    while game.turn(&state) == Turn::Chance {
+        let a = game.sample_chance(&state, &mut rng);
+        game.apply(&mut state, a);
+    }
+    let Turn::Player(me) = game.turn(&state) else {
+        panic!("{}: no decision at the start", game.spec())
+    };
+    let legal = game.legal_actions(&state);
+    let spec =
+        AgentSpec::parse(&format!("{kind}(iterations={iterations},max_rollout=20)")).unwrap();
+    let mut agent = spec.build::<G>().unwrap();
+    let mut allocs = 0;
+    for round in 0..2 {
+        let view = game.determinize(&state, me, &mut rng);
+        let before = allocations();
+        MEASURING.with(|m| m.set(round == 1));
+        let _ = agent.act(Decision {
+            game,
+            me,
+            view: &view,
+            legal: &legal,
+            rng: &mut rng,
+            deadline: None,
+        });
+        MEASURING.with(|m| m.set(false));
+        allocs = allocations() - before;
+    }
+    allocs
+}

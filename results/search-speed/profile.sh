@@ -1,11 +1,13 @@
 #!/bin/bash
 # CPU profiles of the searches, one per game, with perf's software clock
 # (hardware counters are not available on the machine these were made on).
-# Run from the repository root after `cargo build --release` (the release
-# profile keeps line tables); writes perf data and the top of each profile
-# into DIR (default: a temporary directory) and prints the tops.
+# Run from the repository root after `cargo build --profile profiling` (the
+# release build with debug info, for `perf annotate`; BOARDLAB=path picks
+# another build, e.g. target/release/boardlab, whose profile names functions
+# but not lines); writes perf data and the top of each profile into DIR
+# (default: a temporary directory) and prints the tops.
 set -euo pipefail
-bin=${BOARDLAB:-target/release/boardlab}
+bin=${BOARDLAB:-target/profiling/boardlab}
 dir=${1:-$(mktemp -d)}
 profile() {
   local name=$1 game=$2 agent=$3

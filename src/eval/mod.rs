@@ -40,6 +40,17 @@ impl Eval {
         }
     }
 
+    /// [`Eval::value`] for every seat in seat order (with the game's
+    /// heuristic, [`Game::heuristics`]).
+    pub fn values<G: Game>(&self, game: &G, state: &G::State) -> crate::game::Returns {
+        match self {
+            Eval::Heuristic => game.heuristics(state),
+            Eval::Linear(w) => (0..game.num_players())
+                .map(|p| w.value(game, state, p as PlayerId))
+                .collect(),
+        }
+    }
+
     /// Reads the agent parameter `eval`: `heuristic` (default), `fitted`
     /// (the game's embedded weights, [`Game::fitted_eval`]), another name
     /// the game ships weights for ([`Game::named_evals`]) or `@FILE`.

@@ -94,11 +94,18 @@ fn check_playout<G: Game>(game: &G, cfg: Config, seed: u64) -> (u64, u64) {
             let (h, c) = check_determinize(game, &state, &mut rng, cfg.determinizations, &ctx);
             hidden_states += h;
             changed += c;
+            let all = game.heuristics(&state);
+            assert_eq!(all.len(), game.num_players(), "{ctx}: heuristics length");
             for p in 0..game.num_players() {
                 let v = game.heuristic(&state, p as u8);
                 assert!(
                     (-1.0..=1.0).contains(&v),
                     "{ctx}: heuristic {v} outside [-1, 1]"
+                );
+                assert_eq!(
+                    all[p].to_bits(),
+                    v.to_bits(),
+                    "{ctx}: heuristics()[{p}] is not heuristic(_, {p})"
                 );
             }
             let _ = game.render(&state, None);

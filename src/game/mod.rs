@@ -93,7 +93,7 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     type Action: Copy + Eq + Hash + Debug + Send + Sync + Serialize + DeserializeOwned;
     /// A fixed-capacity list such as `ArrayVec<Action, N>`; the game argues `N`
     /// in a comment and the conformance suite checks it.
-    type Actions: Deref<Target = [Self::Action]> + Clone + Debug;
+    type Actions: Deref<Target = [Self::Action]> + Clone + Debug + Send;
     /// What one observer knows: equal for two states the observer cannot tell
     /// apart. Plain data like the state: solved policies keyed by it are
     /// shared between threads (the `cfr` agent).
@@ -150,6 +150,7 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// [`Game::legal_actions`] written into `out`, replacing what it held. A
     /// loop that keeps one list skips moving a large fixed-capacity list by
     /// value each step; games with large lists override this.
+    #[inline]
     fn legal_actions_into(&self, state: &Self::State, out: &mut Self::Actions) {
         *out = self.legal_actions(state);
     }
@@ -295,6 +296,19 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     fn heuristic(&self, state: &Self::State, player: PlayerId) -> f64 {
         let _ = (state, player);
         0.0
+    }
+
+    /// [`Game::heuristic`] for every seat in seat order, as a search scores
+    /// a cut rollout. A game whose heuristic works out every seat's standing
+    /// to rate one overrides this to work it out once; each value must be
+    /// exactly (to the bit) what `heuristic` gives for that seat (the
+    /// conformance suite checks it).
+    ///
+    /// Default: `heuristic` once per seat.
+    fn heuristics(&self, state: &Self::State) -> Returns {
+        (0..self.num_players())
+            .map(|p| self.heuristic(state, p as PlayerId))
+            .collect()
     }
 
     /// Names of the features [`Game::eval_features`] writes, in order, for a

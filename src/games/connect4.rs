@@ -85,6 +85,12 @@ impl Game for Connect4 {
     }
     fn legal_actions(&self, state: &State) -> Self::Actions {
         let mut out = ArrayVec::new();
+        self.legal_actions_into(state, &mut out);
+        out
+    }
+    #[inline]
+    fn legal_actions_into(&self, state: &State, out: &mut Self::Actions) {
+        out.clear();
         if self.turn(state) != Turn::Terminal {
             // Adding one at each column's bottom carries into the sentinel bit
             // exactly when the column is full.
@@ -95,7 +101,6 @@ impl Game for Connect4 {
                 open &= open - 1;
             }
         }
-        out
     }
     fn apply(&self, state: &mut State, action: Action) {
         let me = (state.moves & 1) as usize;

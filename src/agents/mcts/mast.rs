@@ -5,7 +5,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{CutCounter, Rollout, SearchConfig, heuristic_values};
+use super::{CutCounter, Rollout, SearchConfig, heuristic_values, legal_in};
 use crate::agents::greedy::normalized_returns;
 use crate::game::{Game, PlayerId, Turn};
 use crate::rng::{GameRng, below, unit};
@@ -63,6 +63,7 @@ impl<A: Copy + Eq + std::hash::Hash> Mast<A> {
         cfg: &SearchConfig,
         mut steps: u32,
         rng: &mut GameRng,
+        legal: &mut Option<G::Actions>,
     ) -> crate::game::Returns {
         let cap = game.max_game_length();
         let mut cut = CutCounter::default();
@@ -78,8 +79,8 @@ impl<A: Copy + Eq + std::hash::Hash> Mast<A> {
             let action = match turn {
                 Turn::Chance => game.sample_chance(state, rng),
                 Turn::Player(p) => {
-                    let legal = game.legal_actions(state);
-                    let a = self.pick(p, &legal, cfg.rollout, rng);
+                    let legal = legal_in(game, state, legal);
+                    let a = self.pick(p, legal, cfg.rollout, rng);
                     self.played.push((p, a));
                     a
                 }

@@ -38,7 +38,7 @@ use crate::rng::{GameRng, below, unit};
 use crate::spec::Params;
 use clock::Clock;
 use mast::Mast;
-use tree::{NIL, Tree};
+use tree::{NIL, NO_HINT, Tree};
 
 /// How a rollout picks actions.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -305,12 +305,21 @@ impl Chooser {
         self.candidates.clear();
         let mut c = tree.get(node).first_child;
         while c != NIL {
-            let n = tree.get(c);
-            if n.mover == p
-                && let Some(i) = legal.iter().position(|&a| key(a) == n.action)
-            {
-                self.has_child[i] = true;
-                self.candidates.push(c);
+            let n = tree.get_mut(c);
+            if n.mover == p {
+                // Legal lists hold no duplicates, so an action found at its
+                // hint is found where a search would find it.
+                let hint = usize::from(n.hint);
+                let found = if hint < legal.len() && key(legal[hint]) == n.action {
+                    Some(hint)
+                } else {
+                    legal.iter().position(|&a| key(a) == n.action)
+                };
+                if let Some(i) = found {
+                    n.hint = u8::try_from(i).unwrap_or(NO_HINT);
+                    self.has_child[i] = true;
+                    self.candidates.push(c);
+                }
             }
             c = n.next_sibling;
         }
@@ -367,7 +376,12 @@ impl Chooser {
         let mut best = f64::NEG_INFINITY;
         let mut best_c = self.candidates[0];
         for &c in &self.candidates {
-            let n = tree.get(c);
+            let n = *tree.get(c);
+            // Every child legal in this iteration's state was available for
+            // this selection (counted after its own value is read, as in the
+            // reference code; no other child's value reads it). Kept in both
+            // modes so trees can be inspected alike; only ISMCTS uses it.
+            tree.get_mut(c).avail += 1;
             let visits = f64::from(n.visits.max(1));
             let parent_ln = if avail {
                 ln_count(n.avail.max(1))
@@ -387,12 +401,6 @@ impl Chooser {
                 best = ucb;
                 best_c = c;
             }
-        }
-        // Every child legal in this iteration's state was available for
-        // this selection (counted after it, as in the reference code). Kept
-        // in both modes so trees can be inspected alike; only ISMCTS uses it.
-        for &c in &self.candidates {
-            tree.get_mut(c).avail += 1;
         }
         Choice::Descend(best_c)
     }
@@ -472,6 +480,8 @@ pub struct Engine<G: Game> {
     path: Vec<u32>,
     chooser: Chooser,
     mast: Mast<G::Action>,
+    /// The legal-action list every step of an iteration writes into.
+    legal: Option<G::Actions>,
 }
 
 impl<G: Game> Default for Engine<G> {
@@ -481,6 +491,7 @@ impl<G: Game> Default for Engine<G> {
             path: Vec::new(),
             chooser: Chooser::default(),
             mast: Mast::default(),
+            legal: None,
         }
     }
 }
@@ -560,12 +571,12 @@ impl<G: Game> Engine<G> {
                 }
                 Turn::Player(p) => p,
             };
-            let legal = game.legal_actions(&state);
+            let legal = legal_in(game, &state, &mut self.legal);
             let avail = sampling == Sampling::Redeterminize;
             match self.chooser.choose(
                 game,
                 &state,
-                &legal,
+                legal,
                 &mut self.tree,
                 node,
                 p,
@@ -581,9 +592,10 @@ impl<G: Game> Engine<G> {
                     game.apply(&mut state, action);
                     self.path.push(child);
                     break if cfg.rollout.uses_mast() {
-                        self.mast.rollout(game, &mut state, cfg, steps + 1, rng)
+                        self.mast
+                            .rollout(game, &mut state, cfg, steps + 1, rng, &mut self.legal)
                     } else {
-                        rollout(game, &mut state, cfg, steps + 1, rng)
+                        rollout_in(game, &mut state, cfg, steps + 1, rng, &mut self.legal)
                     };
                 }
                 Choice::Descend(child) => {
@@ -654,9 +666,23 @@ pub fn root_stats<A: Copy + PartialEq>(
 
 /// Every seat's value under `eval`: the evaluation of a cut-off rollout.
 pub fn heuristic_values<G: Game>(game: &G, state: &G::State, eval: &crate::eval::Eval) -> Returns {
-    (0..game.num_players())
-        .map(|p| eval.value(game, state, p as PlayerId))
-        .collect()
+    eval.values(game, state)
+}
+
+/// The legal actions of `state`, written into the list kept in `buf` (made
+/// on the first call): a search's loops keep one list instead of moving a
+/// fixed-capacity list by value at every step.
+#[inline(always)]
+pub fn legal_in<'a, G: Game>(
+    game: &G,
+    state: &G::State,
+    buf: &'a mut Option<G::Actions>,
+) -> &'a [G::Action] {
+    match buf {
+        Some(list) => game.legal_actions_into(state, list),
+        None => *buf = Some(game.legal_actions(state)),
+    }
+    buf.as_deref().expect("filled above")
 }
 
 /// Plays `state` out with the configured policy and returns every seat's value
@@ -666,8 +692,21 @@ pub fn rollout<G: Game>(
     game: &G,
     state: &mut G::State,
     cfg: &SearchConfig,
+    steps: u32,
+    rng: &mut GameRng,
+) -> Returns {
+    rollout_in(game, state, cfg, steps, rng, &mut None)
+}
+
+/// [`rollout`] with the legal-action list kept in `legal` between steps
+/// (and between calls, by a search that keeps it).
+pub fn rollout_in<G: Game>(
+    game: &G,
+    state: &mut G::State,
+    cfg: &SearchConfig,
     mut steps: u32,
     rng: &mut GameRng,
+    legal: &mut Option<G::Actions>,
 ) -> Returns {
     let cap = game.max_game_length();
     let mut cut = CutCounter::default();
@@ -682,7 +721,7 @@ pub fn rollout<G: Game>(
         let action = match turn {
             Turn::Chance => game.sample_chance(state, rng),
             Turn::Player(p) => {
-                let legal = game.legal_actions(state);
+                let legal = legal_in(game, state, legal);
                 match cfg.rollout {
                     // MAST needs a search's statistics (`mast::Mast::rollout`);
                     // without them every mean is unknown, so play uniformly.
@@ -692,10 +731,10 @@ pub fn rollout<G: Game>(
                     Rollout::Greedy { epsilon }
                         if cfg.candidates == 0 || cfg.candidates as usize >= legal.len() =>
                     {
-                        epsilon_greedy(game, state, &legal, p, epsilon, rng)
+                        epsilon_greedy(game, state, legal, p, epsilon, rng)
                     }
                     Rollout::Greedy { epsilon } => {
-                        sampled_greedy(game, state, &legal, p, epsilon, cfg.candidates, rng)
+                        sampled_greedy(game, state, legal, p, epsilon, cfg.candidates, rng)
                     }
                 }
             }

@@ -18,7 +18,9 @@ use super::mast::Mast;
 use super::parallel::{merge_visits, search_all};
 use super::tree::Tree;
 use super::uct::TreeOptions;
-use super::{Choice, Chooser, SearchConfig, heuristic_values, most_visited, rollout, run_budget};
+use super::{
+    Choice, Chooser, SearchConfig, heuristic_values, legal_in, most_visited, rollout_in, run_budget,
+};
 use crate::agents::greedy::normalized_returns;
 use crate::agents::{Agent, Budget, Decision, RootStat};
 use crate::game::{Game, PlayerId, Returns, Turn};
@@ -70,6 +72,8 @@ pub struct MoEngine<G: Game> {
     moves: Vec<(u8, G::Action)>,
     chooser: Chooser,
     mast: Mast<G::Action>,
+    /// The legal-action list every step of an iteration writes into.
+    legal: Option<G::Actions>,
 }
 
 impl<G: Game> Default for MoEngine<G> {
@@ -81,6 +85,7 @@ impl<G: Game> Default for MoEngine<G> {
             moves: Vec::new(),
             chooser: Chooser::default(),
             mast: Mast::default(),
+            legal: None,
         }
     }
 }
@@ -164,13 +169,13 @@ impl<G: Game> MoEngine<G> {
                 }
                 Turn::Player(p) => p,
             };
-            let legal = game.legal_actions(&state);
+            let legal = legal_in(game, &state, &mut self.legal);
             let pi = p as usize;
             let at = self.at[pi];
             let choice = self.chooser.choose(
                 game,
                 &state,
-                &legal,
+                legal,
                 &mut self.trees[pi],
                 at,
                 p,
@@ -200,9 +205,10 @@ impl<G: Game> MoEngine<G> {
             steps += 1;
             if is_expansion {
                 break if cfg.rollout.uses_mast() {
-                    self.mast.rollout(game, &mut state, cfg, steps, rng)
+                    self.mast
+                        .rollout(game, &mut state, cfg, steps, rng, &mut self.legal)
                 } else {
-                    rollout(game, &mut state, cfg, steps, rng)
+                    rollout_in(game, &mut state, cfg, steps, rng, &mut self.legal)
                 };
             }
         };

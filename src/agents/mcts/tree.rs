@@ -29,7 +29,14 @@ pub struct Node<A> {
     pub first_child: u32,
     /// Next sibling, or [`NIL`].
     pub next_sibling: u32,
+    /// Where `action` was in the legal list when the node was last matched
+    /// to it ([`NO_HINT`] if past 254 or never): checked first, so a node
+    /// whose legal list keeps its order is matched without a search.
+    pub hint: u8,
 }
+
+/// "No hint": search the legal list.
+pub const NO_HINT: u8 = u8::MAX;
 
 impl<A> Node<A> {
     /// Mean return for the mover; 0 before any visit.
@@ -75,6 +82,7 @@ impl<A: Copy> Tree<A> {
             prior: 0.0,
             first_child: NIL,
             next_sibling: NIL,
+            hint: NO_HINT,
         });
     }
 
@@ -140,6 +148,7 @@ impl<A: Copy> Tree<A> {
             prior: 0.0,
             first_child: NIL,
             next_sibling: next,
+            hint: NO_HINT,
         });
         self.nodes[parent as usize].first_child = index;
         index
@@ -238,6 +247,22 @@ mod tests {
         t.reset(0);
         assert_eq!(t.len(), 1);
         assert_eq!(t.capacity(), cap);
+    }
+
+    /// A search's memory is one node per iteration (one per seat's tree
+    /// in MO-ISMCTS): 32 bytes with a one- or two-byte action, at most 40
+    /// with the seed games' actions.
+    #[test]
+    fn a_node_is_small() {
+        use crate::game::Game;
+        use std::mem::size_of;
+        type Of<G> = Node<<G as Game>::Action>;
+        assert_eq!(size_of::<Node<u8>>(), 32);
+        assert_eq!(size_of::<Of<crate::games::connect4::Connect4>>(), 32);
+        assert!(size_of::<Of<crate::games::karmaka::Karmaka>>() <= 40);
+        assert!(size_of::<Of<crate::games::fox::Fox>>() <= 40);
+        assert!(size_of::<Of<crate::games::karmox::Karmox>>() <= 40);
+        assert!(size_of::<Of<crate::games::hamunaptra::Hamunaptra>>() <= 40);
     }
 
     #[test]

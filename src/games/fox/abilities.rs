@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::board::{SQUARES, adjacent, rotate_mask};
+use super::board::{neighbours, rotate_mask, squares_of};
 use super::state::{Action, Cell, PUFFER, SCARLETT, State, ZEV};
 use super::{Actions, Fox};
 
@@ -20,12 +20,13 @@ impl Fox {
     pub(super) fn push_abilities(&self, s: &State, out: &mut Actions) {
         let c = s.to_move;
         let me = s.pos[c as usize];
-        let occupied = s.occupied();
-        let near = |q: u8| adjacent(me, q);
-        let free = |q: u8| occupied & (1 << q) == 0;
+        // The squares next to the mover, and those of them nobody stands on,
+        // in square order.
+        let near = neighbours(me);
+        let near_free = near & !s.occupied();
         match c {
             ZEV => {
-                for q in (0..SQUARES as u8).filter(|&q| near(q)) {
+                for q in squares_of(near) {
                     if matches!(s.cells[q as usize], Cell::Down(_)) {
                         out.push(Action::Reveal(q));
                     }
@@ -33,7 +34,7 @@ impl Fox {
             }
             PUFFER => {
                 let turns: &[u8] = if self.rotate_ccw { &[1, 3, 2] } else { &[1, 2] };
-                for q in (0..SQUARES as u8).filter(|&q| near(q) && free(q)) {
+                for q in squares_of(near_free) {
                     let Cell::Up(id, r) = s.cells[q as usize] else {
                         continue;
                     };
@@ -51,7 +52,7 @@ impl Fox {
             }
             SCARLETT => {
                 let mut cands: ArrayVec<u8, 8> = ArrayVec::new();
-                for q in (0..SQUARES as u8).filter(|&q| near(q) && free(q)) {
+                for q in squares_of(near_free) {
                     if !matches!(s.cells[q as usize], Cell::Down(_)) {
                         cands.push(q);
                     }

@@ -53,11 +53,39 @@ pub fn orthogonally_adjacent(a: u8, b: u8) -> bool {
 }
 
 /// The neighbours of `sq` (8-neighbourhood) as a bitmask over squares.
+#[inline]
 pub fn neighbours(sq: u8) -> u32 {
-    ALL_DIRS
-        .iter()
-        .filter_map(|&d| step(sq, d))
-        .fold(0, |m, q| m | 1 << q)
+    NEIGHBOURS[sq as usize]
+}
+
+/// [`neighbours`] of every square, worked out when compiling.
+const NEIGHBOURS: [u32; SQUARES] = {
+    let mut t = [0u32; SQUARES];
+    let mut q = 0;
+    while q < SQUARES {
+        let mut d = 0;
+        while d < 8 {
+            let x = (q as i8) % SIDE + DELTAS[d].0;
+            let y = (q as i8) / SIDE + DELTAS[d].1;
+            if x >= 0 && x < SIDE && y >= 0 && y < SIDE {
+                t[q] |= 1 << (y * SIDE + x);
+            }
+            d += 1;
+        }
+        q += 1;
+    }
+    t
+};
+
+/// The squares of a bitmask, in increasing order.
+pub fn squares_of(mut mask: u32) -> impl Iterator<Item = u8> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let q = mask.trailing_zeros() as u8;
+            mask &= mask - 1;
+            q
+        })
+    })
 }
 
 /// Effective arrow mask of a tile with canonical `mask` at `rotation` quarter-turns clockwise.
@@ -114,6 +142,17 @@ mod tests {
         assert!(!orthogonally_adjacent(18, 24) && orthogonally_adjacent(18, 19));
         assert_eq!(neighbours(0).count_ones(), 3);
         assert_eq!(neighbours(12).count_ones(), 8);
+        for a in 0..SQUARES as u8 {
+            let by_step = ALL_DIRS
+                .iter()
+                .filter_map(|&d| step(a, d))
+                .fold(0u32, |m, q| m | 1 << q);
+            assert_eq!(neighbours(a), by_step, "square {a}");
+            let listed: Vec<u8> = squares_of(neighbours(a)).collect();
+            let adjacent_in_order: Vec<u8> =
+                (0..SQUARES as u8).filter(|&b| adjacent(a, b)).collect();
+            assert_eq!(listed, adjacent_in_order, "square {a}");
+        }
         // N at r=1 points E; N+E at r=2 points S and W (spec §2.5).
         assert_eq!(rotate_mask(0x01, 1), 0x04);
         assert_eq!(rotate_mask(0x05, 2), 0x50);

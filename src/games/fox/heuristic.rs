@@ -33,7 +33,7 @@ impl Fox {
         }
         if capture {
             v -= 0.45;
-        } else if self.rotation_threat(s) {
+        } else if self.rotation_threat(s, zev_reach) {
             v -= 0.2;
         }
         // Squares next to Scarlett that Indigo can reach give an entry next turn.
@@ -58,7 +58,8 @@ impl Fox {
     /// from Zev to Indigo? Candidate tiles are those next to the squares Puffer
     /// can end on (or next to him once he has moved). Spec §9 reports that this
     /// term matters for the Foxes' safety.
-    fn rotation_threat(&self, s: &State) -> bool {
+    /// `zev_reach`: Zev's [`MoveRules::reach`](super::movement::MoveRules::reach) in `s`.
+    fn rotation_threat(&self, s: &State, zev_reach: u32) -> bool {
         let puffer = s.pos[PUFFER as usize];
         let around = match (s.to_move, s.phase) {
             (INDIGO, _) | (PUFFER, Phase::Move) => {
@@ -72,15 +73,24 @@ impl Fox {
         };
         let indigo = s.pos[INDIGO as usize];
         let free = around & !s.occupied();
+        // A turn that leaves the tile's arrows as they are, or turns a tile
+        // no chain of Zev's enters, leaves his reach as it is.
+        let unchanged = zev_reach & (1 << indigo) != 0;
+        let entered = self.mv.entered(s, ZEV);
         (0..SQUARES as u8)
             .filter(|q| free & (1 << q) != 0)
             .any(|q| {
                 let Cell::Up(id, r) = s.cells[q as usize] else {
                     return false;
                 };
+                let now = self.mv.arrows(s.cells[q as usize]);
                 (1..4).any(|k| {
+                    let turned = Cell::Up(id, (r + k) % 4);
+                    if entered & (1 << q) == 0 || self.mv.arrows(turned) == now {
+                        return unchanged;
+                    }
                     let mut t = s.clone();
-                    t.cells[q as usize] = Cell::Up(id, (r + k) % 4);
+                    t.cells[q as usize] = turned;
                     self.mv.reach(&t, ZEV) & (1 << indigo) != 0
                 })
             })

@@ -390,6 +390,12 @@ impl Game for Fox {
 
     fn legal_actions(&self, s: &State) -> Actions {
         let mut out = Actions::new();
+        self.legal_actions_into(s, &mut out);
+        out
+    }
+
+    fn legal_actions_into(&self, s: &State, out: &mut Actions) {
+        out.clear();
         match s.phase {
             Phase::Move => {
                 let reach = self.mv.reach(s, s.to_move);
@@ -401,11 +407,10 @@ impl Game for Fox {
             }
             Phase::Ability => {
                 out.push(Action::Pass);
-                self.push_abilities(s, &mut out);
+                self.push_abilities(s, out);
             }
             _ => {}
         }
-        out
     }
 
     fn apply(&self, s: &mut State, action: Action) {
@@ -556,6 +561,14 @@ impl Game for Fox {
         } else {
             -foxes
         }
+    }
+
+    /// The Foxes' value worked out once for every seat.
+    fn heuristics(&self, s: &State) -> Returns {
+        let foxes = self.fox_value(s);
+        (0..self.players)
+            .map(|p| if self.side(p) == FOXES { foxes } else { -foxes })
+            .collect()
     }
 
     fn render(&self, s: &State, viewer: Option<PlayerId>) -> String {

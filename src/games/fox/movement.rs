@@ -102,6 +102,18 @@ impl MoveRules {
         out
     }
 
+    /// Every square a chain of `c`'s movement may enter (more than its walks
+    /// enter: the used-square rule is left out), 0 when no first step is
+    /// legal. [`MoveRules::reach`] reads a tile's arrows only on these
+    /// squares, so turning a tile elsewhere leaves it unchanged.
+    pub fn entered(&self, s: &State, c: Character) -> u32 {
+        let first = self.first_steps(s, c).fold(0u32, |m, q| m | 1 << q);
+        if first == 0 {
+            return 0;
+        }
+        Graph::new(self, s, c).closure(first)
+    }
+
     /// The old search over paths, kept as the oracle of the graph version.
     #[cfg(test)]
     pub fn reach_by_paths(&self, s: &State, c: Character) -> u32 {

@@ -1447,3 +1447,54 @@ fn eight_arrow_tiles_keep_movement_cheap() {
         assert!(started.elapsed() < budget, "{:?}", started.elapsed());
     }
 }
+
+/// Turning a tile changes a character's reach only when the turn changes
+/// the tile's arrows and some chain of the character's enters the tile
+/// (`MoveRules::entered`), which the heuristic's rotation threat relies on:
+/// checked for every character, tile and turn over random games.
+#[test]
+fn a_turn_outside_the_entered_squares_keeps_the_reach() {
+    let g = fox();
+    let mut rng = rng_from_seed(17);
+    let mut checked = 0;
+    for _ in 0..10 {
+        let mut s = g.initial_state(&mut rng);
+        while g.turn(&s) != Turn::Terminal {
+            for c in 0..4 {
+                let reach = g.mv.reach(&s, c);
+                let entered = g.mv.entered(&s, c);
+                assert_eq!(reach & !entered, 0, "reach outside the entered squares");
+                for q in 0..25u8 {
+                    let Cell::Up(id, r) = s.cells[q as usize] else {
+                        continue;
+                    };
+                    for k in 1..4 {
+                        let turned = Cell::Up(id, (r + k) % 4);
+                        if entered & (1 << q) != 0
+                            && g.mv.arrows(turned) != g.mv.arrows(s.cells[q as usize])
+                        {
+                            continue;
+                        }
+                        let mut t = s.clone();
+                        t.cells[q as usize] = turned;
+                        assert_eq!(
+                            g.mv.reach(&t, c),
+                            reach,
+                            "character {c}, square {q}, turn {k}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+            let a = match g.turn(&s) {
+                Turn::Chance => g.sample_chance(&s, &mut rng),
+                _ => {
+                    let legal = g.legal_actions(&s);
+                    legal[crate::rng::below(&mut rng, legal.len())]
+                }
+            };
+            g.apply(&mut s, a);
+        }
+    }
+    assert!(checked > 1000, "only {checked} turns checked");
+}

@@ -4,6 +4,8 @@
 use super::Hamunaptra;
 use super::data::KindClass;
 use super::state::{NONE, Phase, State, xy};
+use arrayvec::ArrayVec;
+
 use crate::game::{PlayerId, Returns};
 
 /// A seat's victory points by item.
@@ -88,22 +90,28 @@ impl Hamunaptra {
     /// character's progress toward distance D, an open cell in the exit zone
     /// next to one of its characters, and (own hand only) stairs held.
     pub(super) fn estimate(&self, s: &State, p: PlayerId, own_hand: bool) -> f64 {
+        self.estimate_parts(s, p).value(own_hand)
+    }
+
+    /// The terms of [`Hamunaptra::estimate`], worked out once for both
+    /// readings of the hand.
+    fn estimate_parts(&self, s: &State, p: PlayerId) -> EstimateParts {
         let v = self.vp(s, p);
-        let mut est = f64::from(v.total);
-        if !own_hand {
-            // Another player's hand is hidden: count its size, not its cards.
-            let pl = &s.players[p as usize];
-            let in_hand = pl
-                .hand
-                .iter()
-                .filter(|&&k| k != NONE && matches!(self.comps.class(k), KindClass::Equip(_)))
-                .count();
-            est -= in_hand as f64;
-            est += 0.1 * pl.hand.len() as f64;
-        }
+        let pl = &s.players[p as usize];
+        let in_hand = pl
+            .hand
+            .iter()
+            .filter(|&&k| k != NONE && matches!(self.comps.class(k), KindClass::Equip(_)))
+            .count();
+        let mut parts = EstimateParts {
+            total: v.total,
+            hidden_equipment: in_hand,
+            hand: pl.hand.len(),
+            board: None,
+        };
         let e = s.players[p as usize].entrance;
         if e == super::state::NO_CELL {
-            return est;
+            return parts;
         }
         let (ex, ey) = xy(e);
         let mut best = 0i32;
@@ -113,9 +121,10 @@ impl Hamunaptra {
                 best = best.max((x - ex).abs().max((y - ey).abs()));
             }
         }
-        est += 2.0 * f64::from(best.min(self.d)) / f64::from(self.d.max(1));
+        let progress = 2.0 * f64::from(best.min(self.d)) / f64::from(self.d.max(1));
         // Danger (§9 item 5): a character sharing or bordering the cell of a
         // monster or trap on the board may be lost (2 VP) in the next fight.
+        let mut dangers = 0u32;
         for ch in &s.chars {
             if ch.alive && ch.owner == p && ch.cell != super::state::NO_CELL {
                 let near = |c: u16| c == ch.cell || (0..4).any(|d| self.nb(ch.cell, d) == Some(c));
@@ -123,7 +132,7 @@ impl Hamunaptra {
                     .iter()
                     .any(|f| f.cell != super::state::NO_CELL && near(f.cell))
                 {
-                    est -= 0.6;
+                    dangers += 1;
                 }
             }
         }
@@ -156,24 +165,21 @@ impl Hamunaptra {
                 })
             });
         });
-        if zone {
-            est += 1.5;
-        }
-        if own_hand {
-            let stairs_in_hand = s.players[p as usize]
-                .hand
-                .iter()
-                .filter(|&&k| {
-                    k != NONE
-                        && matches!(self.comps.class(k), KindClass::Tile(t) if self.comps.tiles[t as usize].stairs)
-                })
-                .count();
-            est += 0.5 * stairs_in_hand as f64;
-            if zone && stairs_in_hand > 0 {
-                est += 2.0;
-            }
-        }
-        est
+        let stairs_in_hand = pl
+            .hand
+            .iter()
+            .filter(|&&k| {
+                k != NONE
+                    && matches!(self.comps.class(k), KindClass::Tile(t) if self.comps.tiles[t as usize].stairs)
+            })
+            .count();
+        parts.board = Some(BoardTerms {
+            progress,
+            dangers,
+            zone,
+            stairs_in_hand,
+        });
+        parts
     }
 
     /// Heuristic in [−1, 1]: own estimate against the best opponent's.
@@ -181,11 +187,92 @@ impl Hamunaptra {
         if s.phase == Phase::Over {
             return self.final_returns(s)[p as usize];
         }
-        let mine = self.estimate(s, p, true);
-        let best_other = (0..self.players)
+        let parts: ArrayVec<EstimateParts, MAX_SEATS> = (0..self.players)
+            .map(|q| self.estimate_parts(s, q))
+            .collect();
+        Self::heuristic_from(&parts, p)
+    }
+
+    /// [`Hamunaptra::heuristic_value`] for every seat, each seat's estimate
+    /// worked out once.
+    pub fn heuristic_values(&self, s: &State) -> Returns {
+        if s.phase == Phase::Over {
+            return self.final_returns(s);
+        }
+        let parts: ArrayVec<EstimateParts, MAX_SEATS> = (0..self.players)
+            .map(|q| self.estimate_parts(s, q))
+            .collect();
+        (0..self.players)
+            .map(|p| Self::heuristic_from(&parts, p))
+            .collect()
+    }
+
+    /// The heuristic for `p` from every seat's estimate terms.
+    fn heuristic_from(parts: &[EstimateParts], p: PlayerId) -> f64 {
+        let mine = parts[p as usize].value(true);
+        let best_other = (0..parts.len() as PlayerId)
             .filter(|&q| q != p)
-            .map(|q| self.estimate(s, q, false))
+            .map(|q| parts[q as usize].value(false))
             .fold(f64::NEG_INFINITY, f64::max);
         ((mine - best_other) / 10.0).tanh()
+    }
+}
+
+/// Hamunaptra's largest seat count.
+const MAX_SEATS: usize = 4;
+
+/// The terms of one seat's estimate ([`Hamunaptra::estimate`]).
+#[derive(Clone, Copy, Debug)]
+struct EstimateParts {
+    /// Victory points.
+    total: u32,
+    /// Equipment cards in hand.
+    hidden_equipment: usize,
+    /// Cards in hand.
+    hand: usize,
+    /// The terms of a seat with an entrance.
+    board: Option<BoardTerms>,
+}
+
+/// The terms of [`EstimateParts`] that need the seat's entrance.
+#[derive(Clone, Copy, Debug)]
+struct BoardTerms {
+    /// The farthest character's progress toward distance D.
+    progress: f64,
+    /// Characters next to a monster or trap.
+    dangers: u32,
+    /// An open cell in the exit zone next to one of the seat's characters.
+    zone: bool,
+    /// Stairs tiles in hand.
+    stairs_in_hand: usize,
+}
+
+impl EstimateParts {
+    /// The estimate, added up in the order the terms were defined (so the
+    /// same value to the bit); `own_hand`: the hand's cards may be read.
+    fn value(&self, own_hand: bool) -> f64 {
+        let mut est = f64::from(self.total);
+        if !own_hand {
+            // Another player's hand is hidden: count its size, not its cards.
+            est -= self.hidden_equipment as f64;
+            est += 0.1 * self.hand as f64;
+        }
+        let Some(b) = self.board else {
+            return est;
+        };
+        est += b.progress;
+        for _ in 0..b.dangers {
+            est -= 0.6;
+        }
+        if b.zone {
+            est += 1.5;
+        }
+        if own_hand {
+            est += 0.5 * b.stairs_in_hand as f64;
+            if b.zone && b.stairs_in_hand > 0 {
+                est += 2.0;
+            }
+        }
+        est
     }
 }

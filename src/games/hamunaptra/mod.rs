@@ -764,6 +764,9 @@ impl Game for Hamunaptra {
     fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
         self.heuristic_value(state, player)
     }
+    fn heuristics(&self, state: &State) -> Returns {
+        self.heuristic_values(state)
+    }
     fn feature_names() -> &'static [&'static str] {
         &features::FEATURES
     }

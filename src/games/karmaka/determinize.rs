@@ -16,7 +16,7 @@ use arrayvec::ArrayVec;
 
 use super::Karmaka;
 use super::cards::NCARDS;
-use super::state::{MAXP, NONE, Pile, State, Tally, bit};
+use super::state::{MAXP, NONE, Pile, State, Tally, bit, sort_cards};
 use crate::rng::{GameRng, shuffle};
 
 /// Everything an observer knows: the masked state.
@@ -251,15 +251,15 @@ impl Karmaka {
         };
         for p in 0..self.players as usize {
             fill(&mut v.hands[p], &mut v.known);
-            v.hands[p].sort_unstable();
+            sort_cards(&mut v.hands[p]);
             fill(&mut v.decks[p], &mut v.known);
             fill(&mut v.futures[p], &mut v.known);
         }
         fill(&mut v.well_top, &mut v.known);
         fill(&mut v.aside, &mut v.known);
-        v.aside.sort_unstable();
+        sort_cards(&mut v.aside);
         fill(&mut v.well, &mut v.known);
-        v.well.sort_unstable();
+        sort_cards(&mut v.well);
         v
     }
 }

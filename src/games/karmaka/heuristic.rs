@@ -4,7 +4,9 @@
 //! cost of an ability play).
 
 use super::Karmaka;
+use super::state::MAXP as MAX_SEATS;
 use super::state::{NONE, Phase, State, THRESHOLD, TRANSCENDED};
+use crate::game::Returns;
 
 impl Karmaka {
     /// Progress of one seat in rungs: the rung, plus up to 0.8 for the share of
@@ -49,32 +51,61 @@ impl Karmaka {
     /// The heuristic value of `s` for `player`.
     pub fn evaluate(&self, s: &State, player: u8) -> f64 {
         if s.phase == Phase::Over {
-            return if s.winner == super::state::NONE {
-                0.0
-            } else if self.side_of(s.winner) == self.side_of(player) {
-                1.0
-            } else {
-                -1.0
-            };
+            return self.evaluate_over(s, player);
         }
+        let progress = self.progresses(s);
+        self.evaluate_from(&progress, player)
+    }
+
+    /// [`Karmaka::evaluate`] for every seat, each seat's progress worked
+    /// out once.
+    pub fn evaluate_all(&self, s: &State) -> Returns {
+        let seats = 0..self.players;
+        if s.phase == Phase::Over {
+            return seats.map(|p| self.evaluate_over(s, p)).collect();
+        }
+        let progress = self.progresses(s);
+        seats.map(|p| self.evaluate_from(&progress, p)).collect()
+    }
+
+    /// The value of a finished game for `player`.
+    fn evaluate_over(&self, s: &State, player: u8) -> f64 {
+        if s.winner == super::state::NONE {
+            0.0
+        } else if self.side_of(s.winner) == self.side_of(player) {
+            1.0
+        } else {
+            -1.0
+        }
+    }
+
+    /// Every seat's progress (a seat past [`Karmaka::players`] is never read).
+    fn progresses(&self, s: &State) -> [f64; MAX_SEATS] {
         // Karmic cost (spec §9, term 5): the player offered the played card
         // takes it when it improves their Future Life.
-        let progress = |q: u8| {
+        let mut out = [0.0; MAX_SEATS];
+        for q in 0..self.players {
             let now = self.progress(s, q, None);
-            match s.phase {
+            out[q as usize] = match s.phase {
                 Phase::Offer(to, _) if to == q && s.center != NONE => {
                     now.max(self.progress(s, q, Some(s.center)))
                 }
                 _ => now,
-            }
-        };
+            };
+        }
+        out
+    }
+
+    /// The heuristic value for `player` of a state in play, from every
+    /// seat's progress.
+    fn evaluate_from(&self, progress: &[f64; MAX_SEATS], player: u8) -> f64 {
         let mine = (0..self.players)
             .filter(|&q| self.side_of(q) == self.side_of(player))
-            .map(progress)
+            .map(|q| progress[q as usize])
             .fold(0.0, f64::max);
         let theirs = (0..self.players)
             .filter(|&q| self.side_of(q) != self.side_of(player))
-            .map(progress)
+            .map(|q| progress[q as usize])
             .fold(0.0, f64::max);
         ((mine - theirs) / 4.0).clamp(-0.99, 0.99)
     }

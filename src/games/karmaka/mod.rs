@@ -432,6 +432,10 @@ impl Game for Karmaka {
         self.legal(state)
     }
 
+    fn legal_actions_into(&self, state: &State, out: &mut Actions) {
+        self.legal_into(state, out);
+    }
+
     /// Each card type's ability, forbidden through `no_ability`; its players
     /// are the seats that played it for its ability.
     fn ablations(&self) -> Vec<crate::game::Ablation> {
@@ -560,6 +564,10 @@ impl Game for Karmaka {
 
     fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
         self.evaluate(state, player)
+    }
+
+    fn heuristics(&self, state: &State) -> Returns {
+        self.evaluate_all(state)
     }
 
     fn feature_names() -> &'static [&'static str] {

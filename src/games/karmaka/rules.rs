@@ -7,6 +7,7 @@ use super::Karmaka;
 use super::cards::{Colour, NCARDS, Who};
 use super::state::{
     ALL, Action, Dest, NONE, Phase, State, THRESHOLD, TRANSCENDED, Then, bit, insert_sorted,
+    sort_cards,
 };
 use crate::game::Turn;
 
@@ -127,32 +128,39 @@ impl Karmaka {
     }
 
     fn push_types(&self, out: &mut Actions, pile: &[u8]) {
-        let m = self.types_in(pile);
-        for t in 0..self.cards.types.len() as u8 {
-            if m & 1 << t != 0 {
-                out.push(Action::Pick(t));
-            }
+        let mut m = self.types_in(pile);
+        while m != 0 {
+            out.push(Action::Pick(m.trailing_zeros() as u8));
+            m &= m - 1;
         }
     }
 
     /// Fills the legal actions of `s`.
     pub fn legal(&self, s: &State) -> Actions {
         let mut out = Actions::new();
+        self.legal_into(s, &mut out);
+        out
+    }
+
+    /// [`Karmaka::legal`] written into `out`, replacing what it held.
+    pub fn legal_into(&self, s: &State, out: &mut Actions) {
+        out.clear();
         let a = s.active as usize;
         match s.phase {
             Phase::Main | Phase::Bonus => {
-                let m = self.types_in(&s.hands[a]);
+                let mut m = self.types_in(&s.hands[a]);
                 let ally = self.ally_play(s.active);
-                for t in 0..self.cards.types.len() as u8 {
-                    if m & 1 << t != 0 {
-                        out.push(Action::Points(t));
-                        if self.no_ability != Some(t) {
-                            out.push(Action::Ability(t));
-                        }
-                        out.push(Action::Future(t));
-                        if ally {
-                            out.push(Action::AllyFuture(t));
-                        }
+                // The types in hand, in increasing order.
+                while m != 0 {
+                    let t = m.trailing_zeros() as u8;
+                    m &= m - 1;
+                    out.push(Action::Points(t));
+                    if self.no_ability != Some(t) {
+                        out.push(Action::Ability(t));
+                    }
+                    out.push(Action::Future(t));
+                    if ally {
+                        out.push(Action::AllyFuture(t));
                     }
                 }
                 if s.phase == Phase::Bonus {
@@ -177,26 +185,26 @@ impl Karmaka {
                         .map(Action::Target),
                 );
             }
-            Phase::DenialPick | Phase::SowPlace(_) => self.push_types(&mut out, &s.hands[a]),
-            Phase::DwindlePick(v) => self.push_types(&mut out, &s.hands[v as usize]),
+            Phase::DenialPick | Phase::SowPlace(_) => self.push_types(out, &s.hands[a]),
+            Phase::DwindlePick(v) => self.push_types(out, &s.hands[v as usize]),
             Phase::RouletteRuin(_) | Phase::JubileePick(_) => {
-                self.push_types(&mut out, &s.hands[a]);
+                self.push_types(out, &s.hands[a]);
                 out.push(Action::Stop);
             }
             Phase::RouletteDraw(_) => {
                 out.push(Action::Draw);
                 out.push(Action::Stop);
             }
-            Phase::EmbodyPick => self.push_types(&mut out, &s.deeds[a]),
+            Phase::EmbodyPick => self.push_types(out, &s.deeds[a]),
             Phase::CrisisPick(v) => {
                 out.extend((0..s.deeds[v as usize].len() as u8).map(Action::Deed));
             }
             Phase::TransPick => out.extend((0..s.futures[a].len() as u8).map(Action::Position)),
             Phase::DestinyPlace(_) => {
-                self.push_types(&mut out, &s.aside);
+                self.push_types(out, &s.aside);
                 out.push(Action::Stop);
             }
-            Phase::DestinyReturn | Phase::SwindleTake(_) => self.push_types(&mut out, &s.aside),
+            Phase::DestinyReturn | Phase::SwindleTake(_) => self.push_types(out, &s.aside),
             Phase::RuinPick(_) => out.extend((0..s.ruins.len().min(3) as u8).map(Action::Ruin)),
             Phase::Offer(..) => {
                 out.push(Action::Accept);
@@ -207,7 +215,6 @@ impl Karmaka {
             | Phase::SwindleChance(..)
             | Phase::Over => {}
         }
-        out
     }
 
     /// Card-type counts in the pile a pending chance event draws from.
@@ -702,7 +709,7 @@ impl Karmaka {
                         s.known[c as usize] = 0;
                         s.well.push(c);
                     }
-                    s.well.sort_unstable();
+                    sort_cards(&mut s.well);
                     return;
                 }
             }

@@ -221,6 +221,29 @@ pub enum Action {
     Chance(u8),
 }
 
+/// Sorts a pile of card ids as `sort_unstable` does, through a bit set
+/// when the ids are distinct and below 64 (physical cards always are), the
+/// way a determinization's hands and Well are re-sorted many times a search.
+#[inline]
+pub fn sort_cards(pile: &mut [u8]) {
+    let mut set = 0u64;
+    for &c in pile.iter() {
+        if c >= 64 {
+            pile.sort_unstable();
+            return;
+        }
+        set |= 1 << c;
+    }
+    if set.count_ones() as usize != pile.len() {
+        pile.sort_unstable();
+        return;
+    }
+    for slot in pile.iter_mut() {
+        *slot = set.trailing_zeros() as u8;
+        set &= set - 1;
+    }
+}
+
 /// Inserts `card` into a sorted pile.
 pub fn insert_sorted(pile: &mut Pile, card: u8) {
     let at = pile.iter().position(|&c| c > card).unwrap_or(pile.len());

@@ -13,7 +13,7 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use crate::game::PlayerId;
+use crate::game::{PlayerId, Returns};
 
 use super::Karmox;
 use super::data::{Board, Check, Components, Kind, NO_SQ, colour_of};
@@ -240,6 +240,23 @@ impl Karmox {
         h: &[Holding; 6],
         t: &Distances,
     ) -> f64 {
+        let v = self.side_common(s, side, pos, h, t);
+        if own {
+            self.side_own(s, side, v, pos, h, t)
+        } else {
+            self.side_other(s, side, v)
+        }
+    }
+
+    /// The terms of [`Karmox::side_value`] that any side may read.
+    fn side_common(
+        &self,
+        s: &State,
+        side: u8,
+        pos: &[u16; 6],
+        h: &[Holding; 6],
+        t: &Distances,
+    ) -> f64 {
         let xp = f64::from(s.xp[side as usize]);
         let mut v = xp;
         let ready = self.portal_ready(side, xp, h);
@@ -274,10 +291,25 @@ impl Karmox {
             // Closing in on 10 XP: start gathering near the portal.
             v -= 0.02 * (xp - 5.0) * portal.min(20.0);
         }
-        if !own {
-            // Another side's cards are secret: count them, not what they ask.
-            return v + 0.3 * s.piles[side as usize].len() as f64;
-        }
+        v
+    }
+
+    /// [`Karmox::side_value`] of another side from its common terms `v`.
+    fn side_other(&self, s: &State, side: u8, v: f64) -> f64 {
+        // Another side's cards are secret: count them, not what they ask.
+        v + 0.3 * s.piles[side as usize].len() as f64
+    }
+
+    /// [`Karmox::side_value`] of the evaluating side from its common terms `v`.
+    fn side_own(
+        &self,
+        s: &State,
+        side: u8,
+        mut v: f64,
+        pos: &[u16; 6],
+        h: &[Holding; 6],
+        t: &Distances,
+    ) -> f64 {
         // Tempo (spec 9, terms 7 and 8): a character heads for the icon of
         // the tile waiting in its cell, else toward the centre of the board.
         for c in self.side_chars(side).filter(|&c| s.ch[c].on_board()) {
@@ -452,6 +484,48 @@ impl Karmox {
         })
     }
 
+    /// [`Karmox::evaluate`] for every seat: each side's terms worked out
+    /// once, each side's lead once for all its seats.
+    pub fn evaluate_all(&self, s: &State) -> Returns {
+        if s.phase == Phase::Over {
+            return (0..self.n as PlayerId)
+                .map(|p| self.evaluate(s, p))
+                .collect();
+        }
+        let h = self.sheet_summary(s);
+        let pos = self.positions(s);
+        self.with_distances(|t| {
+            let sides = 0..self.n_sides as u8;
+            let common: [f64; 6] = std::array::from_fn(|x| {
+                if x < self.n_sides {
+                    self.side_common(s, x as u8, &pos, &h, t)
+                } else {
+                    0.0
+                }
+            });
+            let others: [f64; 6] = std::array::from_fn(|x| {
+                if x < self.n_sides {
+                    self.side_other(s, x as u8, common[x])
+                } else {
+                    0.0
+                }
+            });
+            let mut value = [0.0f64; 6];
+            for side in sides {
+                if !self.seat_side[..self.n].contains(&side) {
+                    continue;
+                }
+                let mine = self.side_own(s, side, common[side as usize], &pos, &h, t);
+                let (lead, _, _) = self.lead_from(s, side, mine, &others, &pos, &h, t);
+                value[side as usize] = (lead / 12.0).tanh().clamp(-0.99, 0.99);
+            }
+            self.seat_side[..self.n]
+                .iter()
+                .map(|&side| value[side as usize])
+                .collect()
+        })
+    }
+
     /// Each character's square, `NO_SQ` off the board.
     pub(super) fn positions(&self, s: &State) -> [u16; 6] {
         let mut pos = [NO_SQ; 6];
@@ -474,14 +548,34 @@ impl Karmox {
         h: &[Holding; 6],
         t: &Distances,
     ) -> (f64, u8, [u16; 6]) {
+        let mut others = [0.0f64; 6];
+        for x in (0..self.n_sides as u8).filter(|&x| x != side) {
+            others[x as usize] = self.side_value(s, x, false, pos, h, t);
+        }
+        let mine = self.side_value(s, side, true, pos, h, t);
+        self.lead_from(s, side, mine, &others, pos, h, t)
+    }
+
+    /// [`Karmox::raw_lead`] from `side`'s own value `mine` and every other
+    /// side's value in `others` (indexed by side).
+    #[allow(clippy::too_many_arguments)]
+    fn lead_from(
+        &self,
+        s: &State,
+        side: u8,
+        mut mine: f64,
+        others: &[f64; 6],
+        pos: &[u16; 6],
+        h: &[Holding; 6],
+        t: &Distances,
+    ) -> (f64, u8, [u16; 6]) {
         let (mut best_other, mut rival) = (f64::NEG_INFINITY, side);
         for x in (0..self.n_sides as u8).filter(|&x| x != side) {
-            let v = self.side_value(s, x, false, pos, h, t);
+            let v = others[x as usize];
             if rival == side || v > best_other {
                 (best_other, rival) = (v, x);
             }
         }
-        let mut mine = self.side_value(s, side, true, pos, h, t);
         let mut at = *pos;
         // A Move of one of ours is worth its best destination.
         if let Phase::MoveDest(c) = s.phase

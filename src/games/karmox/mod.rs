@@ -507,6 +507,9 @@ impl Game for Karmox {
     fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
         self.evaluate(s, player)
     }
+    fn heuristics(&self, s: &State) -> Returns {
+        self.evaluate_all(s)
+    }
     fn feature_names() -> &'static [&'static str] {
         &features::FEATURES
     }
