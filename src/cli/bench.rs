@@ -195,12 +195,11 @@ fn rate(x: f64) -> String {
     }
 }
 
-/// CPU time of this thread in seconds (Linux), to report rates that ignore the
-/// time the process was descheduled on a busy machine.
+/// CPU time of this thread in seconds, to report rates that ignore the time
+/// the process was descheduled on a busy machine (the clock the searches'
+/// `cpu_ms` budgets read: a system call, no file of the machine's read).
 fn thread_cpu_seconds() -> Option<f64> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let ns: f64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(ns / 1e9)
+    crate::agents::mcts::clock::thread_cpu().map(|t| t.as_secs_f64())
 }
 
 pub(super) fn playouts<G: Game>(game: &G, plan: &Plan) -> serde_json::Value {

@@ -135,22 +135,12 @@ pub fn with_iterations(member: &str, n: u64) -> String {
     format!("{}({})", &member[..open], parts.join(","))
 }
 
-/// CPU time of the whole process (the trials run on one worker thread).
+/// CPU time of the whole process (the trials run on one worker thread), or
+/// wall time where the platform has no CPU clock.
 fn process_cpu() -> Duration {
-    #[cfg(unix)]
-    {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
-        let rc = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
-        if rc == 0 {
-            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
-        }
-    }
     static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-    START.get_or_init(std::time::Instant::now).elapsed()
+    let start = START.get_or_init(std::time::Instant::now);
+    crate::agents::mcts::clock::process_cpu().unwrap_or_else(|| start.elapsed())
 }
 
 /// Mean CPU milliseconds per decision of `member` in `games` self-play games.

@@ -49,18 +49,35 @@ impl Mark {
 /// CPU time consumed by the calling thread.
 #[cfg(unix)]
 pub fn thread_cpu() -> Option<Duration> {
+    cpu_clock(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// CPU time consumed by the whole process, every thread included.
+#[cfg(unix)]
+pub fn process_cpu() -> Option<Duration> {
+    cpu_clock(libc::CLOCK_PROCESS_CPUTIME_ID)
+}
+
+#[cfg(unix)]
+fn cpu_clock(id: libc::clockid_t) -> Option<Duration> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
     // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    let rc = unsafe { libc::clock_gettime(id, &mut ts) };
     (rc == 0).then(|| Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32))
 }
 
 /// CPU time consumed by the calling thread: unknown on this platform.
 #[cfg(not(unix))]
 pub fn thread_cpu() -> Option<Duration> {
+    None
+}
+
+/// CPU time consumed by the whole process: unknown on this platform.
+#[cfg(not(unix))]
+pub fn process_cpu() -> Option<Duration> {
     None
 }
 
@@ -81,5 +98,19 @@ mod tests {
             x = x.wrapping_add(std::hint::black_box(1));
         }
         assert!(x > 0);
+    }
+
+    /// The process's CPU time holds at least the work of this thread.
+    #[cfg(unix)]
+    #[test]
+    fn process_cpu_holds_the_threads_work() {
+        let (p0, t0) = (process_cpu().unwrap(), thread_cpu().unwrap());
+        let mut x = 0u64;
+        while thread_cpu().unwrap() - t0 < Duration::from_millis(5) {
+            x = x.wrapping_add(std::hint::black_box(1));
+        }
+        assert!(x > 0);
+        let worked = thread_cpu().unwrap() - t0;
+        assert!(process_cpu().unwrap() - p0 >= worked);
     }
 }
