@@ -330,3 +330,21 @@ batch = 200
     }
     assert!(md.contains(&design.verdict), "{md}");
 }
+
+/// Every committed space parses and names variants of a registered game.
+#[test]
+fn every_committed_space_parses() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/design");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let space = Space::parse(&text, &path.display().to_string())
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert!(!space.stages.is_empty(), "{}", path.display());
+            seen += 1;
+        }
+    }
+    assert!(seen >= 3, "the planted, Fox and Hamunaptra spaces");
+}
