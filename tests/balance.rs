@@ -959,6 +959,34 @@ fn compare_recovers_the_planted_komi_effect_with_a_paired_interval() {
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(err.contains(says), "{err}");
     }
+    // `report` on the compared folder opens with the variant against its
+    // base: the komi's effect on seat 0 survives Holm's correction, the card's
+    // (the same in both games) does not.
+    let o = boardlab(&["report", variant.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = std::fs::read_to_string(variant.join("dashboard.md")).unwrap();
+    let html = std::fs::read_to_string(variant.join("report.html")).unwrap();
+    assert!(html.contains("id=\"paired\""), "{md}");
+    let verdict = md
+        .lines()
+        .find(|l| l.starts_with("Beyond chance once corrected"))
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(verdict.contains("seat 0 at budget 4 -0.1"), "{verdict}");
+    assert!(!verdict.contains("role card"), "{verdict}");
+    assert!(md.contains("Holm p"), "{md}");
+    assert!(html.contains("Paired differences, budget 4"), "{md}");
+    // The study's own balance curve follows the differences.
+    let (paired_at, curve_at) = (md.find("Holm p").unwrap(), md.rfind("balance.csv").unwrap());
+    assert!(paired_at < curve_at, "{md}");
+    // A paired.csv not written by compare is refused, naming the file.
+    let forged = variant.join("paired.csv");
+    let text = std::fs::read_to_string(&forged).unwrap();
+    std::fs::write(&forged, text.replacen(",-0.1", ",oops", 1)).unwrap();
+    let o = boardlab(&["report", variant.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("paired.csv") && err.contains("oops"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 #[test]

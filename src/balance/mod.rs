@@ -9,6 +9,7 @@
 
 pub mod ablate;
 pub mod fair;
+pub mod page;
 pub mod paired;
 pub mod records;
 pub mod shard;

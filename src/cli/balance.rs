@@ -163,7 +163,7 @@ pub(super) fn compare(a: &CompareArgs) -> Result<()> {
     let out = a.out.as_ref().unwrap_or(&a.variant);
     let _out = crate::fsutil::OutputLock::claim(out)
         .with_context(|| format!("cannot write {}", out.display()))?;
-    save(out, "paired.csv", &c.to_csv())?;
+    save(out, crate::balance::page::PAIRED_FILE, &c.to_csv())?;
     let md = c.to_markdown();
     save(out, "paired.md", &md)?;
     print!("{md}");

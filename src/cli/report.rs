@@ -10,7 +10,8 @@ use crate::report::dashboard;
 #[derive(Debug, clap::Args)]
 pub struct ReportArgs {
     /// A run directory (games.csv), an experiment directory (cells.csv), a
-    /// meta-game (metagame.json) or a design search (design.json).
+    /// meta-game (metagame.json), a design search (design.json) or a
+    /// variant against its base (paired.csv, from `compare`).
     pub dir: PathBuf,
 }
 
@@ -27,7 +28,25 @@ pub(super) fn run(a: ReportArgs) -> Result<()> {
         }
         None => {
             crate::report::stream::check_games_count(&a.dir).map_err(anyhow::Error::msg)?;
-            dashboard::write(&a.dir).map_err(anyhow::Error::msg)?
+            // A `compare` output opens with the variant against its base; the
+            // two studies' own sections (in its subfolders) follow when present.
+            let paired =
+                crate::balance::page::paired_sections(&a.dir).map_err(anyhow::Error::msg)?;
+            let d = match dashboard::build(&a.dir) {
+                Ok(mut d) => {
+                    d.sections.splice(0..0, paired);
+                    d
+                }
+                // Nothing but the differences (compare --out to a new folder).
+                Err(_) if !paired.is_empty() && !holds_games(&a.dir) => dashboard::Dashboard {
+                    title: "Variant against base".into(),
+                    intro: Vec::new(),
+                    sections: paired,
+                },
+                Err(e) => anyhow::bail!(e),
+            };
+            dashboard::save(&a.dir, &d).map_err(anyhow::Error::msg)?;
+            d
         }
     };
     println!(
@@ -38,4 +57,9 @@ pub(super) fn run(a: ReportArgs) -> Result<()> {
         a.dir.join(crate::files::MARKDOWN_FILE).display()
     );
     Ok(())
+}
+
+/// Whether `dir` holds a run's or an experiment's games.
+fn holds_games(dir: &std::path::Path) -> bool {
+    dir.join(crate::files::GAMES_FILE).exists() || dir.join("cells.csv").exists()
 }
