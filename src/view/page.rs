@@ -149,6 +149,8 @@ function show(i) {
   log.querySelectorAll("li").forEach((li, k) => li.classList.toggle("future", k >= idx));
   if (idx > 0) { const li = log.children[idx - 1]; li.classList.add("current"); li.scrollIntoView({ block: "nearest" }); }
   searchTable();
+  // The address names what is shown, so a copied link opens it again.
+  history.replaceState(null, '', '#step=' + idx + '&pov=' + (pov === 0 ? 'all' : pov - 1));
 }
 function stop() { if (timer) { clearInterval(timer); timer = null; } $("play").textContent = "▶ play"; }
 function play() {
@@ -184,9 +186,13 @@ if (D.legend.length) {
   }
   $("legend").appendChild(dl);
 }
-// A link may name a state and a point of view: page.html#step=40&pov=1
+// A link may name a state and a point of view: page.html#step=40&pov=1 is
+// seat 1's view (seats count from 0, as everywhere), pov=all everything.
 const want = new URLSearchParams(location.hash.slice(1));
-if (want.has("pov")) { pov = Math.max(0, Math.min(D.povs.length - 1, +want.get("pov") | 0)); $("pov").value = pov; }
+if (want.has("pov") && want.get("pov") !== "all") {
+  const seat = parseInt(want.get("pov"), 10);
+  if (seat >= 0 && seat + 1 < D.povs.length) { pov = seat + 1; $("pov").value = pov; }
+}
 relabel();
 show(want.has("step") ? +want.get("step") : 0);
 "#;

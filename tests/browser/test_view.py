@@ -143,3 +143,24 @@ def test_search_candidates_are_shown(pages, browser):
     page.select_option("#pov", "2")
     assert page.locator("#search table").count() == 0
     assert errors == [], errors
+
+
+def test_link_names_a_state_and_a_seat_counted_from_zero(pages, browser):
+    page = browser.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(pages["karmaka"].as_uri() + "#step=6&pov=1", wait_until="load")
+    # pov=1 is seat 1's view: the select shows it and the status the state.
+    assert page.locator("#pov").input_value() == "2"
+    assert "1" in page.locator("#pov option:checked").inner_text()
+    assert page.locator("#jump").input_value() == "6"
+    # Stepping keeps the address in step, so a copied link opens the same view.
+    page.locator("#fwd").click()
+    assert page.evaluate("location.hash") == "#step=7&pov=1"
+    page.select_option("#pov", "0")
+    assert page.evaluate("location.hash") == "#step=7&pov=all"
+    # A seat the game does not have falls back to everything.
+    page.goto(pages["karmaka"].as_uri() + "#pov=9", wait_until="load")
+    page.reload(wait_until="load")
+    assert page.locator("#pov").input_value() == "0"
+    assert errors == [], errors
