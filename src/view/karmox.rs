@@ -13,6 +13,11 @@ use crate::games::karmox::state::{Action, Phase, State};
 
 const SQ: f64 = 28.0;
 const PANEL_W: f64 = 470.0;
+/// The side panel's text: size, line height, characters a line, first line.
+const SIDE_FONT: f64 = 12.5;
+const LINE_H: f64 = 16.0;
+const SIDE_CHARS: usize = 60;
+const PANEL_TOP: f64 = 74.0;
 /// The margin of the board's coordinates.
 const EDGE: f64 = 22.0;
 const SIDE: [&str; 2] = ["#2a6fdb", "#d0352b"];
@@ -179,10 +184,13 @@ impl Karmox {
             &mut panel,
             px,
             36.0,
-            11.0,
+            12.0,
             "start",
             "#444",
-            &format!("event E{:02}: {}", v.square, clip(&event.text, 70)),
+            &clip(
+                &format!("event E{:02}: {}", v.square, event.text),
+                SIDE_CHARS + 4,
+            ),
         );
         let phase = match v.phase {
             Phase::Over => match v.result {
@@ -195,7 +203,7 @@ impl Karmox {
             &mut panel,
             px,
             52.0,
-            11.0,
+            12.0,
             "start",
             "#444",
             &format!("now: {}", clip(&phase, 60)),
@@ -215,7 +223,7 @@ impl Karmox {
             &mut panel,
             px,
             *y,
-            12.0,
+            13.5,
             "start",
             "#222",
             &format!(
@@ -224,7 +232,7 @@ impl Karmox {
                 v.xp[side as usize]
             ),
         );
-        *y += 16.0;
+        *y += LINE_H + 1.0;
         for c in self.side_chars(side) {
             let ch = &v.ch[c];
             svg::circle(
@@ -255,16 +263,10 @@ impl Karmox {
                 self.slot(v, c)
                     .map_or(String::new(), |t| format!(" · cell {}", self.c.tiles[t].id)),
             );
-            svg::text(
-                &mut panel,
-                px + 18.0,
-                *y,
-                11.0,
-                "start",
-                "#222",
-                &clip(&line, 78),
-            );
-            *y += 15.0;
+            for part in wrap(&line, SIDE_CHARS) {
+                svg::text(&mut panel, px + 18.0, *y, SIDE_FONT, "start", "#222", &part);
+                *y += LINE_H;
+            }
         }
         let sheets = layer("sheets", &panel);
         let mut panel = String::new();
@@ -279,26 +281,27 @@ impl Karmox {
                 }
             })
             .collect();
-        svg::text(
-            &mut panel,
-            px + 18.0,
-            *y,
-            11.0,
-            "start",
-            "#555",
-            &clip(
-                &format!(
-                    "missions: {}",
-                    if missions.is_empty() {
-                        "none".into()
-                    } else {
-                        missions.join("; ")
-                    }
-                ),
-                80,
-            ),
-        );
-        *y += 22.0;
+        // One mission a line: names are long and a side may hold six.
+        let label = if missions.is_empty() {
+            "missions: none"
+        } else {
+            "missions:"
+        };
+        svg::text(&mut panel, px + 18.0, *y, SIDE_FONT, "start", "#555", label);
+        *y += LINE_H;
+        for m in &missions {
+            svg::text(
+                &mut panel,
+                px + 30.0,
+                *y,
+                SIDE_FONT,
+                "start",
+                "#555",
+                &clip(m, SIDE_CHARS),
+            );
+            *y += LINE_H;
+        }
+        *y += 8.0;
         [sheets, layer("missions", &panel)]
     }
 
@@ -320,10 +323,10 @@ impl Karmox {
             &mut panel,
             px,
             y,
-            11.0,
+            12.0,
             "start",
             "#444",
-            &clip(&format!("supply: {}", supply.join(" ")), 64),
+            &clip(&format!("supply: {}", supply.join(" ")), SIDE_CHARS),
         );
         panel
     }
@@ -411,14 +414,25 @@ impl Picture for Karmox {
         chars.join(", ")
     }
 
-    fn canvas(&self, _states: &[State]) -> Option<Canvas> {
+    fn canvas(&self, states: &[State]) -> Option<Canvas> {
         let board_h = self.c.board.h as f64 * SQ + 40.0;
+        // The panel beside the board as tall as its tallest state needs.
+        let panel_h = states
+            .iter()
+            .map(|v| {
+                let mut y = PANEL_TOP;
+                for side in 0..self.n_sides as u8 {
+                    let _ = self.pic_side(v, side, 0.0, &mut y);
+                }
+                y + 30.0
+            })
+            .fold(560.0, f64::max);
         // Room left of and above the board for its coordinates.
         Some(Canvas {
             x: -EDGE,
             y: -EDGE,
             w: self.pic_board_w() + PANEL_W + EDGE,
-            h: board_h.max(560.0) + EDGE,
+            h: board_h.max(panel_h) + EDGE,
         })
     }
 
@@ -433,7 +447,7 @@ impl Picture for Karmox {
             layer("pieces", &self.pic_pieces(&v)),
             layer("panel", &self.pic_status(&v, px)),
         ];
-        let mut y = 74.0;
+        let mut y = PANEL_TOP;
         for side in 0..self.n_sides as u8 {
             out.extend(self.pic_side(&v, side, px, &mut y));
         }
@@ -481,6 +495,25 @@ impl Picture for Karmox {
         ));
         l
     }
+}
+
+/// `text` in lines of at most `n` characters, broken at spaces (a word
+/// longer than a line is clipped).
+fn wrap(text: &str, n: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    for word in text.split(' ') {
+        let len = line.chars().count();
+        if len > 0 && len + 1 + word.chars().count() > n {
+            lines.push(std::mem::take(&mut line));
+            line.push_str("   ");
+        } else if len > 0 {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    lines.push(line);
+    lines.into_iter().map(|l| clip(&l, n)).collect()
 }
 
 fn clip(text: &str, n: usize) -> String {

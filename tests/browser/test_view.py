@@ -164,3 +164,27 @@ def test_link_names_a_state_and_a_seat_counted_from_zero(pages, browser):
     page.reload(wait_until="load")
     assert page.locator("#pov").input_value() == "0"
     assert errors == [], errors
+
+
+# Every <text> of the board's SVG, laid out by the browser, inside the SVG's
+# view box: the texts that run past its edge (cut off on the page).
+OUTSIDE = """() => {
+  const svg = document.querySelector('svg');
+  const vb = svg.viewBox.baseVal;
+  return [...svg.querySelectorAll('text')].filter((t) => {
+    const b = t.getBBox();
+    return b.x < vb.x - 1 || b.x + b.width > vb.x + vb.width + 1 ||
+      b.y < vb.y - 1 || b.y + b.height > vb.y + vb.height + 1;
+  }).map((t) => t.textContent);
+}"""
+
+
+@pytest.mark.parametrize("name", [n for n in GAMES if n != "connect4"])
+def test_no_text_runs_off_the_picture(pages, browser, name):
+    page, errors = open_page(browser, pages[name])
+    total = int(page.locator("#total").inner_text())
+    for step in (0, total // 2, total):
+        page.locator("#jump").fill(str(step))
+        page.locator("#jump").dispatch_event("change")
+        assert page.evaluate(OUTSIDE) == [], (name, step)
+    assert errors == [], errors
