@@ -402,6 +402,7 @@ impl RunArgs {
             duplicate: self.duplicate,
             until: self.until,
             fixed_seats: false,
+            interrupt: None,
         }
     }
 }
