@@ -727,7 +727,7 @@ impl BuiltinAgentObj {
             *built = Some(state.inner.build_agent(&self.spec).map_err(value_error)?);
         }
         let agent = built.as_mut().expect("built above");
-        agent.step(&*state.inner, rng).map_err(value_error)
+        agent.step(&*state.inner, rng)
     }
     fn __repr__(&self) -> String {
         format!("boardlab.agent({:?})", self.spec.label)
