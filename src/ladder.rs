@@ -75,6 +75,21 @@ pub struct LadderPlan {
     pub unit: BudgetUnit,
 }
 
+/// The most games a ladder meeting plays (`ladder --games`, `balance
+/// --ladder-games`): its pairs are planned up front.
+pub const MAX_MEETING_GAMES: u64 = 1_000_000;
+
+/// Games per ladder meeting as typed (`text`), from `least` (0: no ladder,
+/// where a command allows it) to [`MAX_MEETING_GAMES`].
+pub fn check_meeting_games(text: &str, least: u64) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if (least..=MAX_MEETING_GAMES).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of games a ladder meeting from {least} to {MAX_MEETING_GAMES}"
+        )),
+    }
+}
+
 /// Builds the entrants and the schedule. `agents` are agent specs; random
 /// play is added as the anchor if missing. Budgets must be positive.
 pub fn plan(agents: &[String], budgets: &[u64], unit: BudgetUnit) -> Result<LadderPlan> {

@@ -2053,3 +2053,193 @@ fn metrics_of_another_run_are_refused() {
     ]);
     assert!(!out.exists(), "a refused merge left its --out behind");
 }
+
+/// A flag and the values of the catalogue it takes.
+type Flag<'a> = (&'a str, &'a [&'a str]);
+
+/// Every numeric flag of every command that takes one, at 0, negative,
+/// beyond any count (18446744073709551615 and one more), fractional, empty
+/// and not a number: each value the flag cannot take is refused before
+/// anything is played or written, by a one-line message naming the flag or
+/// quoting the value. `accepted` lists the values a flag does take (a seed
+/// of 0, `--threads 0` for one per core…), which are left out.
+#[test]
+fn every_numeric_flag_out_of_range() {
+    let base = made_dir("flags");
+    let run = base.join("R");
+    let out = base.join("OUT");
+    let (r, o) = (run.to_str().unwrap(), out.to_str().unwrap());
+    let made = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--games",
+        "10",
+        "--seed",
+        "3",
+        "--out",
+        r,
+        "-q",
+    ]);
+    assert!(made.status.success());
+    let exp = base.join("e.toml");
+    std::fs::write(
+        &exp,
+        "description = \"d\"\ngame = \"tictactoe\"\ngames = 2\nlineups = [[\"random\", \"random\"]]\n",
+    )
+    .unwrap();
+    let e = exp.to_str().unwrap();
+    const SEED: &[&str] = &["0", "18446744073709551615"];
+    const THREADS: &[&str] = &["0"];
+    #[rustfmt::skip]
+    let commands: Vec<(Vec<&str>, Vec<Flag>)> = vec![
+        (vec!["run", "--game", "tictactoe", "--agents", "random,random", "--games", "2", "-q", "--out", o],
+         vec![("--games", &[]), ("--seed", SEED), ("--threads", THREADS),
+              ("--max-errors", &["18446744073709551615"]), ("--move-timeout-ms", &[])]),
+        (vec!["run", "--game", "tictactoe", "--agents", "random,random", "--until", "ci=0.2", "-q", "--out", o],
+         vec![("--max-games", &[])]),
+        (vec!["soak", "--game", "tictactoe", "--games", "2"],
+         vec![("--games", &[]), ("--seed", SEED), ("--start", &["0"]), ("--threads", THREADS)]),
+        (vec!["experiment", e, "--out", o], vec![("--threads", THREADS)]),
+        (vec!["summarize", r], vec![("--resamples", &[]), ("--seed", SEED)]),
+        (vec!["sprt", "--game", "tictactoe", "--agents", "random,random", "--elo0", "0", "--elo1", "5"],
+         vec![("--alpha", &[]), ("--beta", &[]), ("--seed", SEED), ("--max-games", &[]),
+              ("--batch", &["18446744073709551615"]), ("--threads", THREADS)]),
+        (vec!["exploitability", "--game", "kuhn", "--agent", "random"],
+         vec![("--samples", &[]), ("--seed", SEED), ("--threads", THREADS)]),
+        (vec!["ladder", "--game", "tictactoe", "--agents", "mcts", "--iterations", "2,4", "--out", o],
+         vec![("--games", &[]), ("--seed", SEED), ("--threads", THREADS), ("--resamples", &[])]),
+        (vec!["quality", "--game", "tictactoe", "--agents", "random", "--out", o],
+         vec![("--games", &[]), ("--seed", SEED), ("--threads", THREADS)]),
+        (vec!["verify", r], vec![("--sample", &["18446744073709551615"]), ("--threads", THREADS)]),
+        (vec!["tune", "--game", "tictactoe", "--agent", "mcts(iterations=5,c=[0.5,2])", "--against",
+              "random", "--out", o],
+         vec![("--budget", &[]), ("--confirm", &[]), ("--seed", SEED), ("--threads", THREADS),
+              ("--k", &["0", "18446744073709551615", "18446744073709551616", "1.5"]),
+              ("--neighbours", &["18446744073709551615"])]),
+        (vec!["fit", "--game", "karmaka", "--agent", "greedy", "--out", o],
+         vec![("--games", &[]), ("--seed", SEED), ("--stride", &[]), ("--holdout", &[]),
+              ("--threads", THREADS)]),
+        (vec!["balance", "--game", "tictactoe", "--agent", "mcts", "--budgets", "2,4", "--out", o],
+         vec![("--max-games", &[]), ("--tolerance", &[]),
+              ("--max-seconds", &["18446744073709551615", "18446744073709551616", "1.5"]),
+              ("--ladder-games", &["0"]), ("--seed", SEED), ("--threads", THREADS)]),
+        (vec!["ablate", "--game", "planted", "--out", o],
+         vec![("--games", &[]), ("--seed", SEED), ("--threads", THREADS)]),
+        (vec!["metagame", "--game", "tictactoe", "--agents", "random,greedy", "--out", o],
+         vec![("--games", &[]), ("--seed", SEED), ("--tolerance", &[]), ("--bootstrap", &[]),
+              ("--threads", THREADS)]),
+    ];
+    let values = [
+        "0",
+        "-1",
+        "18446744073709551615",
+        "18446744073709551616",
+        "1.5",
+        "",
+        "abc",
+    ];
+    let before = snapshot(&run);
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for (command, flags) in &commands {
+        for (flag, accepted) in flags {
+            for v in values.iter().filter(|v| !accepted.contains(v)) {
+                count += 1;
+                let mut args = command.clone();
+                let arg = format!("{flag}={v}");
+                args.push(&arg);
+                let got = boardlab(&args);
+                let stderr = String::from_utf8_lossy(&got.stderr);
+                let mut why = Vec::new();
+                if got.status.code() != Some(2) {
+                    why.push(format!("exit code {:?}", got.status.code()));
+                }
+                if stderr.trim_end().lines().count() != 1 || stderr.contains("panicked") {
+                    why.push("not one line".to_string());
+                }
+                if !stderr.contains(flag) && !stderr.contains(&format!("'{v}'")) {
+                    why.push("names neither the flag nor the value".to_string());
+                }
+                if out.exists() {
+                    why.push(format!("{} was written", out.display()));
+                    let _ = std::fs::remove_dir_all(&out);
+                }
+                if !why.is_empty() {
+                    failures.push(format!("{args:?}: {}; stderr: {stderr}", why.join(", ")));
+                }
+            }
+        }
+    }
+    if snapshot(&run) != before {
+        failures.push(format!("{} changed", run.display()));
+    }
+    println!("catalogue: {count} cases");
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// Every parameter of every registered game, empty, beyond any count,
+/// negative, beyond any finite range and not a number: each refused by a
+/// one-line message naming the parameter or quoting the value, before an
+/// output folder is made.
+#[test]
+fn every_game_parameter_out_of_range() {
+    let base = made_dir("game-params");
+    let out = base.join("OUT");
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for info in GAMES {
+        for p in info.params {
+            for v in ["", "18446744073709551616", "-1", "1e308", "NaN"] {
+                count += 1;
+                let spec = format!("{}({}={v})", info.name, p.name);
+                let args = [
+                    "run",
+                    "--game",
+                    &spec,
+                    "--agents",
+                    "random,random",
+                    "--games",
+                    "2",
+                    "-q",
+                    "--out",
+                    out.to_str().unwrap(),
+                ];
+                let got = boardlab(&args);
+                let stderr = String::from_utf8_lossy(&got.stderr);
+                let mut why = Vec::new();
+                if got.status.code() != Some(2) {
+                    why.push(format!("exit code {:?}", got.status.code()));
+                }
+                if stderr.trim_end().lines().count() != 1 || stderr.contains("panicked") {
+                    why.push("not one line".to_string());
+                }
+                if !stderr.contains(p.name) && !stderr.contains(&format!("'{v}'")) {
+                    why.push("names neither the parameter nor the value".to_string());
+                }
+                if out.exists() {
+                    why.push(format!("{} was written", out.display()));
+                    let _ = std::fs::remove_dir_all(&out);
+                }
+                if !why.is_empty() {
+                    failures.push(format!("{spec}: {}; stderr: {stderr}", why.join(", ")));
+                }
+            }
+        }
+    }
+    println!("catalogue: {count} cases");
+    assert!(count >= 250, "{count}");
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -185,3 +185,99 @@ fn an_experiment_holds_no_rows() {
         "experiment: peak {s} bytes at {small} games a cell, {l} at {large}: grows by more than {allowed}"
     );
 }
+
+/// A Connect Four run of `games` random games (with its metrics.csv).
+fn one_run(games: u64) -> (PathBuf, PathBuf) {
+    let base = temp_dir(&format!("memory-report-{games}"));
+    let dir = base.join("run");
+    ok(&[
+        "run",
+        "--game",
+        "connect4",
+        "--agents",
+        "random,random",
+        "--games",
+        &games.to_string(),
+        "--threads",
+        "1",
+        "--quiet",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    (base, dir)
+}
+
+#[test]
+fn report_holds_no_rows() {
+    let _alone = alone();
+    let (small, large) = (2_000u64, 20_000u64);
+    let peak = |games| {
+        let (base, dir) = one_run(games);
+        let peak = peak_of(|| {
+            boardlab::report::dashboard::write(&dir).unwrap();
+        });
+        let page = std::fs::read_to_string(dir.join("report.html")).unwrap();
+        assert!(page.contains(&format!("{games} games")), "{games}");
+        let _ = std::fs::remove_dir_all(base);
+        peak
+    };
+    let (s, l) = (peak(small), peak(large));
+    // As for summarize: 16 bytes per extra game.
+    let allowed = 16 * (large - small) as usize;
+    assert!(
+        l <= s + allowed,
+        "report: peak {s} bytes at {small} games, {l} at {large}: grows by more than {allowed}"
+    );
+}
+
+/// Peak bytes of a `balance` study of `games` games at each of two budgets,
+/// its records written as the command writes them.
+fn balance_peak(games: u64) -> usize {
+    use boardlab::balance::records::Records;
+    use boardlab::balance::skill::{SkillOptions, measure_with};
+    let base = temp_dir(&format!("memory-balance-{games}"));
+    std::fs::create_dir_all(&base).unwrap();
+    let game = boardlab::games::tictactoe::TicTacToe;
+    let o = SkillOptions {
+        agent: "mcts".into(),
+        budgets: vec![1, 2],
+        until: None,
+        max_games: games,
+        duplicate: false,
+        // Budgets this small never agree: both are played.
+        tolerance: 1e-9,
+        max_seconds: None,
+        ladder_games: 0,
+        seed: 1,
+        threads: 1,
+        progress: false,
+    };
+    let records = Records {
+        dir: &base,
+        resume: false,
+    };
+    let mut budgets = 0;
+    let peak = peak_of(|| {
+        budgets = measure_with(&game, &o, Some(records))
+            .unwrap()
+            .budgets
+            .len();
+    });
+    assert_eq!(budgets, 2);
+    let _ = std::fs::remove_dir_all(base);
+    peak
+}
+
+#[test]
+fn balance_holds_no_games() {
+    let _alone = alone();
+    let (small, large) = (1_000u64, 10_000u64);
+    let (s, l) = (balance_peak(small), balance_peak(large));
+    // Holding the games costs hundreds of bytes each; the counters grow
+    // with the kinds of games only. 16 bytes per extra game, as above.
+    let allowed = 16 * (large - small) as usize;
+    assert!(
+        l <= s + allowed,
+        "balance: peak {s} bytes at {small} games a budget, {l} at {large}: grows by more than {allowed}"
+    );
+}

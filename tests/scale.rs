@@ -851,6 +851,43 @@ fn a_human_seat_without_input_stops_the_game() {
     assert!(!stdout.contains("(score"), "{stdout}");
 }
 
+/// In `run`, a human seat whose standard input ends stops the run, as a kill
+/// would: the game is not recorded as that seat's forfeit.
+#[test]
+fn a_human_seat_without_input_stops_the_run_without_a_forfeit() {
+    let dir = temp_dir("human-run");
+    let out = Command::new(env!("CARGO_BIN_EXE_boardlab"))
+        .args([
+            "run",
+            "--game",
+            "tictactoe",
+            "--agents",
+            "random,human",
+            "--games",
+            "4",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("stopped at game 0: seat 1: standard input ended"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let games = std::fs::read_to_string(dir.join("games.csv")).unwrap_or_default();
+    assert!(
+        !games.contains("panicked") && games.lines().count() <= 1,
+        "{games}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// `--resume` after a `--max-errors` stop continues: the limit counts the
 /// faults of each invocation.
 #[test]

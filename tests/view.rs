@@ -119,3 +119,53 @@ fn view_refuses_bad_input() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Text of a trace, such as an agent's name, never reaches the page's
+/// markup: `<!--<script>` in a name would keep the data's script element
+/// open past its end, and `</script>` would end it early.
+#[test]
+fn trace_text_cannot_break_the_page() {
+    let dir = temp_dir("view-script");
+    let traces = dir.join("t");
+    let made = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "random,random",
+        "--games",
+        "1",
+        "-q",
+        "--trace",
+        traces.to_str().unwrap(),
+    ]);
+    assert!(made.status.success());
+    let trace = traces.join("game-00000000.jsonl");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let forged = dir.join("forged.jsonl");
+    std::fs::write(
+        &forged,
+        text.replacen("\"random\"", "\"<!--<script></script>\"", 1),
+    )
+    .unwrap();
+    let page = dir.join("page.html");
+    let o = boardlab(&[
+        "view",
+        forged.to_str().unwrap(),
+        "--out",
+        page.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("<!--"), "the name reached the markup");
+    let data = html
+        .split(r#"<script type="application/json" id="data">"#)
+        .nth(1)
+        .and_then(|rest| rest.split("</script>").next())
+        .unwrap();
+    assert!(
+        data.contains(r"\u003c!--\u003cscript>\u003c/script>"),
+        "{data}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

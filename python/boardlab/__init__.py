@@ -44,9 +44,10 @@ def run(game, agents, games=1, seed=0, threads=1, out=None, force=False):
     command line, e.g. ``"ismcts-1k"``) or a Python callable
     ``f(view, legal_actions) -> action`` that gets a State determinized for its
     seat and the legal action indices. Seatings rotate as in the CLI; an agent
-    that raises or returns an illegal action forfeits that game (the row's
-    ``error`` says why). With ``out``, the same files as ``boardlab run --out``
-    are written there. Returns a list of dicts, one per seat and game.
+    that returns an illegal action forfeits that game (the row's ``error``
+    says why), and one that raises stops the run with its exception. With
+    ``out``, the same files as ``boardlab run --out`` are written there.
+    Returns a list of dicts, one per seat and game.
     """
     if hasattr(game, "spec"):
         game = game.spec()

@@ -16,7 +16,7 @@ use boardlab::rng::{GameRng, rng_from_seed};
 use boardlab::runtime::{AgentKind, AnyAgentKind, Typed};
 use boardlab::spec::Spec;
 use boardlab::with_game;
-use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyEOFError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 
@@ -71,7 +71,7 @@ trait DynState: Send + Sync {
 trait DynAgent: Send {
     /// The game spec it was built for.
     fn game_spec(&self) -> String;
-    fn step(&mut self, state: &dyn DynState, rng: &mut GameRng) -> Result<u32, String>;
+    fn step(&mut self, state: &dyn DynState, rng: &mut GameRng) -> PyResult<u32>;
 }
 
 struct GameBox<G: Encode> {
@@ -120,11 +120,28 @@ impl<G: Encode> DynGame for GameBox<G> {
     }
     fn state_from_json(&self, json: &str) -> Result<Box<dyn DynState>, String> {
         let state: G::State = serde_json::from_str(json).map_err(|e| e.to_string())?;
-        Ok(self.wrap(state))
+        // A state read from text may be one no game reaches: it is checked as
+        // every state of a soak is, so that nothing later panics on it.
+        let game = &*self.game;
+        let checked = boardlab::arena::play::contained(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut legal = game.legal_actions(&game.initial_state(&mut rng_from_seed(0)));
+                boardlab::game::conformance::check_state(game, &state, &mut legal)
+            }))
+        });
+        match checked {
+            Ok(Ok(())) => Ok(self.wrap(state)),
+            Ok(Err(e)) => Err(format!("not a state of {}: {e}", game.spec())),
+            Err(_) => Err(format!(
+                "not a state of {}: the game's rules cannot read it",
+                game.spec()
+            )),
+        }
     }
     fn run(&self, seats: &[Seat], opts: &RunOptions) -> PyResult<arena::RunOutput> {
         let mut specs = Vec::new();
         let mut factories: Vec<Option<AgentFactory<G>>> = Vec::new();
+        let raised = Raised::default();
         for seat in seats {
             match seat {
                 Seat::Builtin(spec) => {
@@ -142,19 +159,54 @@ impl<G: Encode> DynGame for GameBox<G> {
                     let callable = Python::attach(|py| callable.clone_ref(py));
                     let callable = Arc::new(callable);
                     let game = self.game.clone();
+                    let raised = raised.clone();
                     factories.push(Some(Arc::new(move || {
                         Box::new(PyAgent {
                             game: game.clone(),
                             callable: callable.clone(),
+                            raised: raised.clone(),
                         }) as Box<dyn Agent<G>>
                     })));
                 }
             }
         }
         let game = self.game.clone();
-        let opts = opts.clone();
-        Python::attach(|py| py.detach(|| arena::run_with(&*game, &specs, &factories, &opts)))
-            .map_err(value_error)
+        let interrupt = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let opts = RunOptions {
+            interrupt: Some(interrupt.clone()),
+            ..opts.clone()
+        };
+        // The run plays on a thread of its own while this one, holding the
+        // interpreter only between waits, takes Python's signals: Ctrl-C
+        // interrupts the run between games, as a kill would.
+        let (out, signal) = Python::attach(|py| {
+            std::thread::scope(|scope| {
+                let worker = scope.spawn(|| arena::run_with(&*game, &specs, &factories, &opts));
+                let mut signal = None;
+                while !worker.is_finished() {
+                    py.detach(|| std::thread::sleep(std::time::Duration::from_millis(20)));
+                    if signal.is_none()
+                        && let Err(e) = py.check_signals()
+                    {
+                        interrupt.store(true, std::sync::atomic::Ordering::Relaxed);
+                        signal = Some(e);
+                    }
+                }
+                match worker.join() {
+                    Ok(out) => (out, signal),
+                    Err(panic) => std::panic::resume_unwind(panic),
+                }
+            })
+        });
+        // A Python agent that raised stopped the run: its exception is the
+        // caller's (KeyboardInterrupt included), not a forfeit.
+        if let Some(e) = raised.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            return Err(e);
+        }
+        if let Some(e) = signal {
+            return Err(e);
+        }
+        out.map_err(value_error)
     }
     fn with_python_kinds(
         &self,
@@ -181,6 +233,7 @@ impl<G: Encode> GameBox<G> {
                 Ok(Box::new(PyAgent {
                     game: game.clone(),
                     callable: callable.clone(),
+                    raised: Raised::default(),
                 }) as Box<dyn Agent<G>>)
             }),
         })
@@ -316,26 +369,43 @@ impl<G: Encode> DynAgent for BuiltinAgent<G> {
     fn game_spec(&self) -> String {
         self.game.spec()
     }
-    fn step(&mut self, state: &dyn DynState, rng: &mut GameRng) -> Result<u32, String> {
+    fn step(&mut self, state: &dyn DynState, rng: &mut GameRng) -> PyResult<u32> {
         let s = state
             .as_any()
             .downcast_ref::<StateBox<G>>()
-            .ok_or("the state belongs to another game")?;
+            .ok_or_else(|| value_error("the state belongs to another game"))?;
         let g = &*self.game;
         let Turn::Player(me) = g.turn(&s.state) else {
-            return Err("no player acts here (chance or terminal state)".into());
+            return Err(value_error(
+                "no player acts here (chance or terminal state)",
+            ));
         };
         // The agent sees a determinization for its seat, never the state itself.
         let view = g.determinize(&s.state, me, rng);
         let legal = g.legal_actions(&s.state);
-        let action = self.agent.act(Decision {
-            game: g,
-            me,
-            view: &view,
-            legal: &legal,
-            rng,
-            deadline: None,
-        });
+        // An agent that panics, or cannot go on (a human at the end of
+        // input), is an error of this call, never a panic through Python.
+        let agent = &mut self.agent;
+        let action = boardlab::arena::play::contained(|| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                agent.act(Decision {
+                    game: g,
+                    me,
+                    view: &view,
+                    legal: &legal,
+                    rng,
+                    deadline: None,
+                })
+            }))
+        })
+        .map_err(|p| {
+            let why = boardlab::arena::play::panic_text(&*p);
+            if why.ends_with(boardlab::agents::human::END_OF_INPUT) {
+                PyEOFError::new_err(why)
+            } else {
+                PyRuntimeError::new_err(format!("the agent could not decide: {why}"))
+            }
+        })?;
         Ok(g.action_index(&s.state, action))
     }
 }
@@ -345,7 +415,12 @@ impl<G: Encode> DynAgent for BuiltinAgent<G> {
 struct PyAgent<G: Encode> {
     game: Arc<G>,
     callable: Arc<Py<PyAny>>,
+    /// The first exception a Python agent of the run raised.
+    raised: Raised,
 }
+
+/// Where a run keeps the first exception its Python agents raised.
+type Raised = Arc<Mutex<Option<PyErr>>>;
 
 impl<G: Encode> Agent<G> for PyAgent<G> {
     fn act(&mut self, d: Decision<'_, G>) -> G::Action {
@@ -359,10 +434,17 @@ impl<G: Encode> Agent<G> for PyAgent<G> {
             state: d.view.clone(),
         }));
         let chosen: Result<u32, String> = Python::attach(|py| {
-            let result = self
-                .callable
-                .call1(py, (view, legal))
-                .map_err(|e| format!("the Python agent raised {e}"))?;
+            let result = match self.callable.call1(py, (view, legal)) {
+                Ok(r) => r,
+                Err(e) => {
+                    let why = format!("the Python agent raised {e}");
+                    let mut first = self.raised.lock().unwrap_or_else(|e| e.into_inner());
+                    first.get_or_insert(e);
+                    drop(first);
+                    // The run stops; the exception is raised where it was called.
+                    boardlab::agents::Abort::raise(why)
+                }
+            };
             result.extract::<u32>(py).map_err(|_| {
                 "the Python agent returned something other than an action index".into()
             })
@@ -645,7 +727,7 @@ impl BuiltinAgentObj {
             *built = Some(state.inner.build_agent(&self.spec).map_err(value_error)?);
         }
         let agent = built.as_mut().expect("built above");
-        agent.step(&*state.inner, rng).map_err(value_error)
+        agent.step(&*state.inner, rng)
     }
     fn __repr__(&self) -> String {
         format!("boardlab.agent({:?})", self.spec.label)
@@ -768,11 +850,8 @@ fn _metagame(
     let games = boardlab::arena::check_games(&games.to_string()).map_err(PyValueError::new_err)?;
     let threads =
         boardlab::arena::check_threads(&threads.to_string()).map_err(PyValueError::new_err)?;
-    if bootstrap > 100_000 {
-        return Err(PyValueError::new_err(format!(
-            "bootstrap is at most 100000, got {bootstrap}"
-        )));
-    }
+    let bootstrap = boardlab::stats::bootstrap::check_resamples(&bootstrap.to_string())
+        .map_err(PyValueError::new_err)?;
     let g = parse_game(game)?;
     let mut members = Vec::new();
     let mut kinds = Vec::new();

@@ -203,3 +203,32 @@ def test_an_action_beyond_the_range_is_out_of_range_not_negative():
         state.action_to_string(0, 9)
     with pytest.raises(ValueError, match="negative"):
         state.action_to_string(0, -1)
+
+
+def test_forged_states_are_refused_on_load():
+    with pytest.raises(ValueError, match="not a state of tictactoe"):
+        boardlab._state_from_json("tictactoe", '{"marks":[0,0],"to_move":5}')
+    with pytest.raises(ValueError, match="not a state of tictactoe"):
+        boardlab._state_from_json("tictactoe", '{"marks":[511,511],"to_move":0}')
+    with pytest.raises(ValueError, match="not a state of tictactoe"):
+        boardlab.deserialize_state('tictactoe\n{"marks":[7,0],"to_move":0}')
+    # A reachable state still loads, and plays on.
+    state = boardlab._state_from_json("tictactoe", '{"marks":[1,2],"to_move":0}')
+    assert state.legal_actions() == [2, 3, 4, 5, 6, 7, 8]
+
+
+def test_a_human_at_the_end_of_input_raises_eof_error(monkeypatch):
+    import os
+
+    r, w = os.pipe()
+    os.close(w)
+    saved = os.dup(0)
+    os.dup2(r, 0)
+    try:
+        state = boardlab.load_game("tictactoe").new_initial_state()
+        with pytest.raises(EOFError, match="standard input ended"):
+            boardlab.agent("human").step(state)
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+        os.close(r)

@@ -2,6 +2,8 @@
 
 import csv
 
+import pytest
+
 import boardlab
 
 
@@ -36,14 +38,47 @@ def test_agent_sees_a_view_of_its_seat():
     assert seen and all(ok for _, ok in seen)
 
 
-def test_raising_agent_forfeits_the_game():
-    def broken(view, legal):
-        raise RuntimeError("boom")
+def test_a_raising_agent_stops_the_run_with_its_own_exception(tmp_path):
+    calls = []
 
-    rows = boardlab.run("connect4", agents=[broken, "random"], games=2, seed=3)
-    assert all("boom" in r["error"] for r in rows)
+    def broken(view, legal):
+        calls.append(1)
+        raise LookupError("boom")
+
+    with pytest.raises(LookupError, match="boom"):
+        boardlab.run("connect4", agents=[broken, "random"], games=2, seed=3, out=tmp_path)
+    # Nothing of the game it stopped is recorded as a forfeit.
+    with open(tmp_path / "games.csv") as f:
+        assert list(csv.DictReader(f)) == []
+    assert len(calls) == 1
+
+
+def test_an_interrupt_inside_an_agent_interrupts_the_run():
+    def interrupted(view, legal):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        boardlab.run("tictactoe", agents=["random", interrupted], games=4, seed=1)
 
 
 def test_illegal_answer_forfeits_the_game():
     rows = boardlab.run("connect4", agents=[lambda v, l: 10**6, "random"], games=2, seed=3)
     assert all(r["error"] for r in rows)
+
+
+def test_ctrl_c_interrupts_a_run_of_builtin_agents(tmp_path):
+    import os
+    import signal
+    import threading
+    import time
+
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        boardlab.run("connect4", agents=["random", "random"], games=10**9, seed=1, out=tmp_path)
+    assert time.monotonic() - start < 60
+    timer.join()
+    # The games played before it are kept, as after a kill.
+    with open(tmp_path / "games.csv") as f:
+        assert len(list(csv.DictReader(f))) > 0

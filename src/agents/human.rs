@@ -9,7 +9,7 @@
 
 use std::io::{BufRead, Write};
 
-use super::{Agent, Decision};
+use super::{Abort, Agent, Decision};
 use crate::game::Game;
 
 /// Reads choices from standard input; re-asks on bad input.
@@ -158,8 +158,10 @@ impl<G: Game> Agent<G> for HumanAgent {
         show(&q, &mut out);
         match ask(&q, &mut std::io::stdin().lock(), &mut out) {
             Reply::Move(i) => d.legal[i],
-            Reply::Quit => panic!("seat {}: {QUIT}", d.me),
-            Reply::Undo | Reply::EndOfInput => panic!("seat {}: {END_OF_INPUT}", d.me),
+            Reply::Quit => Abort::raise(format!("seat {}: {QUIT}", d.me)),
+            Reply::Undo | Reply::EndOfInput => {
+                Abort::raise(format!("seat {}: {END_OF_INPUT}", d.me))
+            }
         }
     }
 }

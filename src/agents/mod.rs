@@ -29,6 +29,22 @@ use std::time::Duration;
 use crate::game::{Game, PlayerId};
 use crate::rng::GameRng;
 
+/// The panic payload of an agent that cannot go on and must stop the whole
+/// run instead of forfeiting its game: a human at the end of input, a Python
+/// agent whose callable raised. The runner records nothing of that game and
+/// ends with an error naming [`Abort::0`]; anything that asks an agent
+/// outside the runner reports it like any other panic
+/// ([`panic_text`](crate::arena::play::panic_text)).
+#[derive(Clone, Debug)]
+pub struct Abort(pub String);
+
+impl Abort {
+    /// Stops the run: unwinds out of the agent's decision with `why`.
+    pub fn raise(why: String) -> ! {
+        std::panic::panic_any(Abort(why))
+    }
+}
+
 /// The longest time per decision anything accepts, in milliseconds (one
 /// hour): the search budgets `time_ms` and `cpu_ms` and the runner's
 /// `--move-timeout-ms`. Longer values are typing slips, and near `u64::MAX`

@@ -73,6 +73,10 @@ pub struct RunOptions {
     /// rounding of the game count). A cross-play cell fixes who plays which
     /// side; every other run rotates the agents over the seats.
     pub fixed_seats: bool,
+    /// Set from another thread to interrupt the run between games (the
+    /// Python API's Ctrl-C): the games already played are kept, as after a
+    /// kill, and the run ends with [`RunError::Interrupted`].
+    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// Everything a run produced.
@@ -137,6 +141,18 @@ pub enum RunError {
         /// What went wrong.
         why: String,
     },
+    /// An agent that could not go on stopped the run (a human at the end of
+    /// input, a Python agent that raised): the games before it are kept.
+    #[error("stopped at game {index}: {why} (that game is not recorded)")]
+    Agent {
+        /// The game index.
+        index: u64,
+        /// What the agent said.
+        why: String,
+    },
+    /// [`RunOptions::interrupt`] was set.
+    #[error("interrupted: the games played so far are kept (--resume finishes the run)")]
+    Interrupted,
     /// Shard directories that do not add up to one run.
     #[error("cannot merge {path}: {why}")]
     Merge {
@@ -379,6 +395,14 @@ fn play_raw<G: Game>(
     let result = match played {
         Ok(r) => r,
         Err(panic) => {
+            if let Some(crate::agents::Abort(why)) = panic.downcast_ref::<crate::agents::Abort>() {
+                return RawGame {
+                    result: play::GameResult::faulted(n, why.clone()),
+                    seating,
+                    seed,
+                    stop: Some(Stop::Agent(why.clone())),
+                };
+            }
             let why = format!(
                 "the game's own code panicked: {}",
                 play::panic_text(&*panic)
@@ -420,6 +444,8 @@ pub enum Stop {
     Game(String),
     /// The game's trace could not be written.
     Trace(PathBuf, String),
+    /// An agent could not go on (see [`crate::agents::Abort`]).
+    Agent(String),
 }
 
 /// The rows one game produced.
@@ -1047,6 +1073,7 @@ pub fn run_with<G: Game>(
         // --max-errors counts this invocation's faults, so a resumed run continues.
         resumed_errors: recorded.errors,
         stopped: false,
+        interrupted: false,
         recorded: &mut recorded,
         bar: &bar,
         opts,
@@ -1402,6 +1429,8 @@ struct Writer<'a> {
     resumed_errors: u64,
     /// Set when `max_errors` ended the run.
     stopped: bool,
+    /// Set when [`RunOptions::interrupt`] ended the run.
+    interrupted: bool,
     recorded: &'a mut Recorded,
     bar: &'a progress::Progress,
     opts: &'a RunOptions,
@@ -1410,6 +1439,12 @@ struct Writer<'a> {
 impl Writer<'_> {
     /// Takes one event of `play_span`; false stops the span.
     fn take(&mut self, event: Event<'_>) -> bool {
+        if let Some(flag) = &self.opts.interrupt
+            && flag.load(std::sync::atomic::Ordering::Relaxed)
+        {
+            self.interrupted = true;
+            return false;
+        }
         let g = match event {
             Event::Tick => {
                 // The clock is read at ticks only, not per game.
@@ -1488,7 +1523,12 @@ impl Writer<'_> {
                     why,
                 },
                 Stop::Trace(path, why) => output_error(&path, why),
+                Stop::Agent(why) => RunError::Agent { index, why },
             });
+        }
+        if self.interrupted {
+            self.bar.finish_and_clear();
+            return Err(RunError::Interrupted);
         }
         Ok(())
     }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use arrayvec::ArrayVec;
 
 use super::watchdog::{Answer, Watchdog};
-use crate::agents::{Agent, Decision};
+use crate::agents::{Abort, Agent, Decision};
 use crate::game::{ENDING_FAULT, ENDING_LENGTH_CAP, Game, MAX_PLAYERS, Outcome, Turn, outcomes};
 use crate::rng::{GameRng, Stream, stream_rng};
 
@@ -92,6 +92,7 @@ pub fn panic_text(panic: &(dyn std::any::Any + Send)) -> String {
         .downcast_ref::<&str>()
         .map(|s| s.to_string())
         .or_else(|| panic.downcast_ref::<String>().cloned())
+        .or_else(|| panic.downcast_ref::<Abort>().map(|a| a.0.clone()))
         .unwrap_or_else(|| "unknown panic".into())
 }
 
@@ -373,6 +374,8 @@ fn judge<A: Copy + PartialEq + std::fmt::Debug>(
         }
         Ok(a) if is_legal(legal, a) => Ok(a),
         Ok(a) => Err(format!("seat {p} played an illegal action {a:?}")),
+        // Not the seat's fault: the run stops (see [`Abort`]).
+        Err(panic) if panic.is::<Abort>() => std::panic::resume_unwind(panic),
         Err(panic) => Err(format!("seat {p} agent panicked: {}", panic_text(&*panic))),
     }
 }

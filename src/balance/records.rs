@@ -17,8 +17,8 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
+use super::BudgetGames;
 use super::skill::SkillOptions;
-use super::{group_rate, groups};
 use crate::agents::registry::AgentSpec;
 use crate::arena::manifest::Identity;
 use crate::arena::record::{GameRow, check_games_header};
@@ -216,7 +216,8 @@ impl Records<'_> {
 /// Plays budget `agent`'s games (all `max_games`, or with `until` whole
 /// batches until every seat's and role's half-width is small enough),
 /// appending them to the budget's games file; when resuming, the games
-/// already there are kept and the stopping checks replayed over them.
+/// already there are kept and the stopping checks replayed over them. The
+/// games are read into a [`BudgetGames`] one chunk at a time, never all held.
 pub fn play_budget<G: Game>(
     game: &G,
     agent: &AgentSpec,
@@ -224,57 +225,48 @@ pub fn play_budget<G: Game>(
     o: &SkillOptions,
     pool: &rayon::ThreadPool,
     records: Option<Records>,
-) -> Result<Vec<PlayedGame>> {
+) -> Result<BudgetGames> {
     let n = game.num_players();
     let cap = rounded_games(o.max_games, n);
     let batch = until_batch(n);
     // Stop at a batch boundary once every group is precise enough.
-    let precise = |games: &[PlayedGame]| {
-        o.until.is_some_and(|ci| {
-            groups(games, n)
-                .iter()
-                .map(|g| group_rate(games, g, n, o.duplicate).half_width())
-                .fold(0.0, f64::max)
-                <= ci
-        })
-    };
-    let (mut games, mut sink) = match records {
-        None => (Vec::new(), None),
+    let precise = |games: &BudgetGames| o.until.is_some_and(|ci| games.half_width() <= ci);
+    let mut games = BudgetGames::new(n, o.duplicate);
+    let mut sink = match records {
+        None => None,
         Some(r) => {
             let path = r.dir.join(games_file(budget));
-            let (kept, file) = if r.resume && path.exists() {
-                reopen(game, &path, o, &agent.label, cap)?
+            let file = if r.resume && path.exists() {
+                let (file, stop) = reopen(game, &path, o, &agent.label, cap, &mut games, |g| {
+                    g.games % batch == 0 && g.games < cap && precise(g)
+                })?;
+                if let Some(end) = stop {
+                    if end != games.games {
+                        bail!(
+                            "cannot resume: {} holds {} games, but the study stops at {end}",
+                            path.display(),
+                            games.games
+                        );
+                    }
+                    return Ok(games);
+                }
+                file
             } else {
-                (
-                    Vec::new(),
-                    crate::fsutil::create(&path)
-                        .with_context(|| format!("cannot create {}", path.display()))?,
-                )
+                crate::fsutil::create(&path)
+                    .with_context(|| format!("cannot create {}", path.display()))?
             };
-            (kept, Some((file, path)))
+            Some((file, path))
         }
     };
-    for end in (batch..games.len() as u64 + 1).step_by(batch as usize) {
-        if end < cap && precise(&games[..end as usize]) {
-            if end != games.len() as u64 {
-                bail!(
-                    "cannot resume: {} holds {} games, but the study stops at {end}",
-                    sink.map_or(String::new(), |s| s.1.display().to_string()),
-                    games.len()
-                );
-            }
-            return Ok(games);
-        }
-    }
     // A chunk between checkpoints of the file: a deal at a time at least, and
     // never across a stopping check.
     let chunk = rounded_games(20.max(2 * pool.current_num_threads() as u64), n);
     let which = o.budgets.iter().position(|&b| b == budget).unwrap_or(0) + 1;
     let label = format!("budget {budget} ({which} of {})", o.budgets.len());
     let bar = crate::arena::progress::Progress::of(cap, o.progress, "game", label);
-    bar.inc(games.len() as u64);
-    while (games.len() as u64) < cap {
-        let start = games.len() as u64;
+    bar.inc(games.games);
+    while games.games < cap {
+        let start = games.games;
         let boundary = if o.until.is_some() {
             (start / batch + 1) * batch
         } else {
@@ -295,7 +287,9 @@ pub fn play_budget<G: Game>(
         if let Some((file, path)) = &mut sink {
             append(file, path, &played, start == 0)?;
         }
-        games.extend(played);
+        for g in played {
+            games.add(g);
+        }
         bar.inc(end - start);
         if end == boundary && end < cap && precise(&games) {
             break;
@@ -319,16 +313,19 @@ fn append(file: &mut std::fs::File, path: &Path, games: &[PlayedGame], first: bo
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// Reads the complete games of an interrupted budget from `path`, each
-/// checked to be the game this study plays at its place, truncates the file
-/// after the last of them and returns them with the file open at its end.
+/// Reads the complete games of an interrupted budget from `path` into
+/// `games`, each checked to be the game this study plays at its place,
+/// truncates the file after the last of them and returns the file open at
+/// its end, with the number of games read when `stop` first held after one.
 fn reopen<G: Game>(
     game: &G,
     path: &Path,
     o: &SkillOptions,
     label: &str,
     cap: u64,
-) -> Result<(Vec<PlayedGame>, std::fs::File)> {
+    games: &mut BudgetGames,
+    stop: impl Fn(&BudgetGames) -> bool,
+) -> Result<(std::fs::File, Option<u64>)> {
     let n = game.num_players();
     let refuse = |why: String| anyhow::anyhow!("cannot resume: {}: {why}", path.display());
     let mut file = crate::fsutil::open_existing(path).map_err(|e| refuse(e.to_string()))?;
@@ -352,7 +349,7 @@ fn reopen<G: Game>(
         .headers()
         .map_err(|e| refuse(format!("malformed: {e}")))?
         .clone();
-    let mut games = Vec::new();
+    let mut stopped = None;
     let mut keep = 0;
     if !header.is_empty() {
         check_games_header(&header).map_err(|e| refuse(format!("malformed: {e}")))?;
@@ -367,18 +364,21 @@ fn reopen<G: Game>(
                 .map_err(|e| refuse(format!("malformed row: {e}")))?;
             pending.push(row);
             if pending.len() == n {
-                let index = games.len() as u64;
+                let index = games.games;
                 if index >= cap {
                     return Err(refuse(format!(
                         "holds more than the {cap} games of a budget"
                     )));
                 }
                 crate::arena::check::game_rows(game, &identity, index, &pending).map_err(refuse)?;
-                games.push(PlayedGame {
+                games.add(PlayedGame {
                     rows: std::mem::take(&mut pending),
                     metrics: Vec::new(),
                     stop: None,
                 });
+                if stopped.is_none() && stop(games) {
+                    stopped = Some(games.games);
+                }
                 keep = reader.position().byte();
             }
         }
@@ -387,5 +387,5 @@ fn reopen<G: Game>(
     let io = |e: std::io::Error| refuse(format!("cannot truncate: {e}"));
     file.set_len(keep).map_err(io)?;
     file.seek(SeekFrom::End(0)).map_err(io)?;
-    Ok((games, file))
+    Ok((file, stopped))
 }

@@ -202,12 +202,16 @@ pub fn merge<G: Game>(
         game,
         &o,
         |b| {
-            let games = by_budget.remove(&b);
-            if let Some(games) = &games {
-                write_games(&out.join(games_file(b)), games)?;
-                super::records::write_sample(out, b, games)?;
-            }
-            Ok(games)
+            let Some(games) = by_budget.remove(&b) else {
+                return Ok(None);
+            };
+            write_games(&out.join(games_file(b)), &games)?;
+            super::records::write_sample(out, b, &games)?;
+            Ok(Some(super::BudgetGames::of(
+                game.num_players(),
+                o.duplicate,
+                games,
+            )))
         },
         |plan| {
             let pairs = out.join(PAIRS_FILE);

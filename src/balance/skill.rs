@@ -10,13 +10,12 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use super::records::{Records, play_budget};
-use super::{Group, group_rate, groups};
+use super::{BudgetGames, Group};
 use crate::agents::registry::AgentSpec;
-use crate::arena::PlayedGame;
 use crate::game::{Game, PlayerId};
 use crate::ladder::{self, BudgetUnit};
 use crate::stats::bootstrap::Interval;
-use crate::stats::rate::{Rate, clustered_rate, tost};
+use crate::stats::rate::{Rate, tost};
 
 /// How to measure.
 #[derive(Clone, Debug)]
@@ -92,27 +91,13 @@ pub fn at_budget(base: &AgentSpec, budget: u64) -> AgentSpec {
 
 /// The share of `games` that ended each way, clustered like the win rates
 /// (by deal with duplicate deals).
-fn ending_shares(games: &[PlayedGame], seats: usize, duplicate: bool) -> Vec<(String, Rate)> {
-    fn ending(g: &PlayedGame) -> &str {
-        g.rows.first().map_or("", |r| r.ending.as_str())
-    }
-    let mut names: Vec<&str> = games.iter().map(ending).filter(|e| !e.is_empty()).collect();
-    names.sort_unstable();
-    names.dedup();
-    names
-        .into_iter()
-        .map(|name| {
-            let units: Vec<(u64, f64)> = games
-                .iter()
-                .filter_map(|g| {
-                    let i = g.rows.first()?.game_index;
-                    let hit = f64::from(u8::from(ending(g) == name));
-                    Some((super::cluster(i, seats, duplicate), hit))
-                })
-                .collect();
-            (name.to_string(), clustered_rate(&units))
-        })
-        .collect()
+#[cfg(test)]
+fn ending_shares(
+    games: &[crate::arena::PlayedGame],
+    seats: usize,
+    duplicate: bool,
+) -> Vec<(String, Rate)> {
+    BudgetGames::of(seats, duplicate, games.to_vec()).endings()
 }
 
 /// Checks `o` for `game`: a search agent, increasing budgets, each of which builds.
@@ -164,7 +149,7 @@ pub fn measure_with<G: Game>(
             let agent = at_budget(&base, b);
             let games = play_budget(game, &agent, b, o, &pool, records)?;
             if let Some(r) = records {
-                super::records::write_sample(r.dir, b, &games)?;
+                super::records::write_sample(r.dir, b, &games.sample)?;
             }
             Ok(Some(games))
         },
@@ -189,7 +174,7 @@ pub fn ladder_plan(o: &SkillOptions, budgets: &[u64]) -> Result<ladder::LadderPl
 pub fn assess<G: Game>(
     game: &G,
     o: &SkillOptions,
-    mut games_at: impl FnMut(u64) -> Result<Option<Vec<PlayedGame>>>,
+    mut games_at: impl FnMut(u64) -> Result<Option<BudgetGames>>,
     journal: impl FnOnce(&ladder::LadderPlan) -> Result<Option<ladder::Journal>>,
 ) -> Result<SkillResult> {
     let n = game.num_players();
@@ -204,13 +189,7 @@ pub fn assess<G: Game>(
             ));
             break;
         };
-        let rates: Vec<(Group, Rate)> = groups(&games, n)
-            .into_iter()
-            .map(|g| {
-                let r = group_rate(&games, &g, n, o.duplicate);
-                (g, r)
-            })
-            .collect();
+        let rates = games.rates();
         let tost_p = out.last().map(|prev| {
             rates
                 .iter()
@@ -225,9 +204,9 @@ pub fn assess<G: Game>(
         let prev_budget = out.last().map(|r| r.budget);
         out.push(BudgetResult {
             budget: b,
-            games: games.len() as u64,
+            games: games.games,
             rates,
-            endings: ending_shares(&games, n, o.duplicate),
+            endings: games.endings(),
             tost_p,
             elo: None,
         });

@@ -42,7 +42,7 @@ pub struct BalanceArgs {
     #[arg(long)]
     pub max_seconds: Option<f64>,
     /// Games per ladder meeting for the Elo column, two-player games only (0: none).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = super::parse_meeting_games_or_none)]
     pub ladder_games: u64,
     /// `--seed`.
     #[command(flatten)]

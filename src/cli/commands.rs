@@ -78,7 +78,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "ci=X", value_parser = parse_until, requires = "max_games", conflicts_with = "games")]
     pub until: Option<f64>,
     /// The cap on games for --until.
-    #[arg(long, value_name = "N", requires = "until")]
+    #[arg(long, value_name = "N", requires = "until", value_parser = parse_games)]
     pub max_games: Option<u64>,
     /// No progress bar.
     #[arg(long, short)]
@@ -402,6 +402,7 @@ impl RunArgs {
             duplicate: self.duplicate,
             until: self.until,
             fixed_seats: false,
+            interrupt: None,
         }
     }
 }

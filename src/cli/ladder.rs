@@ -40,7 +40,7 @@ pub struct LadderArgs {
     #[arg(long)]
     pub cpu_ms: Option<String>,
     /// Games per meeting (rounded up to pairs with the seats swapped).
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, value_parser = super::parse_meeting_games)]
     pub games: u64,
     /// `--seed`.
     #[command(flatten)]
@@ -49,7 +49,7 @@ pub struct LadderArgs {
     #[command(flatten)]
     pub threads: Threads,
     /// Bootstrap resamples for the Elo intervals.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = super::parse_resamples)]
     pub resamples: usize,
     /// `--out` and `--force`.
     #[command(flatten)]

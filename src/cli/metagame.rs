@@ -49,7 +49,7 @@ pub struct MetagameArgs {
     #[arg(long, value_name = "ci=X", value_parser = super::parse_until)]
     pub until: Option<f64>,
     /// Bootstrap resamples for the value's interval.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, value_parser = super::parse_resamples)]
     pub bootstrap: usize,
     /// `--threads`.
     #[command(flatten)]
@@ -99,9 +99,6 @@ pub(super) fn run(a: MetagameArgs, registry: &Registry) -> Result<()> {
             })
             .collect::<Result<Vec<u64>>>()?,
     };
-    if a.bootstrap > 100_000 {
-        anyhow::bail!("--bootstrap is at most 100000, got {}", a.bootstrap);
-    }
     let opts = MetagameOptions {
         agents: split_list(&a.agents)?,
         budgets,

@@ -358,6 +358,21 @@ fn parse_games(text: &str) -> Result<u64, String> {
     crate::arena::check_games(text)
 }
 
+/// Bootstrap resamples, from 1 to [`crate::stats::bootstrap::MAX_RESAMPLES`].
+fn parse_resamples(text: &str) -> Result<usize, String> {
+    crate::stats::bootstrap::check_resamples(text)
+}
+
+/// Games per ladder meeting, from 1 to [`crate::ladder::MAX_MEETING_GAMES`].
+fn parse_meeting_games(text: &str) -> Result<u64, String> {
+    crate::ladder::check_meeting_games(text, 1)
+}
+
+/// Games per ladder meeting, or 0 for no ladder.
+fn parse_meeting_games_or_none(text: &str) -> Result<u64, String> {
+    crate::ladder::check_meeting_games(text, 0)
+}
+
 /// A `--move-timeout-ms` value, at most [`crate::agents::MAX_MOVE_MS`].
 fn parse_move_timeout(text: &str) -> Result<u64, String> {
     let max = crate::agents::MAX_MOVE_MS;

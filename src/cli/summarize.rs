@@ -22,7 +22,7 @@ pub struct SummarizeArgs {
     #[arg(long)]
     pub title: Option<String>,
     /// Bootstrap resamples for the rating intervals.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = super::parse_resamples)]
     pub resamples: usize,
     /// `--seed`.
     #[command(flatten)]

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use super::balance::{self, Balance, Group, first_movers, rate_points};
 use super::plots::{self, RatePoint, Series, SweepPoint, escape};
-use crate::arena::record::{GameRow, read_games};
+use crate::arena::record::read_games;
 use crate::files::{COMPARISONS_FILE, HTML_FILE, MARKDOWN_FILE};
 use crate::stats::ratings::RatingOptions;
 use crate::stats::{Z95, wilson};
@@ -79,7 +79,8 @@ struct Cell {
     game: String,
     agents: String,
     params: Vec<(String, String)>,
-    rows: Vec<GameRow>,
+    /// How many games had each length in turns.
+    turns: BTreeMap<u32, u64>,
     balance: Balance,
 }
 
@@ -104,25 +105,42 @@ fn p_text(p: f64) -> String {
 }
 
 fn load_cell(dir: &Path, id: String, params: Vec<(String, String)>) -> Result<Cell, String> {
-    let rows = read_games(&dir.join(crate::files::GAMES_FILE))?;
-    if rows.is_empty() {
-        return Err(format!(
-            "{} has no games",
-            dir.join(crate::files::GAMES_FILE).display()
-        ));
-    }
-    let first = first_movers(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     let opts = RatingOptions {
         resamples: 50,
         ..RatingOptions::default()
     };
-    let balance = balance::analyze(&rows, &opts).with_first_movers(&rows, &first);
-    let mut agents: Vec<(usize, String)> = rows
-        .iter()
-        .map(|r| (r.agent_index, r.agent.clone()))
-        .collect();
-    agents.sort();
-    agents.dedup();
+    // One game at a time, as `summarize` reads them; a file out of game
+    // order is read whole.
+    let (balance, agents, turns) = match super::stream::digest(dir, &opts)? {
+        Some(d) => (d.balance, d.agents, d.turns),
+        None => {
+            let rows = read_games(&dir.join(crate::files::GAMES_FILE))?;
+            if rows.is_empty() {
+                return Err(format!(
+                    "{} has no games",
+                    dir.join(crate::files::GAMES_FILE).display()
+                ));
+            }
+            let first =
+                first_movers(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+            let balance = balance::analyze(&rows, &opts).with_first_movers(&rows, &first);
+            let mut agents: Vec<(usize, String)> = rows
+                .iter()
+                .map(|r| (r.agent_index, r.agent.clone()))
+                .collect();
+            agents.sort();
+            agents.dedup();
+            let mut per_game: BTreeMap<u64, u32> = BTreeMap::new();
+            for r in &rows {
+                per_game.insert(r.game_index, r.turns);
+            }
+            let mut turns: BTreeMap<u32, u64> = BTreeMap::new();
+            for t in per_game.into_values() {
+                *turns.entry(t).or_default() += 1;
+            }
+            (balance, agents, turns)
+        }
+    };
     Ok(Cell {
         id,
         game: balance.game.clone(),
@@ -132,7 +150,7 @@ fn load_cell(dir: &Path, id: String, params: Vec<(String, String)>) -> Result<Ce
             .collect::<Vec<_>>()
             .join(", "),
         params,
-        rows,
+        turns,
         balance,
     })
 }
@@ -510,14 +528,9 @@ fn roles(cells: &[Cell], base: usize) -> Option<Section> {
 
 fn length(cells: &[Cell], base: usize) -> Section {
     let c = &cells[base];
-    let mut turns: BTreeMap<u64, u32> = BTreeMap::new();
-    for r in &c.rows {
-        turns.insert(r.game_index, r.turns);
-    }
-    let turns: Vec<u32> = turns.into_values().collect();
     let mut blocks = Vec::new();
     if let Ok(svg) =
-        plots::length_histogram_svg(&format!("game length ({})", c.id), "turns", &turns)
+        plots::length_histogram_counted_svg(&format!("game length ({})", c.id), "turns", &c.turns)
     {
         blocks.push(Block::Chart {
             caption: format!("Turns per game in {} (histogram of counts).", c.id),
@@ -540,12 +553,11 @@ fn length(cells: &[Cell], base: usize) -> Section {
         rows: Vec::new(),
     };
     for c in cells {
-        let mut per_game: BTreeMap<u64, f64> = BTreeMap::new();
-        for r in &c.rows {
-            per_game.insert(r.game_index, f64::from(r.turns));
-        }
-        let v: Vec<f64> = per_game.into_values().collect();
-        let (_, lo, hi, _) = crate::stats::seat_tests::mean_interval(&v);
+        let per_game = c
+            .turns
+            .iter()
+            .flat_map(|(&t, &n)| std::iter::repeat_n(f64::from(t), n as usize));
+        let (_, lo, hi, _) = crate::stats::seat_tests::mean_interval_of(per_game);
         let b = &c.balance;
         t.rows.push(vec![
             c.id.clone(),

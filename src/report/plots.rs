@@ -283,6 +283,15 @@ pub fn length_histogram_counted(
     crate::fsutil::write_atomic(path, histogram_svg(title, x_desc, bins_counted(values))?)
 }
 
+/// [`length_histogram_counted`] as SVG text.
+pub fn length_histogram_counted_svg(
+    title: &str,
+    x_desc: &str,
+    values: &BTreeMap<u32, u64>,
+) -> io::Result<String> {
+    histogram_svg(title, x_desc, bins_counted(values))
+}
+
 /// [`length_histogram`] as SVG text.
 pub fn length_histogram_svg(title: &str, x_desc: &str, values: &[u32]) -> io::Result<String> {
     histogram_svg(title, x_desc, bins(values))

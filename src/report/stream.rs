@@ -542,19 +542,15 @@ impl Pass {
         Ok(())
     }
 
-    /// Checks the rows and writes every file, as the rows in memory would.
-    fn write(
-        self,
-        dir: &Path,
-        labels: Option<&[String]>,
-        meta: &ReportMeta,
-    ) -> Result<Summary, String> {
+    /// Checks the rows: some were read, every agent and seat is within a
+    /// game's seats and `labels`' agents. Returns the agents' labels.
+    fn labels(&self, dir: &Path, labels: Option<&[String]>) -> Result<Vec<String>, String> {
         let games_csv = dir.join(crate::files::GAMES_FILE);
         if self.rows == 0 {
             return Err(format!("{} has no games", games_csv.display()));
         }
-        if let Some(e) = self.beyond {
-            return Err(e);
+        if let Some(e) = &self.beyond {
+            return Err(e.clone());
         }
         let labels: Vec<String> = match labels {
             Some(l) => l.to_vec(),
@@ -566,46 +562,23 @@ impl Pass {
                 labels.len()
             ));
         }
-        let finished = |mut t: Tally| {
-            t.finish();
-            t
-        };
-        let agents: Vec<AgentSummary> = labels
-            .iter()
-            .enumerate()
-            .map(|(i, label)| AgentSummary {
-                agent_index: i,
-                agent: label.clone(),
-                tally: finished(self.agents.get(i).map(|a| a.1.clone()).unwrap_or_default()),
-            })
-            .collect();
+        Ok(labels)
+    }
+
+    /// The report's numbers, and how many games had each length in turns.
+    fn assemble(self) -> (Balance, BTreeMap<u32, u64>, MetricsJoin, f64, f64, u64) {
+        let row_labels: Vec<String> = self.agents.iter().map(|(l, _)| l.clone()).collect();
         let by_seat: Vec<(Tally, Fingerprint)> = self
             .seats
             .into_iter()
             .map(|(t, f)| (finished(t), f))
             .collect();
-        let seats: Vec<SeatSummary> = by_seat
-            .iter()
-            .enumerate()
-            .map(|(s, (t, _))| SeatSummary {
-                seat: s as u8,
-                tally: t.clone(),
-            })
-            .collect();
-        write_summaries(dir, &agents, &seats)?;
-        let report_error =
-            |e: io::Error| format!("cannot write the report in {}: {e}", dir.display());
-        if let Some(e) = self.metrics.error {
-            return Err(report_error(e));
-        }
-        let row_labels: Vec<String> = self.agents.iter().map(|(l, _)| l.clone()).collect();
         let seat_count = by_seat.len();
-        let all = finished(self.all);
         let mut b = balance::assemble(Parts {
             sides: self.sides.sides(),
             game: self.game.unwrap_or_default(),
             games: self.games,
-            all,
+            all: finished(self.all),
             total: self.total,
             by_seat,
             by_role: self
@@ -630,15 +603,51 @@ impl Pass {
                 b.fair,
             ));
         }
-        balance::write_files(dir, &b, &self.last_turns, meta).map_err(report_error)?;
-        metrics::append_sums(
-            dir,
-            &self.metrics.sums,
-            self.rows as f64,
+        (
+            b,
+            self.last_turns,
+            self.metrics,
             self.winners,
             self.losers,
+            self.rows,
         )
-        .map_err(|e| {
+    }
+
+    /// Checks the rows and writes every file, as the rows in memory would.
+    fn write(
+        mut self,
+        dir: &Path,
+        labels: Option<&[String]>,
+        meta: &ReportMeta,
+    ) -> Result<Summary, String> {
+        let labels = self.labels(dir, labels)?;
+        let agents: Vec<AgentSummary> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, label)| AgentSummary {
+                agent_index: i,
+                agent: label.clone(),
+                tally: finished(self.agents.get(i).map(|a| a.1.clone()).unwrap_or_default()),
+            })
+            .collect();
+        let seats: Vec<SeatSummary> = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(s, (t, _))| SeatSummary {
+                seat: s as u8,
+                tally: finished(t.clone()),
+            })
+            .collect();
+        write_summaries(dir, &agents, &seats)?;
+        let report_error =
+            |e: io::Error| format!("cannot write the report in {}: {e}", dir.display());
+        if let Some(e) = self.metrics.error.take() {
+            return Err(report_error(e));
+        }
+        let (b, last_turns, metrics, winners, losers, rows) = self.assemble();
+        balance::write_files(dir, &b, &last_turns, meta).map_err(report_error)?;
+        metrics::append_sums(dir, &metrics.sums, rows as f64, winners, losers).map_err(|e| {
             format!(
                 "cannot add the metrics to the report in {}: {e}",
                 dir.display()
@@ -650,6 +659,52 @@ impl Pass {
             balance: b,
         })
     }
+}
+
+fn finished(mut t: Tally) -> Tally {
+    t.finish();
+    t
+}
+
+/// What the dashboard reads of a run, from one pass over its rows.
+#[derive(Clone, Debug)]
+pub struct Digest {
+    /// The report's numbers, the first player from metrics.csv included.
+    pub balance: Balance,
+    /// The agents that played, by index, each as the rows last name it.
+    pub agents: Vec<(usize, String)>,
+    /// How many games had each length in turns (as each game's last row gives it).
+    pub turns: BTreeMap<u32, u64>,
+}
+
+/// The numbers [`summarize`] reports for `dir`, read one game at a time and
+/// writing nothing; `None` when games.csv or metrics.csv is not in game
+/// order (the caller reads the rows in memory instead). Errors are one line,
+/// naming the file.
+pub fn digest(dir: &Path, opts: &RatingOptions) -> Result<Option<Digest>, String> {
+    let Some(mut pass) = stream(dir, None, opts)? else {
+        return Ok(None);
+    };
+    pass.labels(dir, None)?;
+    if let Some(e) = pass.metrics.error.take() {
+        return Err(format!(
+            "cannot read {}: {e}",
+            dir.join(crate::files::METRICS_FILE).display()
+        ));
+    }
+    let agents = pass
+        .agents
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, t))| t.games > 0)
+        .map(|(i, (l, _))| (i, l.clone()))
+        .collect();
+    let (balance, turns, ..) = pass.assemble();
+    Ok(Some(Digest {
+        balance,
+        agents,
+        turns,
+    }))
 }
 
 fn write_summaries(

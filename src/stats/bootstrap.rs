@@ -14,6 +14,21 @@ use crate::rng::{game_seed, rng_from_seed};
 /// The confidence level of bootstrap intervals.
 pub const LEVEL: f64 = 0.95;
 
+/// The most resamples a bootstrap draws: every command's `--resamples` and
+/// `--bootstrap`, and the Python API's, are checked against it.
+pub const MAX_RESAMPLES: usize = 100_000;
+
+/// A number of bootstrap resamples as typed (`text`), from 1 to
+/// [`MAX_RESAMPLES`]: the one check of the command line and the Python API.
+pub fn check_resamples(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n @ 1..=MAX_RESAMPLES) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a number of bootstrap resamples from 1 to {MAX_RESAMPLES}"
+        )),
+    }
+}
+
 /// A point estimate with a confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Interval {

@@ -3,8 +3,10 @@
 
 /// The page for `title` with the frames and steps in `data` (JSON).
 pub(super) fn html(title: &str, data: &str) -> String {
-    // A JSON string never ends a script element early once `</` is escaped.
-    let data = data.replace("</", "<\\/");
+    // With every `<` escaped (JSON allows `\u003c` in any string, and has
+    // no `<` outside one), no text of a trace can end the script element
+    // early (`</script>`) or keep it open past its end (`<!--<script>`).
+    let data = data.replace('<', "\\u003c");
     format!(
         r#"<!DOCTYPE html>
 <html lang="en">
