@@ -37,7 +37,7 @@ struct State {
     result: Option<u8>,
 }
 
-impl Game for Cycle {
+impl Rules for Cycle {
     type State = State;
     type Action = u8;
     type Actions = ArrayVec<u8, 3>;
@@ -93,6 +93,10 @@ impl Game for Cycle {
         [w, -w].into_iter().collect()
     }
 }
+
+impl Reporting for Cycle {}
+
+impl Evaluation for Cycle {}
 
 /// Always names `k`: one family of the cycle.
 struct Always(u8);
