@@ -122,22 +122,13 @@ fn cycle_game() -> Typed<Cycle> {
 fn options(out: &std::path::Path, games: u64) -> MetagameOptions {
     MetagameOptions {
         agents: (0..3).map(|k| format!("always(k={k})")).collect(),
-        budgets: Vec::new(),
         games,
         seed: 5,
         threads: 2,
         out: out.to_path_buf(),
-        force: false,
-        resume: false,
-        until: None,
-        payoff: Payoff::Win,
         bootstrap: 400,
-        tolerance: 0.03,
-        progress: false,
-        command: String::new(),
-        shard: None,
-        match_cpu: None,
         calibration_games: 0,
+        ..MetagameOptions::default()
     }
 }
 
