@@ -17,7 +17,7 @@ pub use crate::agents::registry::AgentSpec;
 pub use crate::agents::{Agent, Budget, Decision};
 pub use crate::arena::{AgentFactory, RunOptions, RunOutput, run, run_with};
 pub use crate::error::SpecError;
-pub use crate::game::{Game, PlayerId, Returns, Turn};
+pub use crate::game::{Evaluation, Game, PlayerId, Reporting, Returns, Rules, Turn};
 pub use crate::games::GameInfo;
 pub use crate::rng::GameRng;
 pub use crate::spec::{ParamInfo, Params, Spec};

@@ -19,7 +19,7 @@ use crate::agents::registry::AgentSpec;
 use crate::arena::{self, RunOptions, manifest};
 use crate::balance::{records, skill};
 use crate::files::{BALANCE_RUN_FILE, SAMPLE_FILE, SAMPLE_METRICS_FILE};
-use crate::game::Game;
+use crate::game::Rules;
 use crate::games::AnyGame;
 use crate::with_game;
 

@@ -4,7 +4,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use boardlab::game::{Game, Turn};
+use boardlab::game::{Game, Rules, Turn};
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::rng::{below, rng_from_seed};
 use boardlab::with_game;
@@ -181,7 +181,7 @@ fn heuristics_of_every_seat_do_not_allocate() {
     }
 }
 
-/// Allocations made by [`Game::heuristics`] at every state of `games`
+/// Allocations made by [`Evaluation::heuristics`] at every state of `games`
 /// random games: (allocations, evaluations).
 fn heuristic_allocations<G: Game>(game: &G, games: u32) -> (u64, u64) {
     // The first call may build per-thread tables (Karmox's walking distances).

@@ -12,7 +12,7 @@ use boardlab::balance::Group;
 use boardlab::balance::ablate::{AblateOptions, ablate};
 use boardlab::balance::fair::{FairOptions, solve};
 use boardlab::balance::skill::{SkillOptions, measure};
-use boardlab::game::{Game, Turn};
+use boardlab::game::{Reporting, Rules, Turn};
 use boardlab::games::karmaka::{Action, Karmaka};
 use boardlab::games::planted::Planted;
 use boardlab::rng::{below, rng_from_seed};

@@ -2,7 +2,7 @@
 //! the generic conformance suite. One test per game, one thread per variant,
 //! so they run in parallel.
 
-use boardlab::game::Game;
+use boardlab::game::Rules;
 use boardlab::game::conformance::{Config, check, check_observer_labels};
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::with_game;

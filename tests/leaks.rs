@@ -6,7 +6,7 @@
 
 use boardlab::agents::Decision;
 use boardlab::agents::registry::AgentSpec;
-use boardlab::game::{Game, Turn};
+use boardlab::game::{Game, Rules, Turn};
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::rng::{Stream, below, rng_from_seed, stream_rng};
 use boardlab::with_game;

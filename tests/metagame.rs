@@ -37,7 +37,7 @@ struct State {
     result: Option<u8>,
 }
 
-impl Game for Cycle {
+impl Rules for Cycle {
     type State = State;
     type Action = u8;
     type Actions = ArrayVec<u8, 3>;
@@ -94,6 +94,10 @@ impl Game for Cycle {
     }
 }
 
+impl Reporting for Cycle {}
+
+impl Evaluation for Cycle {}
+
 /// Always names `k`: one family of the cycle.
 struct Always(u8);
 
@@ -118,22 +122,13 @@ fn cycle_game() -> Typed<Cycle> {
 fn options(out: &std::path::Path, games: u64) -> MetagameOptions {
     MetagameOptions {
         agents: (0..3).map(|k| format!("always(k={k})")).collect(),
-        budgets: Vec::new(),
         games,
         seed: 5,
         threads: 2,
         out: out.to_path_buf(),
-        force: false,
-        resume: false,
-        until: None,
-        payoff: Payoff::Win,
         bootstrap: 400,
-        tolerance: 0.03,
-        progress: false,
-        command: String::new(),
-        shard: None,
-        match_cpu: None,
         calibration_games: 0,
+        ..MetagameOptions::default()
     }
 }
 

@@ -635,17 +635,17 @@ struct Buggy(Bug);
 
 mod buggy {
     use super::{Bug, Buggy};
-    use boardlab::game::{Game, PlayerId, Returns, Turn};
+    use boardlab::game::{Evaluation, PlayerId, Reporting, Returns, Rules, Turn};
     use boardlab::games::tictactoe::TicTacToe;
     use boardlab::rng::GameRng;
     use rand::RngCore;
 
     type T = TicTacToe;
-    impl Game for Buggy {
-        type State = <T as Game>::State;
-        type Action = <T as Game>::Action;
-        type Actions = <T as Game>::Actions;
-        type InfoKey = <T as Game>::InfoKey;
+    impl Rules for Buggy {
+        type State = <T as Rules>::State;
+        type Action = <T as Rules>::Action;
+        type Actions = <T as Rules>::Actions;
+        type InfoKey = <T as Rules>::InfoKey;
         fn spec(&self) -> String {
             "tictactoe".into()
         }
@@ -694,14 +694,20 @@ mod buggy {
         fn returns(&self, s: &Self::State) -> Returns {
             TicTacToe.returns(s)
         }
-        fn heuristic(&self, s: &Self::State, p: PlayerId) -> f64 {
-            TicTacToe.heuristic(s, p)
-        }
+    }
+
+    impl Reporting for Buggy {
         fn render(&self, s: &Self::State, v: Option<PlayerId>) -> String {
             TicTacToe.render(s, v)
         }
         fn action_label(&self, s: &Self::State, a: Self::Action) -> String {
             TicTacToe.action_label(s, a)
+        }
+    }
+
+    impl Evaluation for Buggy {
+        fn heuristic(&self, s: &Self::State, p: PlayerId) -> f64 {
+            TicTacToe.heuristic(s, p)
         }
     }
 }

@@ -6,7 +6,7 @@
 mod common;
 use common::boardlab;
 
-use boardlab::game::Game;
+use boardlab::game::Rules;
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::with_game;
 

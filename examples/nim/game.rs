@@ -56,7 +56,7 @@ impl Nim {
     }
 }
 
-impl Game for Nim {
+impl Rules for Nim {
     type State = State;
     type Action = Take;
     /// Four piles, three amounts each.
@@ -120,6 +120,10 @@ impl Game for Nim {
             .collect()
     }
 }
+
+impl Reporting for Nim {}
+
+impl Evaluation for Nim {}
 
 /// Nim is not drawn: `boardlab view` shows its text rendering.
 impl Picture for Nim {}

@@ -4,7 +4,7 @@
 //! chance probabilities, termination). A violation panics with its step.
 #![no_main]
 
-use boardlab::game::Game;
+use boardlab::game::Rules;
 use boardlab::game::conformance::play_bytes;
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::with_game;

@@ -10,7 +10,7 @@ use boardlab::agents::registry::AgentSpec;
 use boardlab::agents::{Agent, Decision};
 use boardlab::arena::{self, AgentFactory, RunOptions};
 use boardlab::game::encoding::Encode;
-use boardlab::game::{Game, PlayerId, Turn};
+use boardlab::game::{Game, PlayerId, Rules, Turn};
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::rng::{GameRng, rng_from_seed};
 use boardlab::runtime::{AgentKind, AnyAgentKind, Typed};
@@ -880,22 +880,18 @@ fn _metagame(
     let runtime = g.with_python_kinds(kinds);
     let opts = boardlab::metagame::MetagameOptions {
         agents: members,
-        budgets: Vec::new(),
         games,
         seed,
         threads,
         out,
         force,
         resume,
-        until: None,
         payoff: boardlab::metagame::Payoff::parse(payoff).map_err(value_error)?,
         bootstrap,
-        tolerance: 0.03,
-        progress: false,
         command: format!("boardlab.metagame({game:?}, games={games}, seed={seed})"),
-        shard: None,
         match_cpu,
         calibration_games,
+        ..Default::default()
     };
     let solved = py
         .detach(|| boardlab::metagame::run(runtime.as_ref(), &opts))

@@ -6,7 +6,7 @@
 //! Values are from the deciding seat's side: seats on its side maximise, every
 //! other seat minimises ("paranoid" search, exact minimax in two-player
 //! zero-sum games). Chance nodes take the expectation over
-//! [`Game::chance_outcomes`]. Terminal values are the normalized returns pushed
+//! [`Rules::chance_outcomes`]. Terminal values are the normalized returns pushed
 //! beyond the heuristic's [-1, 1] and shaded by depth, so a proven win beats any
 //! estimate and a sooner win beats a later one. Ties among the best root moves
 //! are broken uniformly at random from the seat's stream, so two solvers play
@@ -145,6 +145,7 @@ mod tests {
     use crate::agents::mcts::uct::MctsAgent;
     use crate::agents::random::RandomAgent;
     use crate::agents::tests::play;
+    use crate::game::Rules;
     use crate::games::connect4::Connect4;
     use crate::games::tictactoe::{State, TicTacToe};
     use crate::rng::rng_from_seed;

@@ -1,7 +1,7 @@
 //! `cfr`: an equilibrium player for two-player zero-sum games small enough to
 //! solve in memory (Kuhn and Leduc poker). It builds the whole game tree
 //! ([`GameTree`]: chance enumerated, information sets from
-//! [`Game::info_key`]), runs CFR+ on it ([`crate::tree::cfr`]: why CFR+
+//! [`Rules::info_key`]), runs CFR+ on it ([`crate::tree::cfr`]: why CFR+
 //! is said there) and plays the average strategy at the information set of
 //! its seat's view, drawing with the seat's random stream. It sees what any
 //! agent sees: the tree is the rules', the information set its own view's.
@@ -150,6 +150,7 @@ fn solve<G: Game>(game: &G, iterations: u32) -> Result<Solution<G>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::{Evaluation, Reporting, Rules};
     use crate::games::poker::kuhn::Kuhn;
     use crate::rng::Stream;
     use crate::rng::stream_rng;
@@ -186,7 +187,7 @@ mod tests {
     #[derive(Clone)]
     struct SetupCoin;
 
-    impl Game for SetupCoin {
+    impl Rules for SetupCoin {
         /// The coin and the guess (2: not yet).
         type State = [u8; 2];
         type Action = u8;
@@ -234,6 +235,10 @@ mod tests {
             [r, -r].into_iter().collect()
         }
     }
+
+    impl Reporting for SetupCoin {}
+
+    impl Evaluation for SetupCoin {}
 
     /// Self-play through the runner's game loop (views determinized, seat
     /// streams) earns the first player Kuhn's value, −1/18: the mean return

@@ -137,6 +137,7 @@ impl<'a, G: Game> Position<'a> for At<'a, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Rules;
     use crate::games::tictactoe::TicTacToe;
     use crate::rng::rng_from_seed;
 

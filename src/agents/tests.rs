@@ -15,7 +15,7 @@ use super::mcts::{Rollout, SearchConfig};
 use super::random::RandomAgent;
 use super::registry::AgentSpec;
 use super::{Agent, Budget, Decision};
-use crate::game::{Game, PlayerId, Returns, Turn, conformance};
+use crate::game::{Evaluation, Game, PlayerId, Reporting, Returns, Rules, Turn, conformance};
 use crate::games::tictactoe::{State as TttState, TicTacToe};
 use crate::rng::{GameRng, Stream, below, rng_from_seed, stream_rng};
 
@@ -329,7 +329,7 @@ impl HighCard {
     }
 }
 
-impl Game for HighCard {
+impl Rules for HighCard {
     type State = HighCardState;
     type Action = u8;
     type Actions = ArrayVec<u8, 2>;
@@ -429,9 +429,9 @@ impl Game for HighCard {
         };
         [r0, -r0].into_iter().collect()
     }
-    fn heuristic(&self, _s: &HighCardState, _player: PlayerId) -> f64 {
-        0.0
-    }
+}
+
+impl Reporting for HighCard {
     fn render(&self, s: &HighCardState, viewer: Option<PlayerId>) -> String {
         match viewer {
             None => format!("{s:?}"),
@@ -444,6 +444,12 @@ impl Game for HighCard {
             (false, FOLD) => "fold".into(),
             (false, _) => "bet".into(),
         }
+    }
+}
+
+impl Evaluation for HighCard {
+    fn heuristic(&self, _s: &HighCardState, _player: PlayerId) -> f64 {
+        0.0
     }
 }
 
@@ -653,7 +659,7 @@ struct ThreeSeatsState {
     n: u8,
 }
 
-impl Game for ThreeSeats {
+impl Rules for ThreeSeats {
     type State = ThreeSeatsState;
     type Action = u8;
     type Actions = ArrayVec<u8, 2>;
@@ -722,14 +728,20 @@ impl Game for ThreeSeats {
         let r2 = if s.moves[2] == 0 { 0.5 } else { 0.0 };
         [r0, r1, r2].into_iter().collect()
     }
-    fn heuristic(&self, _s: &ThreeSeatsState, _player: PlayerId) -> f64 {
-        0.0
-    }
+}
+
+impl Reporting for ThreeSeats {
     fn render(&self, s: &ThreeSeatsState, _viewer: Option<PlayerId>) -> String {
         format!("{s:?}")
     }
     fn action_label(&self, _s: &ThreeSeatsState, a: u8) -> String {
         a.to_string()
+    }
+}
+
+impl Evaluation for ThreeSeats {
+    fn heuristic(&self, _s: &ThreeSeatsState, _player: PlayerId) -> f64 {
+        0.0
     }
 }
 
@@ -794,7 +806,7 @@ struct DiceState {
     die: Option<u8>,
 }
 
-impl Game for Dice {
+impl Rules for Dice {
     type State = DiceState;
     type Action = u8;
     type Actions = ArrayVec<u8, 2>;
@@ -858,14 +870,20 @@ impl Game for Dice {
         };
         [r, -r].into_iter().collect()
     }
-    fn heuristic(&self, _s: &DiceState, _player: PlayerId) -> f64 {
-        0.0
-    }
+}
+
+impl Reporting for Dice {
     fn render(&self, s: &DiceState, _viewer: Option<PlayerId>) -> String {
         format!("{s:?}")
     }
     fn action_label(&self, _s: &DiceState, a: u8) -> String {
         a.to_string()
+    }
+}
+
+impl Evaluation for Dice {
+    fn heuristic(&self, _s: &DiceState, _player: PlayerId) -> f64 {
+        0.0
     }
 }
 
@@ -909,7 +927,7 @@ struct ReplyState {
     reply: Option<u8>,
 }
 
-impl Game for Reply {
+impl Rules for Reply {
     type State = ReplyState;
     type Action = u8;
     type Actions = ArrayVec<u8, 2>;
@@ -984,9 +1002,9 @@ impl Game for Reply {
         };
         [-r1, r1].into_iter().collect()
     }
-    fn heuristic(&self, _s: &ReplyState, _player: PlayerId) -> f64 {
-        0.0
-    }
+}
+
+impl Reporting for Reply {
     fn render(&self, s: &ReplyState, viewer: Option<PlayerId>) -> String {
         match viewer {
             Some(p) => format!("{:?}", self.info_key(s, p)),
@@ -995,6 +1013,12 @@ impl Game for Reply {
     }
     fn action_label(&self, _s: &ReplyState, a: u8) -> String {
         a.to_string()
+    }
+}
+
+impl Evaluation for Reply {
+    fn heuristic(&self, _s: &ReplyState, _player: PlayerId) -> f64 {
+        0.0
     }
 }
 

@@ -26,7 +26,7 @@ pub struct SeatResult {
     pub decisions: u32,
     /// Mean number of legal actions at this seat's decisions (branching factor).
     pub branching: f64,
-    /// Game-specific statistics for this seat (see `Game::metrics`).
+    /// Game-specific statistics for this seat (see `Reporting::metrics`).
     pub metrics: Vec<(&'static str, f64)>,
     /// Search iterations this seat ran in all.
     pub iterations: u64,
@@ -46,10 +46,10 @@ pub struct GameResult {
     pub actions: u32,
     /// Stopped at the game-length cap.
     pub truncated: bool,
-    /// The rule that ended the game ([`Game::ending`]), or the runner's
+    /// The rule that ended the game ([`Rules::ending`]), or the runner's
     /// [`ENDING_LENGTH_CAP`] or [`ENDING_FAULT`].
     pub ending: &'static str,
-    /// Rounds played, for games that count rounds ([`Game::rounds`]).
+    /// Rounds played, for games that count rounds ([`Reporting::rounds`]).
     pub rounds: Option<u32>,
     /// A fault that forfeited the game (agent panic, illegal action), if any.
     pub error: Option<String>,
@@ -142,7 +142,7 @@ fn is_legal<A: PartialEq + Copy>(legal: &[A], action: A) -> bool {
 }
 
 /// The metric (1 for one seat per game) naming the game's first player: what
-/// [`Game::first_player`] says, or else the seat of the first decision.
+/// [`Reporting::first_player`] says, or else the seat of the first decision.
 pub const FIRST_PLAYER: &str = "first_player";
 
 /// Plays one game with `agents[seat]` in each seat. The game's seed fixes the

@@ -282,7 +282,7 @@ pub(super) fn run(a: SoakArgs, registry: &Registry) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{PlayerId, Returns};
+    use crate::game::{Evaluation, PlayerId, Reporting, Returns, Rules};
     use crate::rng::GameRng;
 
     /// A counting game with one planted bug: players alternately add 1 or 2
@@ -310,7 +310,7 @@ mod tests {
         mover: u8,
     }
 
-    impl Game for Counter {
+    impl Rules for Counter {
         type State = S;
         type Action = u8;
         type Actions = arrayvec::ArrayVec<u8, 2>;
@@ -381,20 +381,26 @@ mod tests {
             let r = if s.mover == 0 { 1.0 } else { -1.0 };
             [r, -r].into_iter().collect()
         }
-        fn heuristic(&self, _s: &S, _p: PlayerId) -> f64 {
-            0.0
+        fn check_invariants(&self, s: &S) -> Result<(), String> {
+            if matches!(self.0, Bug::Invariant) && s.n == 7 {
+                return Err("the counter reached 7".into());
+            }
+            Ok(())
         }
+    }
+
+    impl Reporting for Counter {
         fn render(&self, s: &S, _v: Option<PlayerId>) -> String {
             format!("{s:?}")
         }
         fn action_label(&self, _s: &S, a: u8) -> String {
             a.to_string()
         }
-        fn check_invariants(&self, s: &S) -> Result<(), String> {
-            if matches!(self.0, Bug::Invariant) && s.n == 7 {
-                return Err("the counter reached 7".into());
-            }
-            Ok(())
+    }
+
+    impl Evaluation for Counter {
+        fn heuristic(&self, _s: &S, _p: PlayerId) -> f64 {
+            0.0
         }
     }
 

@@ -39,7 +39,7 @@ use serde::{Deserialize, Serialize};
 use crate::arena::PlayedGame;
 use crate::files::rows::{GameRow, read_games};
 use crate::game::Outcome;
-use crate::metagame::{MetagameOptions, Payoff, Side, sides_of};
+use crate::metagame::{MetagameOptions, Side, sides_of};
 use crate::runtime::{DynGame, GameSource};
 use crate::spec::Spec;
 use crate::stats::normal_quantile;
@@ -627,22 +627,16 @@ fn population_stage(
         }
         let mo = MetagameOptions {
             agents: population.to_vec(),
-            budgets: Vec::new(),
             games: stage.games,
             seed: o.seed,
             threads: o.threads,
             out: dir.clone(),
             force: !o.resume,
             resume: o.resume,
-            until: None,
-            payoff: Payoff::Win,
-            bootstrap: 1000,
             tolerance: stage.tolerance(&space.fairness),
             progress: o.progress,
             command: o.command.clone(),
-            shard: None,
-            match_cpu: None,
-            calibration_games: 0,
+            ..MetagameOptions::default()
         };
         let sol = crate::metagame::run(l.game.as_ref(), &mo)
             .map_err(|e| anyhow!("{}: {e}", l.result.variant.spec))?

@@ -58,7 +58,7 @@ pub struct GameRow {
     /// Stopped at the length cap.
     pub truncated: bool,
     /// The rule that ended the game, from the game's small vocabulary
-    /// (`Game::endings`); empty in files written before the column existed.
+    /// (`Rules::endings`); empty in files written before the column existed.
     #[serde(default)]
     pub ending: String,
     /// Rounds played, for games that count rounds; empty otherwise.

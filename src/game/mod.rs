@@ -2,14 +2,14 @@
 //!
 //! Modelled on OpenSpiel's Game/State split and TAG's `copy(playerId)`:
 //! a [`Game`] value holds the rules and parameters and never changes; its
-//! [`Game::State`] is plain data that search clones and mutates (copy-make).
+//! [`Rules::State`] is plain data that search clones and mutates (copy-make).
 //!
 //! * Randomness happens only at setup and at [`Turn::Chance`] nodes, whose
-//!   outcomes are ordinary actions. [`Game::apply`] is deterministic, so a game is
+//!   outcomes are ordinary actions. [`Rules::apply`] is deterministic, so a game is
 //!   reproduced exactly from its seed and action list, and a test can force any
 //!   die or draw by applying the outcome it wants.
-//! * Hidden information: [`Game::determinize`] returns a full state consistent with
-//!   what one observer knows, everything else resampled; [`Game::info_key`] is what
+//! * Hidden information: [`Rules::determinize`] returns a full state consistent with
+//!   what one observer knows, everything else resampled; [`Rules::info_key`] is what
 //!   that observer knows, and determinization must preserve it.
 //! * Legal actions come in a fixed-capacity list; no heap in the hot path.
 
@@ -32,10 +32,10 @@ pub type PlayerId = u8;
 /// The largest player count of any supported game (Karmox la Fuga allows 6).
 pub const MAX_PLAYERS: usize = 6;
 
-/// The default [`Game::ending`] of games with a single way to end.
+/// The default [`Rules::ending`] of games with a single way to end.
 pub const ENDING_END: &str = "end";
 /// The ending the runner records when it stops a game at
-/// [`Game::max_game_length`] (see [`Game::ending`] for the game's own cap).
+/// [`Rules::max_game_length`] (see [`Rules::ending`] for the game's own cap).
 pub const ENDING_LENGTH_CAP: &str = "length-cap";
 /// The ending recorded when a seat's fault forfeits the game.
 pub const ENDING_FAULT: &str = "fault";
@@ -45,7 +45,7 @@ pub const ENDING_CAP: &str = "cap";
 /// One value per player.
 pub type Returns = ArrayVec<f64, MAX_PLAYERS>;
 
-/// Most evaluation features a game exposes ([`Game::eval_features`]).
+/// Most evaluation features a game exposes ([`Evaluation::eval_features`]).
 pub const MAX_FEATURES: usize = 16;
 
 /// Who acts at a state.
@@ -55,14 +55,23 @@ pub enum Turn {
     Player(PlayerId),
     /// Nature chooses among the chance outcomes.
     Chance,
-    /// The game is over; see [`Game::returns`].
+    /// The game is over; see [`Rules::returns`].
     Terminal,
 }
 
-/// The rules of one game with its parameters fixed (player count, variants).
+/// A whole game: its [`Rules`], how reports show it ([`Reporting`]) and how
+/// agents rate its states ([`Evaluation`]). Implemented for every type that
+/// implements the three, so generic code asks for `G: Game` alone.
+pub trait Game: Rules + Reporting + Evaluation {}
+
+impl<T: Rules + Reporting + Evaluation> Game for T {}
+
+/// The rules of one game with its parameters fixed (player count, variants):
+/// everything the runner and the searches need to play it. The required
+/// methods come first; the defaulted ones after them suit most games.
 ///
 /// Implementors are immutable values shared across threads; all mutable data
-/// lives in [`Game::State`]. They are `Clone` so that a move run under the
+/// lives in [`Rules::State`]. They are `Clone` so that a move run under the
 /// runner's time limit can hold its own copy of the rules (`arena::watchdog`). A game is played by asking whose turn it is,
 /// choosing among the legal actions (or the chance outcomes) and applying one:
 ///
@@ -84,16 +93,19 @@ pub enum Turn {
 ///
 /// `examples/nim/game.rs` implements it for a game of its own, and
 /// docs/extending.md is the guide.
-pub trait Game: Clone + Send + Sync + Sized + 'static {
+pub trait Rules: Clone + Send + Sync + Sized + 'static {
     /// Plain data: fixed-size where possible, no RNG, no `Rc`/`RefCell`/trait
     /// objects. Cloning it is how agents search, so keep it small.
     type State: Clone + Eq + Hash + Debug + Send + Sync + Serialize + DeserializeOwned;
+
     /// One atomic decision or one chance outcome. Compound moves are split into
     /// several decisions through a pending-decision phase in the state.
     type Action: Copy + Eq + Hash + Debug + Send + Sync + Serialize + DeserializeOwned;
+
     /// A fixed-capacity list such as `ArrayVec<Action, N>`; the game argues `N`
     /// in a comment and the conformance suite checks it.
     type Actions: Deref<Target = [Self::Action]> + Clone + Debug + Send;
+
     /// What one observer knows: equal for two states the observer cannot tell
     /// apart. Plain data like the state: solved policies keyed by it are
     /// shared between threads (the `cfr` agent).
@@ -106,17 +118,7 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// Number of seats.
     fn num_players(&self) -> usize;
 
-    /// Side (team) of a seat; seats on one side share their returns. Default: one side per seat.
-    fn side(&self, player: PlayerId) -> u8 {
-        player
-    }
-
-    /// A role label for a seat in a given game (faction, character…), empty if none.
-    fn role(&self, _state: &Self::State, _player: PlayerId) -> String {
-        String::new()
-    }
-
-    /// The capacity of [`Game::Actions`], checked by the conformance suite.
+    /// The capacity of [`Rules::Actions`], checked by the conformance suite.
     fn max_actions(&self) -> usize;
 
     /// Upper bound on the number of actions (decisions and chance outcomes) in a
@@ -127,14 +129,6 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// runner hands every seat the state itself as its view (nothing is
     /// hidden, so nothing is determinized).
     fn has_hidden_information(&self) -> bool;
-
-    /// The largest magnitude any return can have, for games that pay in chips
-    /// rather than in [-1, 1]: searches divide returns by it, so that winning
-    /// more counts for more. `None` (the default): each terminal's returns are
-    /// divided by their own largest magnitude when it exceeds 1.
-    fn max_utility(&self) -> Option<f64> {
-        None
-    }
 
     /// The state before the first action. Setup shuffles use `rng`; games that
     /// prefer to draw setup randomness through chance nodes may ignore it.
@@ -147,17 +141,29 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     /// duplicates, a stable order. Empty at chance and terminal states.
     fn legal_actions(&self, state: &Self::State) -> Self::Actions;
 
-    /// [`Game::legal_actions`] written into `out`, replacing what it held. A
+    /// Applies a legal action or chance outcome. Deterministic. Callers guarantee
+    /// legality; implementations may `debug_assert!` it.
+    fn apply(&self, state: &mut Self::State, action: Self::Action);
+
+    /// What `observer` knows about `state`.
+    fn info_key(&self, state: &Self::State, observer: PlayerId) -> Self::InfoKey;
+
+    /// Final payoffs at a terminal state (teammates get equal payoffs). The
+    /// winning side gets the highest value.
+    fn returns(&self, state: &Self::State) -> Returns;
+
+    /// Side (team) of a seat; seats on one side share their returns. Default: one side per seat.
+    fn side(&self, player: PlayerId) -> u8 {
+        player
+    }
+
+    /// [`Rules::legal_actions`] written into `out`, replacing what it held. A
     /// loop that keeps one list skips moving a large fixed-capacity list by
     /// value each step; games with large lists override this.
     #[inline]
     fn legal_actions_into(&self, state: &Self::State, out: &mut Self::Actions) {
         *out = self.legal_actions(state);
     }
-
-    /// Applies a legal action or chance outcome. Deterministic. Callers guarantee
-    /// legality; implementations may `debug_assert!` it.
-    fn apply(&self, state: &mut Self::State, action: Self::Action);
 
     /// At a chance node, every outcome with its probability (summing to 1).
     /// Used by tests and exact analyses; may allocate.
@@ -170,9 +176,9 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     }
 
     /// At a chance node, draws one outcome with the probabilities of
-    /// [`Game::chance_outcomes`], without allocating.
+    /// [`Rules::chance_outcomes`], without allocating.
     ///
-    /// Default: draws from [`Game::chance_outcomes`], which allocates; games
+    /// Default: draws from [`Rules::chance_outcomes`], which allocates; games
     /// with chance nodes override it to keep the hot path free of the heap
     /// (`tests/allocations.rs` checks the built-in games).
     fn sample_chance(&self, state: &Self::State, rng: &mut GameRng) -> Self::Action {
@@ -210,7 +216,7 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     }
 
     /// Runs `body` with a sampler of `determinize(state, observer, _)`: each
-    /// call returns exactly what [`Game::determinize`] would for the same
+    /// call returns exactly what [`Rules::determinize`] would for the same
     /// random stream. A search draws a determinization of one root every
     /// iteration, so a game whose determinization first works out the
     /// observer's view overrides this to work it out once (the conformance
@@ -226,13 +232,6 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         body(&mut |rng| self.determinize(state, observer, rng))
     }
 
-    /// What `observer` knows about `state`.
-    fn info_key(&self, state: &Self::State, observer: PlayerId) -> Self::InfoKey;
-
-    /// Final payoffs at a terminal state (teammates get equal payoffs). The
-    /// winning side gets the highest value.
-    fn returns(&self, state: &Self::State) -> Returns;
-
     /// True at a terminal state reached through a simulation cap of the game's
     /// own (a round limit the rulebook does not have) rather than through its
     /// rules' ending. The result stands as the game scores it; the runner flags
@@ -241,27 +240,92 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         false
     }
 
-    /// The rule that ended a finished game, one word of [`Game::endings`]
+    /// The rule that ended a finished game, one word of [`Rules::endings`]
     /// (Fox: `capture`, `rescue`…; every game with a cap of its own: `cap`,
-    /// exactly when [`Game::truncated`]). Read at a terminal state only.
+    /// exactly when [`Rules::truncated`]). Read at a terminal state only.
     fn ending(&self, _state: &Self::State) -> &'static str {
         ENDING_END
     }
 
-    /// Every word [`Game::ending`] can return, in the order reports list them.
+    /// Every word [`Rules::ending`] can return, in the order reports list them.
     fn endings(&self) -> &'static [&'static str] {
         &[ENDING_END]
-    }
-
-    /// Rounds played so far, for games that count rounds.
-    fn rounds(&self, _state: &Self::State) -> Option<u32> {
-        None
     }
 
     /// This game with its own simulation cap (turns, rounds or plies, as the
     /// game counts them) set to `cap`, so that tests can force a game to its
     /// cap; `None` for games without a cap of their own.
     fn with_cap(&self, _cap: u32) -> Option<Self> {
+        None
+    }
+
+    /// The game's own consistency rules for a state (card conservation, piece
+    /// counts, a single owner per component…); `Err` names the broken rule.
+    ///
+    /// Called after every step by the conformance suite, `boardlab soak` and
+    /// the fuzz targets, never in the hot path of a run. Games override it so
+    /// that a rules bug shows up at the step that caused it, not many steps
+    /// later as a strange result. Default: no extra rules.
+    fn check_invariants(&self, _state: &Self::State) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// How reports, logs and views show a game: text, labels, scores and
+/// per-seat statistics. Every method has a default, so a new game can leave
+/// this impl empty and fill it in once its rules work.
+pub trait Reporting: Rules {
+    /// Text rendering for humans, as `viewer` sees it (`None`: everything).
+    ///
+    /// Default: the state's `Debug` form, for perfect-information games only
+    /// (a hidden-information game must draw only what `viewer` may see).
+    fn render(&self, state: &Self::State, viewer: Option<PlayerId>) -> String {
+        if viewer.is_some() && self.has_hidden_information() {
+            return "(this game draws no view for one seat)".to_string();
+        }
+        format!("{state:?}")
+    }
+
+    /// Short human label of an action in a state (before applying it).
+    ///
+    /// Default: the action's `Debug` form.
+    fn action_label(&self, state: &Self::State, action: Self::Action) -> String {
+        let _ = state;
+        format!("{action:?}")
+    }
+
+    /// [`Reporting::action_label`] as `observer` sees it: it names nothing that the
+    /// observer will not know once the action is applied (a rival's secret
+    /// draw, a card played face down), so narration can be shown to that seat.
+    /// It must be a function of the observer's info keys before and after the
+    /// action; the conformance suite checks that.
+    ///
+    /// Default: the full label in perfect-information games. Hidden-information
+    /// games should override it; their default names only who acts, which
+    /// leaks nothing but tells little.
+    fn action_label_for(
+        &self,
+        state: &Self::State,
+        action: Self::Action,
+        observer: PlayerId,
+    ) -> String {
+        let _ = observer;
+        if !self.has_hidden_information() {
+            return self.action_label(state, action);
+        }
+        match self.turn(state) {
+            Turn::Player(p) => format!("seat {p} decides"),
+            _ => "a chance event".to_string(),
+        }
+    }
+
+    /// A role label for a seat in a given game (faction, character…), empty if none.
+    fn role(&self, _state: &Self::State, _player: PlayerId) -> String {
+        String::new()
+    }
+
+    /// Rounds played so far, for games that count rounds.
+    fn rounds(&self, _state: &Self::State) -> Option<u32> {
         None
     }
 
@@ -288,6 +352,17 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         Vec::new()
     }
 
+    /// Components that can be removed or neutralised one at a time through a
+    /// spec parameter, for `boardlab ablate`. Default: none.
+    fn ablations(&self) -> Vec<Ablation> {
+        Vec::new()
+    }
+}
+
+/// How agents rate non-terminal states: the heuristic and the features of a
+/// fitted evaluation. Every method has a default (no opinion), so a game
+/// plays without one; greedy agents and cut rollouts get better with it.
+pub trait Evaluation: Rules {
     /// An evaluation of a non-terminal state in [-1, 1] from `player`'s view,
     /// for greedy agents and rollout cut-offs.
     ///
@@ -298,7 +373,7 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
         0.0
     }
 
-    /// [`Game::heuristic`] for every seat in seat order, as a search scores
+    /// [`Evaluation::heuristic`] for every seat in seat order, as a search scores
     /// a cut rollout. A game whose heuristic works out every seat's standing
     /// to rate one overrides this to work it out once; each value must be
     /// exactly (to the bit) what `heuristic` gives for that seat (the
@@ -311,14 +386,22 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
             .collect()
     }
 
-    /// Names of the features [`Game::eval_features`] writes, in order, for a
+    /// The largest magnitude any return can have, for games that pay in chips
+    /// rather than in [-1, 1]: searches divide returns by it, so that winning
+    /// more counts for more. `None` (the default): each terminal's returns are
+    /// divided by their own largest magnitude when it exceeds 1.
+    fn max_utility(&self) -> Option<f64> {
+        None
+    }
+
+    /// Names of the features [`Evaluation::eval_features`] writes, in order, for a
     /// fitted evaluation (`eval=fitted`, `boardlab fit`). Default: none.
     fn feature_names() -> &'static [&'static str] {
         &[]
     }
 
     /// Writes the evaluation features of `state` from `player`'s view into
-    /// `out` (of length [`Game::feature_names`]`().len()`, at most
+    /// `out` (of length [`Evaluation::feature_names`]`().len()`, at most
     /// [`MAX_FEATURES`]), without allocating: called at every rollout cut.
     /// Like the heuristic, it reads only the state it is given.
     fn eval_features(&self, state: &Self::State, player: PlayerId, out: &mut [f64]) {
@@ -337,67 +420,6 @@ pub trait Game: Clone + Send + Sync + Sized + 'static {
     fn named_evals() -> &'static [(&'static str, &'static str)] {
         &[]
     }
-
-    /// Text rendering for humans, as `viewer` sees it (`None`: everything).
-    ///
-    /// Default: the state's `Debug` form, for perfect-information games only
-    /// (a hidden-information game must draw only what `viewer` may see).
-    fn render(&self, state: &Self::State, viewer: Option<PlayerId>) -> String {
-        if viewer.is_some() && self.has_hidden_information() {
-            return "(this game draws no view for one seat)".to_string();
-        }
-        format!("{state:?}")
-    }
-
-    /// Short human label of an action in a state (before applying it).
-    ///
-    /// Default: the action's `Debug` form.
-    fn action_label(&self, state: &Self::State, action: Self::Action) -> String {
-        let _ = state;
-        format!("{action:?}")
-    }
-
-    /// [`Game::action_label`] as `observer` sees it: it names nothing that the
-    /// observer will not know once the action is applied (a rival's secret
-    /// draw, a card played face down), so narration can be shown to that seat.
-    /// It must be a function of the observer's info keys before and after the
-    /// action; the conformance suite checks that.
-    ///
-    /// Default: the full label in perfect-information games. Hidden-information
-    /// games should override it; their default names only who acts, which
-    /// leaks nothing but tells little.
-    fn action_label_for(
-        &self,
-        state: &Self::State,
-        action: Self::Action,
-        observer: PlayerId,
-    ) -> String {
-        let _ = observer;
-        if !self.has_hidden_information() {
-            return self.action_label(state, action);
-        }
-        match self.turn(state) {
-            Turn::Player(p) => format!("seat {p} decides"),
-            _ => "a chance event".to_string(),
-        }
-    }
-
-    /// Components that can be removed or neutralised one at a time through a
-    /// spec parameter, for `boardlab ablate`. Default: none.
-    fn ablations(&self) -> Vec<Ablation> {
-        Vec::new()
-    }
-
-    /// The game's own consistency rules for a state (card conservation, piece
-    /// counts, a single owner per component…); `Err` names the broken rule.
-    ///
-    /// Called after every step by the conformance suite, `boardlab soak` and
-    /// the fuzz targets, never in the hot path of a run. Games override it so
-    /// that a rules bug shows up at the step that caused it, not many steps
-    /// later as a strange result. Default: no extra rules.
-    fn check_invariants(&self, _state: &Self::State) -> Result<(), String> {
-        Ok(())
-    }
 }
 
 /// One component of a game that `boardlab ablate` can take away: the game
@@ -409,7 +431,7 @@ pub struct Ablation {
     pub component: String,
     /// The spec parameter (key, value) that removes or neutralises it.
     pub param: (String, String),
-    /// The per-seat metric ([`Game::metrics`]) that is positive for the seats
+    /// The per-seat metric ([`Reporting::metrics`]) that is positive for the seats
     /// that held or played the component in a game with it.
     pub holder_metric: String,
 }

@@ -7,7 +7,7 @@ use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use crate::error::SpecError;
-use crate::game::{Game, PlayerId, Returns, Turn};
+use crate::game::{Evaluation, PlayerId, Reporting, Returns, Rules, Turn};
 use crate::rng::GameRng;
 use crate::spec::Params;
 
@@ -51,7 +51,7 @@ impl Connect4 {
     }
 }
 
-impl Game for Connect4 {
+impl Rules for Connect4 {
     type State = State;
     type Action = Action;
     /// At most one drop per column.
@@ -143,43 +143,6 @@ impl Game for Connect4 {
     fn endings(&self) -> &'static [&'static str] {
         &["line", "full-board"]
     }
-    fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
-        if let Some(w) = state.winner {
-            return if w == player { 1.0 } else { -1.0 };
-        }
-        // Central columns take part in more lines; count discs weighted by column.
-        const WEIGHT: [f64; 7] = [1.0, 2.0, 3.0, 4.0, 3.0, 2.0, 1.0];
-        let value = |b: u64| -> f64 {
-            (0..WIDTH)
-                .map(|c| {
-                    WEIGHT[c as usize] * f64::from(((b >> (c * COLUMN_BITS)) & 0x3f).count_ones())
-                })
-                .sum()
-        };
-        let diff = value(state.discs[player as usize]) - value(state.discs[1 - player as usize]);
-        (diff / 24.0).clamp(-0.9, 0.9)
-    }
-    fn render(&self, state: &State, _viewer: Option<PlayerId>) -> String {
-        let mut s = String::new();
-        for row in (0..HEIGHT).rev() {
-            for c in 0..WIDTH {
-                let bit = 1u64 << (c * COLUMN_BITS + row);
-                s.push(if state.discs[0] & bit != 0 {
-                    'X'
-                } else if state.discs[1] & bit != 0 {
-                    'O'
-                } else {
-                    '.'
-                });
-            }
-            s.push('\n');
-        }
-        s.push_str("1234567\n");
-        s
-    }
-    fn action_label(&self, _state: &State, action: Action) -> String {
-        format!("column {}", action + 1)
-    }
 
     /// Discs on distinct cells inside the board, stacked from the bottom of
     /// each column, counted by `moves`, the players alternating.
@@ -203,6 +166,49 @@ impl Game for Connect4 {
             return Err(format!("{na} and {nb} discs after {} moves", s.moves));
         }
         Ok(())
+    }
+}
+
+impl Reporting for Connect4 {
+    fn render(&self, state: &State, _viewer: Option<PlayerId>) -> String {
+        let mut s = String::new();
+        for row in (0..HEIGHT).rev() {
+            for c in 0..WIDTH {
+                let bit = 1u64 << (c * COLUMN_BITS + row);
+                s.push(if state.discs[0] & bit != 0 {
+                    'X'
+                } else if state.discs[1] & bit != 0 {
+                    'O'
+                } else {
+                    '.'
+                });
+            }
+            s.push('\n');
+        }
+        s.push_str("1234567\n");
+        s
+    }
+    fn action_label(&self, _state: &State, action: Action) -> String {
+        format!("column {}", action + 1)
+    }
+}
+
+impl Evaluation for Connect4 {
+    fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
+        if let Some(w) = state.winner {
+            return if w == player { 1.0 } else { -1.0 };
+        }
+        // Central columns take part in more lines; count discs weighted by column.
+        const WEIGHT: [f64; 7] = [1.0, 2.0, 3.0, 4.0, 3.0, 2.0, 1.0];
+        let value = |b: u64| -> f64 {
+            (0..WIDTH)
+                .map(|c| {
+                    WEIGHT[c as usize] * f64::from(((b >> (c * COLUMN_BITS)) & 0x3f).count_ones())
+                })
+                .sum()
+        };
+        let diff = value(state.discs[player as usize]) - value(state.discs[1 - player as usize]);
+        (diff / 24.0).clamp(-0.9, 0.9)
     }
 }
 

@@ -19,7 +19,7 @@ use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use crate::error::SpecError;
-use crate::game::{Ablation, Game, PlayerId, Returns, Turn};
+use crate::game::{Ablation, Evaluation, PlayerId, Reporting, Returns, Rules, Turn};
 use crate::rng::{GameRng, below, unit};
 use crate::spec::Params;
 
@@ -117,7 +117,7 @@ impl Planted {
     }
 }
 
-impl Game for Planted {
+impl Rules for Planted {
     type State = State;
     type Action = Action;
     /// Timid and bold; at chance nodes two outcomes.
@@ -144,10 +144,6 @@ impl Game for Planted {
     }
     fn num_players(&self) -> usize {
         2
-    }
-    /// The card's holder against the other seat.
-    fn role(&self, s: &State, player: PlayerId) -> String {
-        if s.holder == player { "card" } else { "plain" }.into()
     }
     fn max_actions(&self) -> usize {
         2
@@ -226,6 +222,31 @@ impl Game for Planted {
             _ => [0.0, 0.0].into_iter().collect(),
         }
     }
+    /// Deal first, then seat 0, then seat 1, then the winner, each once.
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        let set = |v: u8| v != NONE;
+        let valid = |v: u8| v == NONE || v <= 1;
+        if !valid(s.holder) || !s.choices.iter().all(|&c| valid(c)) || !valid(s.winner) {
+            return Err(format!("values out of range: {s:?}"));
+        }
+        let order = [
+            set(s.holder),
+            set(s.choices[0]),
+            set(s.choices[1]),
+            set(s.winner),
+        ];
+        if order.windows(2).any(|w| !w[0] && w[1]) {
+            return Err(format!("steps out of order: {s:?}"));
+        }
+        Ok(())
+    }
+}
+
+impl Reporting for Planted {
+    /// The card's holder against the other seat.
+    fn role(&self, s: &State, player: PlayerId) -> String {
+        if s.holder == player { "card" } else { "plain" }.into()
+    }
     /// Who holds the card and who played bold: the ablation reads `card`.
     fn metrics(&self, s: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
         let p = player as usize;
@@ -233,15 +254,6 @@ impl Game for Planted {
             ("card", f64::from(u8::from(s.holder == player))),
             ("bold", f64::from(u8::from(s.choices[p] == BOLD))),
         ]
-    }
-    /// The expected return: exact once both seats decided.
-    fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
-        if self.turn(s) == Turn::Terminal {
-            return self.returns(s)[player as usize];
-        }
-        let q = self.seat0_chance(s);
-        let v = 2.0 * q - 1.0;
-        if player == 0 { v } else { -v }
     }
     fn render(&self, s: &State, _viewer: Option<PlayerId>) -> String {
         let word = |c: u8| match c {
@@ -279,23 +291,17 @@ impl Game for Planted {
             holder_metric: "card".into(),
         }]
     }
-    /// Deal first, then seat 0, then seat 1, then the winner, each once.
-    fn check_invariants(&self, s: &State) -> Result<(), String> {
-        let set = |v: u8| v != NONE;
-        let valid = |v: u8| v == NONE || v <= 1;
-        if !valid(s.holder) || !s.choices.iter().all(|&c| valid(c)) || !valid(s.winner) {
-            return Err(format!("values out of range: {s:?}"));
+}
+
+impl Evaluation for Planted {
+    /// The expected return: exact once both seats decided.
+    fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
+        if self.turn(s) == Turn::Terminal {
+            return self.returns(s)[player as usize];
         }
-        let order = [
-            set(s.holder),
-            set(s.choices[0]),
-            set(s.choices[1]),
-            set(s.winner),
-        ];
-        if order.windows(2).any(|w| !w[0] && w[1]) {
-            return Err(format!("steps out of order: {s:?}"));
-        }
-        Ok(())
+        let q = self.seat0_chance(s);
+        let v = 2.0 * q - 1.0;
+        if player == 0 { v } else { -v }
     }
 }
 

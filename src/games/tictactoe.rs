@@ -5,7 +5,7 @@ use arrayvec::ArrayVec;
 use serde::{Deserialize, Serialize};
 
 use crate::error::SpecError;
-use crate::game::{Game, PlayerId, Returns, Turn};
+use crate::game::{Evaluation, PlayerId, Reporting, Returns, Rules, Turn};
 use crate::rng::GameRng;
 use crate::spec::Params;
 
@@ -43,7 +43,7 @@ impl TicTacToe {
     }
 }
 
-impl Game for TicTacToe {
+impl Rules for TicTacToe {
     type State = State;
     type Action = Action;
     /// At most the 9 empty cells of an empty board.
@@ -117,22 +117,26 @@ impl Game for TicTacToe {
     fn endings(&self) -> &'static [&'static str] {
         &["line", "full-board"]
     }
-    fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
-        if self.turn(state) == Turn::Terminal {
-            return self.returns(state)[player as usize];
+
+    /// Marks on distinct cells of the 3x3 board, X never behind O nor more
+    /// than one ahead, and the player to move is the one behind.
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        let [x, o] = s.marks;
+        if x & o != 0 || (x | o) >> 9 != 0 {
+            return Err(format!("marks overlap or leave the board: {x:#x} {o:#x}"));
         }
-        // Open lines (not blocked by the opponent) weighted by own marks on them.
-        let me = state.marks[player as usize];
-        let them = state.marks[1 - player as usize];
-        let open = |a: u16, b: u16| -> f64 {
-            LINES
-                .iter()
-                .filter(|&&l| l & b == 0)
-                .map(|&l| f64::from((l & a).count_ones()))
-                .sum()
-        };
-        ((open(me, them) - open(them, me)) / 12.0).clamp(-1.0, 1.0)
+        let (nx, no) = (x.count_ones(), o.count_ones());
+        if !(nx == no || nx == no + 1) || u32::from(s.to_move) != nx - no {
+            return Err(format!(
+                "{nx} X and {no} O with player {} to move",
+                s.to_move
+            ));
+        }
+        Ok(())
     }
+}
+
+impl Reporting for TicTacToe {
     fn render(&self, state: &State, _viewer: Option<PlayerId>) -> String {
         let mut s = String::new();
         for r in 0..3 {
@@ -158,22 +162,24 @@ impl Game for TicTacToe {
             action % 3 + 1
         )
     }
+}
 
-    /// Marks on distinct cells of the 3x3 board, X never behind O nor more
-    /// than one ahead, and the player to move is the one behind.
-    fn check_invariants(&self, s: &State) -> Result<(), String> {
-        let [x, o] = s.marks;
-        if x & o != 0 || (x | o) >> 9 != 0 {
-            return Err(format!("marks overlap or leave the board: {x:#x} {o:#x}"));
+impl Evaluation for TicTacToe {
+    fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
+        if self.turn(state) == Turn::Terminal {
+            return self.returns(state)[player as usize];
         }
-        let (nx, no) = (x.count_ones(), o.count_ones());
-        if !(nx == no || nx == no + 1) || u32::from(s.to_move) != nx - no {
-            return Err(format!(
-                "{nx} X and {no} O with player {} to move",
-                s.to_move
-            ));
-        }
-        Ok(())
+        // Open lines (not blocked by the opponent) weighted by own marks on them.
+        let me = state.marks[player as usize];
+        let them = state.marks[1 - player as usize];
+        let open = |a: u16, b: u16| -> f64 {
+            LINES
+                .iter()
+                .filter(|&&l| l & b == 0)
+                .map(|&l| f64::from((l & a).count_ones()))
+                .sum()
+        };
+        ((open(me, them) - open(them, me)) / 12.0).clamp(-1.0, 1.0)
     }
 }
 

@@ -94,6 +94,31 @@ pub struct MetagameOptions {
     pub calibration_games: u64,
 }
 
+/// The command line's defaults, so that callers name only what they set.
+impl Default for MetagameOptions {
+    fn default() -> Self {
+        MetagameOptions {
+            agents: Vec::new(),
+            budgets: Vec::new(),
+            games: 200,
+            seed: 1,
+            threads: 0,
+            out: PathBuf::new(),
+            force: false,
+            resume: false,
+            until: None,
+            payoff: Payoff::Win,
+            bootstrap: 1000,
+            tolerance: 0.03,
+            progress: false,
+            command: String::new(),
+            shard: None,
+            match_cpu: None,
+            calibration_games: 4,
+        }
+    }
+}
+
 /// A side of the game: the seats that share its returns.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Side {
@@ -925,22 +950,13 @@ pub fn resolve(dir: &Path) -> Result<Solution> {
     };
     let o = MetagameOptions {
         agents: stored.population.clone(),
-        budgets: Vec::new(),
         games: stored.games_per_cell,
         seed: stored.seed,
         threads: 1,
         out: dir.to_path_buf(),
-        force: false,
-        resume: false,
-        until: None,
         payoff: stored.payoff,
         bootstrap: stored.bootstrap_samples,
-        tolerance: 0.03,
-        progress: false,
-        command: String::new(),
-        shard: None,
-        match_cpu: None,
-        calibration_games: 0,
+        ..MetagameOptions::default()
     };
     solve(&stored.game, &stored.population, &sides, &played, &o)
 }

@@ -1339,7 +1339,7 @@ pub(crate) mod tests {
 
     #[test]
     fn drafted_karmox_characters_get_one_row_each() {
-        use crate::game::Game;
+        use crate::game::{Reporting, Rules};
         let game = crate::games::AnyGame::parse("karmox").unwrap();
         let roles: Vec<String> = crate::with_game!(&game, g => {
             let s = g.initial_state(&mut crate::rng::rng_from_seed(1));

@@ -5,8 +5,8 @@
 
 use super::svg::{self, layer};
 use super::{Canvas, Picture};
-use crate::game::Game;
 use crate::game::PlayerId;
+use crate::game::Rules;
 use crate::games::fox::board::square_name;
 use crate::games::fox::state::{
     Action, CHARACTER_NAMES, Cell, Ending, FOXES, PAWN_CODES, Phase, State,

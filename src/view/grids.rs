@@ -4,7 +4,7 @@
 
 use super::svg::{self, layer};
 use super::{Canvas, Picture};
-use crate::game::{Game, PlayerId};
+use crate::game::{PlayerId, Rules};
 use crate::games::connect4::{self, Connect4};
 use crate::games::planted::Planted;
 use crate::games::poker::{kuhn::Kuhn, leduc::Leduc};

@@ -1,5 +1,6 @@
 use super::*;
 use crate::agents::random::RandomAgent;
+use crate::game::Rules;
 use crate::games::{AnyGame, GAMES};
 use crate::with_game;
 

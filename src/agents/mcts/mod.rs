@@ -802,6 +802,7 @@ pub fn most_visited<A: Copy>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Rules;
     use crate::games::tictactoe::{State, TicTacToe};
     use crate::rng::rng_from_seed;
 

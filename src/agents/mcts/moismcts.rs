@@ -9,7 +9,7 @@
 //! ISMCTS does for the opponents it models inside the searcher's own tree.
 //!
 //! What a seat observes of a move is read from the game's narration:
-//! [`Game::action_label_for`] names nothing the observer will not know, so a
+//! [`Reporting::action_label_for`] names nothing the observer will not know, so a
 //! label equal to the full one means the move is seen exactly, and otherwise
 //! the label itself is the class of moves the observer cannot tell apart.
 //! Chance outcomes stay out of the trees (open loop).
@@ -323,6 +323,7 @@ impl<G: Game> Agent<G> for MoIsmctsAgent<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Rules;
     use crate::games::poker::kuhn::{BET, Kuhn};
     use crate::games::tictactoe::{State, TicTacToe};
     use crate::rng::rng_from_seed;

@@ -90,6 +90,7 @@ mod tests {
     use super::*;
     use crate::agents::Budget;
     use crate::agents::mcts::{Engine, Sampling, SearchConfig};
+    use crate::game::Rules;
     use crate::games::poker::kuhn::Kuhn;
     use crate::rng::rng_from_seed;
 

@@ -254,9 +254,9 @@ mod tests {
     /// with the seed games' actions.
     #[test]
     fn a_node_is_small() {
-        use crate::game::Game;
+        use crate::game::Rules;
         use std::mem::size_of;
-        type Of<G> = Node<<G as Game>::Action>;
+        type Of<G> = Node<<G as Rules>::Action>;
         assert_eq!(size_of::<Node<u8>>(), 32);
         assert_eq!(size_of::<Of<crate::games::connect4::Connect4>>(), 32);
         assert!(size_of::<Of<crate::games::karmaka::Karmaka>>() <= 40);

@@ -189,6 +189,7 @@ impl<G: Game, S: SamplingMode> SingleTreeAgent<G, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Rules;
     use crate::games::tictactoe::{State, TicTacToe};
     use crate::rng::rng_from_seed;
 

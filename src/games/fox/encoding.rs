@@ -56,7 +56,7 @@ impl Encode for Fox {
 
     /// The board as the seat sees it (face-down tiles unnamed).
     fn information_string(&self, state: &State, player: PlayerId) -> String {
-        crate::game::Game::render(self, state, Some(player))
+        crate::game::Reporting::render(self, state, Some(player))
     }
 
     fn observation_shape(&self) -> Vec<usize> {

@@ -23,7 +23,7 @@ mod tests;
 use arrayvec::ArrayVec;
 
 use crate::error::SpecError;
-use crate::game::{Game, PlayerId, Returns, Turn};
+use crate::game::{Evaluation, PlayerId, Reporting, Returns, Rules, Turn};
 use crate::rng::{GameRng, below, shuffle};
 use crate::spec::Params;
 use board::SQUARES;
@@ -142,7 +142,7 @@ impl Fox {
         self.tiles.turn_cap
     }
 
-    /// The ending word of a finished game ([`Game::ending`]).
+    /// The ending word of a finished game ([`Rules::ending`]).
     fn ending_word(e: Ending) -> &'static str {
         match e {
             Ending::Capture => "capture",
@@ -263,7 +263,7 @@ impl Fox {
     }
 }
 
-impl Game for Fox {
+impl Rules for Fox {
     type State = State;
     type Action = Action;
     type Actions = Actions;
@@ -310,52 +310,6 @@ impl Game for Fox {
     fn side(&self, player: PlayerId) -> u8 {
         let c = (0..4).find(|&c| self.controller[c] == player).unwrap_or(0);
         faction(c as Character)
-    }
-
-    fn role(&self, _state: &State, player: PlayerId) -> String {
-        let chars: Vec<String> = (0..4u8)
-            .filter(|&c| self.controller[c as usize] == player)
-            .map(|c| CHARACTER_NAMES[c as usize].to_lowercase())
-            .collect();
-        let f = if self.side(player) == FOXES {
-            "foxes"
-        } else {
-            "guardians"
-        };
-        format!("{f}:{}", chars.join("+"))
-    }
-
-    /// Seat totals over the seat's characters (see RULES.md, "Metrics").
-    fn metrics(&self, s: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
-        let t = &s.tally;
-        let mine = |c: Character| self.controller[c as usize] == player;
-        let sum = |per: [u16; 4]| -> f64 {
-            (0..4u8)
-                .filter(|&c| mine(c))
-                .map(|c| f64::from(per[c as usize]))
-                .sum()
-        };
-        let revealed = t.revealed.map(u16::from);
-        let kind = |c: Character| {
-            if mine(c) {
-                f64::from(t.abilities[c as usize])
-            } else {
-                0.0
-            }
-        };
-        let ending = |e: Ending| f64::from(u8::from(s.phase == Phase::Over(e)));
-        vec![
-            ("turns", sum(t.turns)),
-            ("tiles_revealed", sum(revealed)),
-            ("abilities_used", sum(t.abilities)),
-            ("rotations", kind(PUFFER)),
-            ("swaps", kind(SCARLETT)),
-            ("ability_reveals", kind(ZEV)),
-            ("end_rescue", ending(Ending::Rescue)),
-            ("end_capture", ending(Ending::Capture)),
-            ("end_all_revealed", ending(Ending::AllRevealed)),
-            ("end_cap", ending(Ending::Cap)),
-        ]
     }
 
     fn max_actions(&self) -> usize {
@@ -554,6 +508,74 @@ impl Game for Fox {
         g.tiles.turn_cap = cap.max(1);
         Some(g)
     }
+
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        invariants::check(self, s)
+    }
+}
+
+impl Reporting for Fox {
+    fn role(&self, _state: &State, player: PlayerId) -> String {
+        let chars: Vec<String> = (0..4u8)
+            .filter(|&c| self.controller[c as usize] == player)
+            .map(|c| CHARACTER_NAMES[c as usize].to_lowercase())
+            .collect();
+        let f = if self.side(player) == FOXES {
+            "foxes"
+        } else {
+            "guardians"
+        };
+        format!("{f}:{}", chars.join("+"))
+    }
+
+    /// Seat totals over the seat's characters (see RULES.md, "Metrics").
+    fn metrics(&self, s: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
+        let t = &s.tally;
+        let mine = |c: Character| self.controller[c as usize] == player;
+        let sum = |per: [u16; 4]| -> f64 {
+            (0..4u8)
+                .filter(|&c| mine(c))
+                .map(|c| f64::from(per[c as usize]))
+                .sum()
+        };
+        let revealed = t.revealed.map(u16::from);
+        let kind = |c: Character| {
+            if mine(c) {
+                f64::from(t.abilities[c as usize])
+            } else {
+                0.0
+            }
+        };
+        let ending = |e: Ending| f64::from(u8::from(s.phase == Phase::Over(e)));
+        vec![
+            ("turns", sum(t.turns)),
+            ("tiles_revealed", sum(revealed)),
+            ("abilities_used", sum(t.abilities)),
+            ("rotations", kind(PUFFER)),
+            ("swaps", kind(SCARLETT)),
+            ("ability_reveals", kind(ZEV)),
+            ("end_rescue", ending(Ending::Rescue)),
+            ("end_capture", ending(Ending::Capture)),
+            ("end_all_revealed", ending(Ending::AllRevealed)),
+            ("end_cap", ending(Ending::Cap)),
+        ]
+    }
+
+    fn render(&self, s: &State, viewer: Option<PlayerId>) -> String {
+        self.render_board(s, viewer.is_none())
+    }
+
+    fn action_label(&self, s: &State, action: Action) -> String {
+        self.label(s, action)
+    }
+
+    /// Every seat sees the same: a flipped tile is face up for all.
+    fn action_label_for(&self, s: &State, action: Action, _observer: PlayerId) -> String {
+        self.label(s, action)
+    }
+}
+
+impl Evaluation for Fox {
     fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
         let foxes = self.fox_value(s);
         if self.side(player) == FOXES {
@@ -569,23 +591,6 @@ impl Game for Fox {
         (0..self.players)
             .map(|p| if self.side(p) == FOXES { foxes } else { -foxes })
             .collect()
-    }
-
-    fn render(&self, s: &State, viewer: Option<PlayerId>) -> String {
-        self.render_board(s, viewer.is_none())
-    }
-
-    fn action_label(&self, s: &State, action: Action) -> String {
-        self.label(s, action)
-    }
-
-    /// Every seat sees the same: a flipped tile is face up for all.
-    fn action_label_for(&self, s: &State, action: Action, _observer: PlayerId) -> String {
-        self.label(s, action)
-    }
-
-    fn check_invariants(&self, s: &State) -> Result<(), String> {
-        invariants::check(self, s)
     }
 }
 

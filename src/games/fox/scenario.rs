@@ -13,7 +13,7 @@ use super::board::{SQUARES, parse_dir};
 use super::data::TILES;
 use super::state::{Character, PAWN_CODES};
 use super::{Cell, Fox, Phase, State, Tally};
-use crate::game::Game;
+use crate::game::Rules;
 
 impl Fox {
     /// The position drawn by `grid` (spec §8 notation, see the module docs),
@@ -24,7 +24,7 @@ impl Fox {
     /// invariants, or the error says what is wrong.
     ///
     /// ```
-    /// use boardlab::game::Game;
+    /// use boardlab::game::{Evaluation, Game, Reporting, Rules};
     /// use boardlab::games::fox::Fox;
     ///
     /// let fox = Fox::with("").unwrap();

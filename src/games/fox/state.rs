@@ -92,7 +92,7 @@ pub struct State {
     pub turn_count: u32,
     /// Current phase.
     pub phase: Phase,
-    /// Public history counted for reports (see `Game::metrics`).
+    /// Public history counted for reports (see `Reporting::metrics`).
     pub tally: Tally,
 }
 

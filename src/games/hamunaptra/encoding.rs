@@ -305,7 +305,7 @@ impl Encode for Hamunaptra {
     /// The rendering of the masked state: the plain rendering shows every
     /// seat's VP, which counts equipment in hands the seat cannot see.
     fn information_string(&self, state: &State, player: PlayerId) -> String {
-        crate::game::Game::render(self, &self.mask(state, player), Some(player))
+        crate::game::Reporting::render(self, &self.mask(state, player), Some(player))
     }
 
     fn observation_shape(&self) -> Vec<usize> {

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use arrayvec::ArrayVec;
 
 use crate::error::SpecError;
-use crate::game::{Game, PlayerId, Returns, Turn};
+use crate::game::{Evaluation, PlayerId, Reporting, Returns, Rules, Turn};
 use crate::rng::GameRng;
 use crate::spec::Params;
 
@@ -575,7 +575,7 @@ impl Hamunaptra {
     }
 }
 
-impl Game for Hamunaptra {
+impl Rules for Hamunaptra {
     type State = State;
     type Action = Action;
     type Actions = Actions;
@@ -586,43 +586,6 @@ impl Game for Hamunaptra {
     }
     fn num_players(&self) -> usize {
         self.players as usize
-    }
-    fn role(&self, state: &State, player: PlayerId) -> String {
-        let names: Vec<&str> = state
-            .chars
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.owner == player)
-            .map(|(i, _)| self.comps.chars[i].name.as_str())
-            .collect();
-        names.join("+")
-    }
-    /// See RULES.md, "Metrics".
-    fn metrics(&self, state: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
-        let t = &state.tally;
-        let n = |c: &[u16; state::MAXP]| f64::from(c[player as usize]);
-        let v = self.vp(state, player);
-        vec![
-            ("vp", f64::from(v.total)),
-            ("exits_found", f64::from(v.exits)),
-            ("escaped", f64::from(v.escaped)),
-            ("survivors", f64::from(v.survivors)),
-            ("tiles_placed", n(&t.tiles)),
-            ("stairs_placed", n(&t.stairs)),
-            ("exit_stairs_placed", n(&t.exits)),
-            ("encounters_placed", n(&t.encounters)),
-            ("combats", n(&t.combats)),
-            ("combats_won", n(&t.won)),
-            ("combats_lost", n(&t.lost)),
-            ("retreats", n(&t.retreats)),
-            ("monsters_defeated", n(&t.monsters)),
-            ("traps_resolved", n(&t.traps)),
-            ("characters_lost", n(&t.deaths)),
-            ("equipment_played", n(&t.equip_played)),
-            ("equipment_activated", n(&t.equip_activated)),
-            ("scrolls_used", n(&t.scrolls)),
-            ("trades_accepted", n(&t.trades)),
-        ]
     }
     fn max_actions(&self) -> usize {
         MAX_ACTIONS
@@ -706,16 +669,10 @@ impl Game for Hamunaptra {
     fn endings(&self) -> &'static [&'static str] {
         &["exit", "deck", crate::game::ENDING_CAP]
     }
-    fn rounds(&self, state: &State) -> Option<u32> {
-        Some(u32::from(state.round))
-    }
     fn with_cap(&self, cap: u32) -> Option<Self> {
         let mut g = self.clone();
         g.max_rounds = cap.clamp(1, u32::from(u16::MAX)) as u16;
         Some(g)
-    }
-    fn first_player(&self, state: &State) -> Option<PlayerId> {
-        (state.phase != Phase::FirstRoll).then_some(state.first)
     }
     fn check_invariants(&self, state: &State) -> Result<(), String> {
         self.invariants(state)
@@ -758,27 +715,54 @@ impl Game for Hamunaptra {
     fn returns(&self, state: &State) -> Returns {
         self.final_returns(state)
     }
+}
+
+impl Reporting for Hamunaptra {
+    fn role(&self, state: &State, player: PlayerId) -> String {
+        let names: Vec<&str> = state
+            .chars
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.owner == player)
+            .map(|(i, _)| self.comps.chars[i].name.as_str())
+            .collect();
+        names.join("+")
+    }
+    /// See RULES.md, "Metrics".
+    fn metrics(&self, state: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
+        let t = &state.tally;
+        let n = |c: &[u16; state::MAXP]| f64::from(c[player as usize]);
+        let v = self.vp(state, player);
+        vec![
+            ("vp", f64::from(v.total)),
+            ("exits_found", f64::from(v.exits)),
+            ("escaped", f64::from(v.escaped)),
+            ("survivors", f64::from(v.survivors)),
+            ("tiles_placed", n(&t.tiles)),
+            ("stairs_placed", n(&t.stairs)),
+            ("exit_stairs_placed", n(&t.exits)),
+            ("encounters_placed", n(&t.encounters)),
+            ("combats", n(&t.combats)),
+            ("combats_won", n(&t.won)),
+            ("combats_lost", n(&t.lost)),
+            ("retreats", n(&t.retreats)),
+            ("monsters_defeated", n(&t.monsters)),
+            ("traps_resolved", n(&t.traps)),
+            ("characters_lost", n(&t.deaths)),
+            ("equipment_played", n(&t.equip_played)),
+            ("equipment_activated", n(&t.equip_activated)),
+            ("scrolls_used", n(&t.scrolls)),
+            ("trades_accepted", n(&t.trades)),
+        ]
+    }
+    fn rounds(&self, state: &State) -> Option<u32> {
+        Some(u32::from(state.round))
+    }
+    fn first_player(&self, state: &State) -> Option<PlayerId> {
+        (state.phase != Phase::FirstRoll).then_some(state.first)
+    }
     fn score(&self, state: &State, player: PlayerId) -> f64 {
         f64::from(self.vp(state, player).total)
-    }
-    fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
-        self.heuristic_value(state, player)
-    }
-    fn heuristics(&self, state: &State) -> Returns {
-        self.heuristic_values(state)
-    }
-    fn feature_names() -> &'static [&'static str] {
-        &features::FEATURES
-    }
-    fn eval_features(&self, state: &State, player: PlayerId, out: &mut [f64]) {
-        self.features_into(state, player, out);
-    }
-    fn fitted_eval() -> Option<&'static str> {
-        Some(features::FITTED)
-    }
-
-    fn named_evals() -> &'static [(&'static str, &'static str)] {
-        &[("race", race::RACE)]
     }
 
     fn render(&self, state: &State, viewer: Option<PlayerId>) -> String {
@@ -810,5 +794,27 @@ impl Game for Hamunaptra {
             }
             _ => self.label(s, action),
         }
+    }
+}
+
+impl Evaluation for Hamunaptra {
+    fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
+        self.heuristic_value(state, player)
+    }
+    fn heuristics(&self, state: &State) -> Returns {
+        self.heuristic_values(state)
+    }
+    fn feature_names() -> &'static [&'static str] {
+        &features::FEATURES
+    }
+    fn eval_features(&self, state: &State, player: PlayerId, out: &mut [f64]) {
+        self.features_into(state, player, out);
+    }
+    fn fitted_eval() -> Option<&'static str> {
+        Some(features::FITTED)
+    }
+
+    fn named_evals() -> &'static [(&'static str, &'static str)] {
+        &[("race", race::RACE)]
     }
 }

@@ -11,7 +11,7 @@
 //! step they examine by legal actions and forced chance outcomes.
 //!
 //! ```
-//! use boardlab::game::{Game, Turn};
+//! use boardlab::game::{Evaluation, Game, Reporting, Rules, Turn};
 //! use boardlab::games::hamunaptra::{Hamunaptra, Scenario};
 //!
 //! let g = Hamunaptra::from_spec_text("hamunaptra").unwrap();
@@ -36,7 +36,7 @@
 use super::Hamunaptra;
 use super::data::KindClass;
 use super::state::{NO_CELL, NONE, State, cell_of};
-use crate::game::{Game, PlayerId};
+use crate::game::{PlayerId, Rules};
 
 /// Builds a position step by step; the first error is kept and returned by
 /// [`Scenario::build`], so calls can be chained without checking each one.

@@ -316,7 +316,7 @@ pub struct State {
     pub dice_rolled: u8,
     /// `dice=each`: successes among them.
     pub dice_succ: u8,
-    /// Public history counted for reports (see `Game::metrics`).
+    /// Public history counted for reports (see `Reporting::metrics`).
     pub tally: Tally,
     /// Cards each seat saw go into another seat's hand (spec §5.4 item 4).
     pub known: Known,

@@ -6,7 +6,7 @@
 
 use super::Karmaka;
 use super::state::{NONE, Phase, State, THRESHOLD, TRANSCENDED};
-use crate::game::{Game, PlayerId, Turn};
+use crate::game::{PlayerId, Rules, Turn};
 
 /// Feature names, in the order [`Karmaka::features_into`] writes them.
 pub const FEATURES: [&str; 13] = [

@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use arrayvec::ArrayVec;
 
 use crate::error::SpecError;
-use crate::game::{Game, PlayerId, Returns, Turn};
+use crate::game::{Evaluation, PlayerId, Reporting, Returns, Rules, Turn};
 use crate::rng::{GameRng, below, shuffle, weighted_index};
 use crate::spec::Params;
 
@@ -272,7 +272,7 @@ impl Karmaka {
     }
 }
 
-impl Game for Karmaka {
+impl Rules for Karmaka {
     type State = State;
     type Action = Action;
     /// See [`MAX_ACTIONS`] for the bound.
@@ -335,52 +335,6 @@ impl Game for Karmaka {
         self.side_of(player)
     }
 
-    fn role(&self, _state: &State, player: PlayerId) -> String {
-        match (self.wolf, player) {
-            (false, _) => String::new(),
-            (true, 0) => "wolf".into(),
-            (true, _) => "pig".into(),
-        }
-    }
-
-    /// See RULES.md, "Metrics".
-    fn metrics(&self, state: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
-        let p = player as usize;
-        let t = &state.tally;
-        let played = &t.played[p];
-        let mode = |m: usize| -> f64 { played.iter().map(|c| f64::from(c[m])).sum() };
-        let face_down = t.face_down[p].map(f64::from);
-        let transcended = state.winner == player;
-        let rebirths = f64::from(t.deaths[p]) - f64::from(u8::from(transcended));
-        let mut out = vec![
-            ("rung", f64::from(state.level[p])),
-            ("rings", f64::from(state.rings[p])),
-            ("transcended", f64::from(u8::from(transcended))),
-            ("lives", 1.0 + rebirths),
-            ("reincarnations", rebirths),
-            ("deaths", f64::from(t.deaths[p])),
-            ("climbs", f64::from(t.climbs[p])),
-            ("rings_gained", f64::from(t.rings_gained[p])),
-            ("rings_spent", f64::from(t.rings_spent[p])),
-            ("played", mode(0) + mode(1) + face_down[0] + face_down[1]),
-            ("played_points", mode(0)),
-            ("played_ability", mode(1)),
-            ("played_future", face_down[0]),
-            ("played_ally_future", face_down[1]),
-            ("bonus_granted", f64::from(t.bonus_granted[p])),
-            ("bonus_plays", f64::from(t.bonus_plays[p])),
-            ("copies", f64::from(t.copies[p])),
-        ];
-        for (names, counts) in self.played_names.iter().zip(played) {
-            for (name, &n) in names.iter().zip(counts) {
-                if n > 0 {
-                    out.push((*name, f64::from(n)));
-                }
-            }
-        }
-        out
-    }
-
     fn max_actions(&self) -> usize {
         MAX_ACTIONS
     }
@@ -434,20 +388,6 @@ impl Game for Karmaka {
 
     fn legal_actions_into(&self, state: &State, out: &mut Actions) {
         self.legal_into(state, out);
-    }
-
-    /// Each card type's ability, forbidden through `no_ability`; its players
-    /// are the seats that played it for its ability.
-    fn ablations(&self) -> Vec<crate::game::Ablation> {
-        self.cards
-            .types
-            .iter()
-            .map(|t| crate::game::Ablation {
-                component: format!("{} ability", t.code),
-                param: ("no_ability".into(), t.code.clone()),
-                holder_metric: format!("played_{}_ability", t.code.to_lowercase()),
-            })
-            .collect()
     }
 
     /// Every card in exactly one place, rungs on the ladder, unused seats empty.
@@ -556,30 +496,72 @@ impl Game for Karmaka {
         g.max_plies = cap.max(1);
         Some(g)
     }
+}
+
+impl Reporting for Karmaka {
+    fn role(&self, _state: &State, player: PlayerId) -> String {
+        match (self.wolf, player) {
+            (false, _) => String::new(),
+            (true, 0) => "wolf".into(),
+            (true, _) => "pig".into(),
+        }
+    }
+
+    /// See RULES.md, "Metrics".
+    fn metrics(&self, state: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
+        let p = player as usize;
+        let t = &state.tally;
+        let played = &t.played[p];
+        let mode = |m: usize| -> f64 { played.iter().map(|c| f64::from(c[m])).sum() };
+        let face_down = t.face_down[p].map(f64::from);
+        let transcended = state.winner == player;
+        let rebirths = f64::from(t.deaths[p]) - f64::from(u8::from(transcended));
+        let mut out = vec![
+            ("rung", f64::from(state.level[p])),
+            ("rings", f64::from(state.rings[p])),
+            ("transcended", f64::from(u8::from(transcended))),
+            ("lives", 1.0 + rebirths),
+            ("reincarnations", rebirths),
+            ("deaths", f64::from(t.deaths[p])),
+            ("climbs", f64::from(t.climbs[p])),
+            ("rings_gained", f64::from(t.rings_gained[p])),
+            ("rings_spent", f64::from(t.rings_spent[p])),
+            ("played", mode(0) + mode(1) + face_down[0] + face_down[1]),
+            ("played_points", mode(0)),
+            ("played_ability", mode(1)),
+            ("played_future", face_down[0]),
+            ("played_ally_future", face_down[1]),
+            ("bonus_granted", f64::from(t.bonus_granted[p])),
+            ("bonus_plays", f64::from(t.bonus_plays[p])),
+            ("copies", f64::from(t.copies[p])),
+        ];
+        for (names, counts) in self.played_names.iter().zip(played) {
+            for (name, &n) in names.iter().zip(counts) {
+                if n > 0 {
+                    out.push((*name, f64::from(n)));
+                }
+            }
+        }
+        out
+    }
+
+    /// Each card type's ability, forbidden through `no_ability`; its players
+    /// are the seats that played it for its ability.
+    fn ablations(&self) -> Vec<crate::game::Ablation> {
+        self.cards
+            .types
+            .iter()
+            .map(|t| crate::game::Ablation {
+                component: format!("{} ability", t.code),
+                param: ("no_ability".into(), t.code.clone()),
+                holder_metric: format!("played_{}_ability", t.code.to_lowercase()),
+            })
+            .collect()
+    }
 
     /// The rung reached (4 = Transcendence).
     fn score(&self, state: &State, player: PlayerId) -> f64 {
         f64::from(state.level[player as usize])
-    }
-
-    fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
-        self.evaluate(state, player)
-    }
-
-    fn heuristics(&self, state: &State) -> Returns {
-        self.evaluate_all(state)
-    }
-
-    fn feature_names() -> &'static [&'static str] {
-        &features::FEATURES
-    }
-
-    fn eval_features(&self, state: &State, player: PlayerId, out: &mut [f64]) {
-        self.features_into(state, player, out);
-    }
-
-    fn fitted_eval() -> Option<&'static str> {
-        Some(features::FITTED)
     }
 
     fn render(&self, state: &State, viewer: Option<PlayerId>) -> String {
@@ -644,5 +626,27 @@ impl Game for Karmaka {
             },
             _ => "pick a card unseen".into(),
         }
+    }
+}
+
+impl Evaluation for Karmaka {
+    fn heuristic(&self, state: &State, player: PlayerId) -> f64 {
+        self.evaluate(state, player)
+    }
+
+    fn heuristics(&self, state: &State) -> Returns {
+        self.evaluate_all(state)
+    }
+
+    fn feature_names() -> &'static [&'static str] {
+        &features::FEATURES
+    }
+
+    fn eval_features(&self, state: &State, player: PlayerId, out: &mut [f64]) {
+        self.features_into(state, player, out);
+    }
+
+    fn fitted_eval() -> Option<&'static str> {
+        Some(features::FITTED)
     }
 }

@@ -4,7 +4,7 @@
 use super::Karmaka;
 use super::cards::NCARDS;
 use super::state::{ALL, State, TRANSCENDED, bit, insert_sorted};
-use crate::game::Game;
+use crate::game::Rules;
 
 /// Builds a [`State`] card by card (instance ids `0..64`, see
 /// [`Karmaka::card`]). Every card not placed goes to the Well pool (or, with
@@ -20,7 +20,7 @@ use crate::game::Game;
 /// invariants.
 ///
 /// ```
-/// use boardlab::game::{Game, Turn};
+/// use boardlab::game::{Evaluation, Game, Reporting, Rules, Turn};
 /// use boardlab::games::karmaka::{Karmaka, Phase, Scenario};
 ///
 /// let g = Karmaka::parse("karmaka").unwrap();

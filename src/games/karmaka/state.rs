@@ -147,7 +147,7 @@ pub struct State {
     pub plies: u32,
     /// Actions applied so far (a hard stop for the game length).
     pub steps: u32,
-    /// History counted for reports (see `Game::metrics` and [`Tally`]).
+    /// History counted for reports (see `Reporting::metrics` and [`Tally`]).
     pub tally: Tally,
 }
 

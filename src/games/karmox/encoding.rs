@@ -198,7 +198,7 @@ impl Encode for Karmox {
 
     /// The board as the seat sees it.
     fn information_string(&self, state: &State, player: PlayerId) -> String {
-        crate::game::Game::render(self, state, Some(player))
+        crate::game::Reporting::render(self, state, Some(player))
     }
 
     fn observation_shape(&self) -> Vec<usize> {

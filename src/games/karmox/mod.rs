@@ -26,7 +26,7 @@ use std::sync::Arc;
 use arrayvec::ArrayVec;
 
 use crate::error::SpecError;
-use crate::game::{Game, PlayerId, Returns, Turn};
+use crate::game::{Evaluation, PlayerId, Reporting, Returns, Rules, Turn};
 use crate::rng::GameRng;
 use crate::spec::Params;
 
@@ -367,7 +367,7 @@ impl Karmox {
     }
 }
 
-impl Game for Karmox {
+impl Rules for Karmox {
     type State = State;
     type Action = Action;
     type Actions = Actions;
@@ -381,41 +381,6 @@ impl Game for Karmox {
     }
     fn side(&self, player: PlayerId) -> u8 {
         self.seat_side[player as usize]
-    }
-    fn role(&self, _state: &State, player: PlayerId) -> String {
-        self.seat_chars(player as usize)
-            .map(|c| data::CHAR_IDS[c])
-            .collect::<Vec<_>>()
-            .join("+")
-    }
-    /// See RULES.md, "Metrics".
-    fn metrics(&self, s: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
-        let seat = player as usize;
-        let t = &s.tally;
-        let chars =
-            |per: &[u16; 6]| -> f64 { self.seat_chars(seat).map(|c| f64::from(per[c])).sum() };
-        let xp_permanent = f64::from(s.xp[self.seat_side[seat] as usize]);
-        let xp_items = self
-            .seat_chars(seat)
-            .map(|c| self.xp_items(s, c))
-            .sum::<usize>() as f64;
-        vec![
-            ("missions_completed", f64::from(t.missions[seat])),
-            ("mission_xp", f64::from(t.mission_xp[seat])),
-            ("xp_permanent", xp_permanent),
-            ("xp_items", xp_items),
-            ("xp_total", xp_permanent + xp_items),
-            ("attacks", chars(&t.attacks)),
-            ("fights_won", chars(&t.fights_won)),
-            ("fights_lost", chars(&t.fights_lost)),
-            ("defeats", chars(&t.defeats)),
-            ("imprisoned", chars(&t.imprisoned)),
-            ("prison_turns", chars(&t.prison_turns)),
-            ("items_equipped", chars(&t.equipped)),
-            ("items_stolen", chars(&t.stolen)),
-            ("skeletors_summoned", f64::from(t.summoned[seat])),
-            ("skeletors_eliminated", chars(&t.skeletors_eliminated)),
-        ]
     }
     fn max_actions(&self) -> usize {
         MAX_ACTIONS
@@ -460,17 +425,10 @@ impl Game for Karmox {
     fn endings(&self) -> &'static [&'static str] {
         &["portal", crate::game::ENDING_CAP]
     }
-    fn rounds(&self, s: &State) -> Option<u32> {
-        Some(u32::from(s.round))
-    }
     fn with_cap(&self, cap: u32) -> Option<Self> {
         let mut g = self.clone();
         g.max_rounds = cap.clamp(1, u32::from(u16::MAX)) as u16;
         Some(g)
-    }
-    /// The roll-off's winner (setup decisions come before it).
-    fn first_player(&self, s: &State) -> Option<PlayerId> {
-        (!s.setup).then_some(s.first)
     }
     fn check_invariants(&self, s: &State) -> Result<(), String> {
         self.invariants(s)
@@ -500,10 +458,67 @@ impl Game for Karmox {
         }
         r
     }
+}
+
+impl Reporting for Karmox {
+    fn role(&self, _state: &State, player: PlayerId) -> String {
+        self.seat_chars(player as usize)
+            .map(|c| data::CHAR_IDS[c])
+            .collect::<Vec<_>>()
+            .join("+")
+    }
+    /// See RULES.md, "Metrics".
+    fn metrics(&self, s: &State, player: PlayerId) -> Vec<(&'static str, f64)> {
+        let seat = player as usize;
+        let t = &s.tally;
+        let chars =
+            |per: &[u16; 6]| -> f64 { self.seat_chars(seat).map(|c| f64::from(per[c])).sum() };
+        let xp_permanent = f64::from(s.xp[self.seat_side[seat] as usize]);
+        let xp_items = self
+            .seat_chars(seat)
+            .map(|c| self.xp_items(s, c))
+            .sum::<usize>() as f64;
+        vec![
+            ("missions_completed", f64::from(t.missions[seat])),
+            ("mission_xp", f64::from(t.mission_xp[seat])),
+            ("xp_permanent", xp_permanent),
+            ("xp_items", xp_items),
+            ("xp_total", xp_permanent + xp_items),
+            ("attacks", chars(&t.attacks)),
+            ("fights_won", chars(&t.fights_won)),
+            ("fights_lost", chars(&t.fights_lost)),
+            ("defeats", chars(&t.defeats)),
+            ("imprisoned", chars(&t.imprisoned)),
+            ("prison_turns", chars(&t.prison_turns)),
+            ("items_equipped", chars(&t.equipped)),
+            ("items_stolen", chars(&t.stolen)),
+            ("skeletors_summoned", f64::from(t.summoned[seat])),
+            ("skeletors_eliminated", chars(&t.skeletors_eliminated)),
+        ]
+    }
+    fn rounds(&self, s: &State) -> Option<u32> {
+        Some(u32::from(s.round))
+    }
+    /// The roll-off's winner (setup decisions come before it).
+    fn first_player(&self, s: &State) -> Option<PlayerId> {
+        (!s.setup).then_some(s.first)
+    }
     /// Permanent XP of the seat's side (the first key of the ranked variant).
     fn score(&self, s: &State, player: PlayerId) -> f64 {
         f64::from(s.xp[self.seat_side[player as usize] as usize])
     }
+    fn render(&self, s: &State, viewer: Option<PlayerId>) -> String {
+        self.render_text(s, viewer)
+    }
+    fn action_label(&self, s: &State, a: Action) -> String {
+        self.label(s, a)
+    }
+    fn action_label_for(&self, s: &State, a: Action, observer: PlayerId) -> String {
+        self.label_for(s, a, observer)
+    }
+}
+
+impl Evaluation for Karmox {
     fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
         self.evaluate(s, player)
     }
@@ -518,14 +533,5 @@ impl Game for Karmox {
     }
     fn fitted_eval() -> Option<&'static str> {
         Some(features::FITTED)
-    }
-    fn render(&self, s: &State, viewer: Option<PlayerId>) -> String {
-        self.render_text(s, viewer)
-    }
-    fn action_label(&self, s: &State, a: Action) -> String {
-        self.label(s, a)
-    }
-    fn action_label_for(&self, s: &State, a: Action, observer: PlayerId) -> String {
-        self.label_for(s, a, observer)
     }
 }

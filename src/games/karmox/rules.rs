@@ -2,7 +2,7 @@
 //! phase with the no-repeat rule, items, teleport, portal, prison, end of turn;
 //! plus who acts, the legal actions and the chance outcomes of every node.
 
-use crate::game::{Game, Turn};
+use crate::game::{Rules, Turn};
 use crate::rng::{GameRng, below};
 
 use super::data::{Effect, Kind, colour_of};

@@ -7,11 +7,11 @@
 //! markers, every tile in the supply, empty mission piles and a face-down deck.
 //! Seats and sides come from the game's configuration and cannot be changed.
 //! [`Scenario::build`] runs the turn start of the rules (EP0) for the chosen
-//! seat and then the game's own [`Game::check_invariants`],
+//! seat and then the game's own [`Rules::check_invariants`],
 //! so a position it returns is one the rules can continue from.
 //!
 //! ```
-//! use boardlab::game::{Game, Turn};
+//! use boardlab::game::{Evaluation, Game, Reporting, Rules, Turn};
 //! use boardlab::games::karmox::{Karmox, Scenario};
 //!
 //! let g = Karmox::parse("players=2").unwrap();
@@ -33,7 +33,7 @@
 use super::Karmox;
 use super::data::{Kind, char_index};
 use super::state::{Card, Loc, Phase, State};
-use crate::game::Game;
+use crate::game::Rules;
 
 /// A Karmox position under construction; see the module documentation.
 /// Setters never panic: the first bad argument is kept and returned by `build`.

@@ -409,7 +409,7 @@ pub struct State {
     pub setup: bool,
     /// Winning side, [`DRAW`], or [`NO_RESULT`].
     pub result: u8,
-    /// Public history counted for reports (see `Game::metrics`).
+    /// Public history counted for reports (see `Reporting::metrics`).
     pub tally: Tally,
 }
 

@@ -5,7 +5,7 @@
 use super::data::{Kind, NO_SQ};
 use super::state::{Action, Card, Loc, Phase, State};
 use super::*;
-use crate::game::{Game, Turn};
+use crate::game::{Evaluation, Reporting, Rules, Turn};
 use crate::rng::rng_from_seed;
 
 fn game(args: &str) -> Karmox {

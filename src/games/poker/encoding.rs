@@ -14,7 +14,7 @@
 use super::kuhn::{self, Kuhn};
 use super::leduc::{self, Leduc};
 use crate::game::encoding::{Encode, one_hot};
-use crate::game::{Game, PlayerId, Turn};
+use crate::game::{PlayerId, Rules, Turn};
 
 /// Player actions first, then the deal's card outcomes.
 fn index(chance: bool, moves: u32, action: u8) -> u32 {

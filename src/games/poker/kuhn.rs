@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{NO_CARD, free_count, nth_free, sign};
 use crate::error::SpecError;
-use crate::game::{Game, PlayerId, Returns, Turn};
+use crate::game::{Evaluation, PlayerId, Reporting, Returns, Rules, Turn};
 use crate::rng::{GameRng, below};
 use crate::spec::Params;
 
@@ -76,7 +76,7 @@ impl Kuhn {
     }
 }
 
-impl Game for Kuhn {
+impl Rules for Kuhn {
     type State = State;
     type Action = Action;
     /// Pass and bet.
@@ -98,9 +98,6 @@ impl Game for Kuhn {
     }
     fn has_hidden_information(&self) -> bool {
         true
-    }
-    fn max_utility(&self) -> Option<f64> {
-        Some(2.0)
     }
     fn initial_state(&self, _rng: &mut GameRng) -> State {
         State {
@@ -186,19 +183,39 @@ impl Game for Kuhn {
         let amount = f64::from(if win0 > 0.0 { c[1] } else { c[0] });
         [win0 * amount, -win0 * amount].into_iter().collect()
     }
-    /// Who would win a showdown, times the chips at stake, over the largest
-    /// possible win: a rough hand-strength guess for rollouts and greedy play.
-    fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
-        if self.turn(s) == Turn::Terminal {
-            return self.returns(s)[player as usize] / 2.0;
+    /// Distinct cards from the deck, dealt in seat order, betting only after
+    /// the deal and never past the end of the game.
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        let [a, b] = s.cards;
+        if (a != NO_CARD && a >= DECK) || (b != NO_CARD && b >= DECK) || (a != NO_CARD && a == b) {
+            return Err(format!("bad cards {:?}", s.cards));
         }
-        let (me, opp) = (player as usize, 1 - player as usize);
-        if s.cards[me] == NO_CARD || s.cards[opp] == NO_CARD {
-            return 0.0;
+        if a == NO_CARD && b != NO_CARD {
+            return Err("player 1 dealt before player 0".into());
         }
-        let stake = f64::from(Self::contributions(s)[opp]);
-        sign(u32::from(s.cards[me]), u32::from(s.cards[opp])) * stake / 2.0
+        if !s.history.is_empty() && Self::dealt(s) < 2 {
+            return Err("betting before the deal".into());
+        }
+        if s.history.iter().any(|&x| x > BET) {
+            return Err(format!("bad betting actions {:?}", s.history));
+        }
+        let over_at = (1..s.history.len()).find(|&n| {
+            let prefix = State {
+                cards: s.cards,
+                history: s.history[..n].iter().copied().collect(),
+            };
+            Self::is_over(&prefix)
+        });
+        if let Some(n) = over_at {
+            return Err(format!(
+                "betting goes on after the game ended at action {n}"
+            ));
+        }
+        Ok(())
     }
+}
+
+impl Reporting for Kuhn {
     fn render(&self, s: &State, viewer: Option<PlayerId>) -> String {
         let card = |p: usize| match s.cards[p] {
             NO_CARD => "-".to_string(),
@@ -243,35 +260,24 @@ impl Game for Kuhn {
         }
         self.action_label(s, action)
     }
-    /// Distinct cards from the deck, dealt in seat order, betting only after
-    /// the deal and never past the end of the game.
-    fn check_invariants(&self, s: &State) -> Result<(), String> {
-        let [a, b] = s.cards;
-        if (a != NO_CARD && a >= DECK) || (b != NO_CARD && b >= DECK) || (a != NO_CARD && a == b) {
-            return Err(format!("bad cards {:?}", s.cards));
+}
+
+impl Evaluation for Kuhn {
+    fn max_utility(&self) -> Option<f64> {
+        Some(2.0)
+    }
+    /// Who would win a showdown, times the chips at stake, over the largest
+    /// possible win: a rough hand-strength guess for rollouts and greedy play.
+    fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
+        if self.turn(s) == Turn::Terminal {
+            return self.returns(s)[player as usize] / 2.0;
         }
-        if a == NO_CARD && b != NO_CARD {
-            return Err("player 1 dealt before player 0".into());
+        let (me, opp) = (player as usize, 1 - player as usize);
+        if s.cards[me] == NO_CARD || s.cards[opp] == NO_CARD {
+            return 0.0;
         }
-        if !s.history.is_empty() && Self::dealt(s) < 2 {
-            return Err("betting before the deal".into());
-        }
-        if s.history.iter().any(|&x| x > BET) {
-            return Err(format!("bad betting actions {:?}", s.history));
-        }
-        let over_at = (1..s.history.len()).find(|&n| {
-            let prefix = State {
-                cards: s.cards,
-                history: s.history[..n].iter().copied().collect(),
-            };
-            Self::is_over(&prefix)
-        });
-        if let Some(n) = over_at {
-            return Err(format!(
-                "betting goes on after the game ended at action {n}"
-            ));
-        }
-        Ok(())
+        let stake = f64::from(Self::contributions(s)[opp]);
+        sign(u32::from(s.cards[me]), u32::from(s.cards[opp])) * stake / 2.0
     }
 }
 

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{NO_CARD, free_count, nth_free, sign};
 use crate::error::SpecError;
-use crate::game::{Game, PlayerId, Returns, Turn};
+use crate::game::{Evaluation, PlayerId, Reporting, Returns, Rules, Turn};
 use crate::rng::{GameRng, below};
 use crate::spec::Params;
 
@@ -116,7 +116,7 @@ impl Leduc {
     }
 }
 
-impl Game for Leduc {
+impl Rules for Leduc {
     type State = State;
     type Action = Action;
     /// Fold, call and raise.
@@ -138,9 +138,6 @@ impl Game for Leduc {
     }
     fn has_hidden_information(&self) -> bool {
         true
-    }
-    fn max_utility(&self) -> Option<f64> {
-        Some(MAX_WIN)
     }
     fn initial_state(&self, _rng: &mut GameRng) -> State {
         State {
@@ -244,22 +241,64 @@ impl Game for Leduc {
         let r0 = if win0 == 0.0 { 0.0 } else { win0 * amount };
         [r0, -r0].into_iter().collect()
     }
-    /// Who would win a showdown now (the public card counted once dealt), times
-    /// the opponent's chips at stake, over the largest possible win.
-    fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
-        if self.turn(s) == Turn::Terminal {
-            return self.returns(s)[player as usize] / MAX_WIN;
+    /// Distinct cards dealt in order, contributions equal to what the betting
+    /// history puts in, at most two raises a round, no second round before the
+    /// first is closed.
+    fn check_invariants(&self, s: &State) -> Result<(), String> {
+        let used = Self::used(s);
+        for (i, &c) in used.iter().enumerate() {
+            if c != NO_CARD && (c >= DECK || used[..i].contains(&c)) {
+                return Err(format!("bad cards {:?} public {}", s.cards, s.public));
+            }
         }
-        let (me, opp) = (player as usize, 1 - player as usize);
-        if s.cards[me] == NO_CARD || s.cards[opp] == NO_CARD {
-            return 0.0;
-        }
-        let edge = sign(
-            Self::strength(s.cards[me], s.public),
-            Self::strength(s.cards[opp], s.public),
+        let dealt_in_order = matches!(
+            (
+                s.cards[0] != NO_CARD,
+                s.cards[1] != NO_CARD,
+                s.public != NO_CARD,
+            ),
+            (true, true, _) | (true, false, false) | (false, false, false)
         );
-        edge * f64::from(s.contrib[opp]) / MAX_WIN
+        if !dealt_in_order {
+            return Err("cards dealt out of order".into());
+        }
+        if !s.rounds[1].is_empty() && (!Self::closed(&s.rounds[0]) || s.public == NO_CARD) {
+            return Err("second round before the first is closed and the public card dealt".into());
+        }
+        if s.public != NO_CARD && !Self::closed(&s.rounds[0]) {
+            return Err("public card dealt during the first round".into());
+        }
+        // Replay the betting from the antes.
+        let mut c = [1u8, 1];
+        for (r, round) in s.rounds.iter().enumerate() {
+            if round.iter().filter(|&&a| a == RAISE).count() > MAX_RAISES {
+                return Err(format!("more than {MAX_RAISES} raises in round {}", r + 1));
+            }
+            for (i, &a) in round.iter().enumerate() {
+                let me = i % 2;
+                let top = c[0].max(c[1]);
+                match a {
+                    FOLD if i + 1 == round.len() && s.folded == Some(me as u8) => {}
+                    CALL => c[me] = top,
+                    RAISE => c[me] = top + RAISE_SIZE[r],
+                    _ => return Err(format!("bad action {a} in round {}", r + 1)),
+                }
+                if i + 1 < round.len() && Self::closed(&round[..=i]) {
+                    return Err(format!("betting goes on after round {} closed", r + 1));
+                }
+            }
+        }
+        if c != s.contrib {
+            return Err(format!(
+                "contributions {:?}, the betting gives {c:?}",
+                s.contrib
+            ));
+        }
+        Ok(())
     }
+}
+
+impl Reporting for Leduc {
     fn render(&self, s: &State, viewer: Option<PlayerId>) -> String {
         let name = |c: u8| match c {
             NO_CARD => "-".to_string(),
@@ -323,60 +362,27 @@ impl Game for Leduc {
             Phase::Over => format!("action {action}"),
         }
     }
-    /// Distinct cards dealt in order, contributions equal to what the betting
-    /// history puts in, at most two raises a round, no second round before the
-    /// first is closed.
-    fn check_invariants(&self, s: &State) -> Result<(), String> {
-        let used = Self::used(s);
-        for (i, &c) in used.iter().enumerate() {
-            if c != NO_CARD && (c >= DECK || used[..i].contains(&c)) {
-                return Err(format!("bad cards {:?} public {}", s.cards, s.public));
-            }
+}
+
+impl Evaluation for Leduc {
+    fn max_utility(&self) -> Option<f64> {
+        Some(MAX_WIN)
+    }
+    /// Who would win a showdown now (the public card counted once dealt), times
+    /// the opponent's chips at stake, over the largest possible win.
+    fn heuristic(&self, s: &State, player: PlayerId) -> f64 {
+        if self.turn(s) == Turn::Terminal {
+            return self.returns(s)[player as usize] / MAX_WIN;
         }
-        let dealt_in_order = matches!(
-            (
-                s.cards[0] != NO_CARD,
-                s.cards[1] != NO_CARD,
-                s.public != NO_CARD,
-            ),
-            (true, true, _) | (true, false, false) | (false, false, false)
+        let (me, opp) = (player as usize, 1 - player as usize);
+        if s.cards[me] == NO_CARD || s.cards[opp] == NO_CARD {
+            return 0.0;
+        }
+        let edge = sign(
+            Self::strength(s.cards[me], s.public),
+            Self::strength(s.cards[opp], s.public),
         );
-        if !dealt_in_order {
-            return Err("cards dealt out of order".into());
-        }
-        if !s.rounds[1].is_empty() && (!Self::closed(&s.rounds[0]) || s.public == NO_CARD) {
-            return Err("second round before the first is closed and the public card dealt".into());
-        }
-        if s.public != NO_CARD && !Self::closed(&s.rounds[0]) {
-            return Err("public card dealt during the first round".into());
-        }
-        // Replay the betting from the antes.
-        let mut c = [1u8, 1];
-        for (r, round) in s.rounds.iter().enumerate() {
-            if round.iter().filter(|&&a| a == RAISE).count() > MAX_RAISES {
-                return Err(format!("more than {MAX_RAISES} raises in round {}", r + 1));
-            }
-            for (i, &a) in round.iter().enumerate() {
-                let me = i % 2;
-                let top = c[0].max(c[1]);
-                match a {
-                    FOLD if i + 1 == round.len() && s.folded == Some(me as u8) => {}
-                    CALL => c[me] = top,
-                    RAISE => c[me] = top + RAISE_SIZE[r],
-                    _ => return Err(format!("bad action {a} in round {}", r + 1)),
-                }
-                if i + 1 < round.len() && Self::closed(&round[..=i]) {
-                    return Err(format!("betting goes on after round {} closed", r + 1));
-                }
-            }
-        }
-        if c != s.contrib {
-            return Err(format!(
-                "contributions {:?}, the betting gives {c:?}",
-                s.contrib
-            ));
-        }
-        Ok(())
+        edge * f64::from(s.contrib[opp]) / MAX_WIN
     }
 }
 
