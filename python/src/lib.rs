@@ -10,7 +10,7 @@ use boardlab::agents::registry::AgentSpec;
 use boardlab::agents::{Agent, Decision};
 use boardlab::arena::{self, AgentFactory, RunOptions};
 use boardlab::game::encoding::Encode;
-use boardlab::game::{Game, PlayerId, Rules, Turn};
+use boardlab::game::{PlayerId, Rules, Turn};
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::rng::{GameRng, rng_from_seed};
 use boardlab::runtime::{AgentKind, AnyAgentKind, Typed};
