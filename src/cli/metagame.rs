@@ -193,3 +193,42 @@ fn calibrated_line(m: &crate::metagame::calibrate::Calibrated) -> String {
         _ => format!("{} (no search: kept as written)", m.given),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use crate::metagame::{MetagameOptions, Payoff};
+
+    /// `MetagameOptions::default()` is what the library's callers (design,
+    /// Python) get: it must be the command line's defaults, flag by flag.
+    #[test]
+    fn the_options_default_is_the_command_line_s() {
+        let cli = super::super::Cli::try_parse_from([
+            "boardlab",
+            "metagame",
+            "--game",
+            "fox",
+            "--agents",
+            "greedy,random",
+            "--out",
+            "x",
+        ])
+        .unwrap();
+        let super::super::Command::Metagame(a) = cli.command else {
+            panic!("not the metagame command");
+        };
+        let d = MetagameOptions::default();
+        assert_eq!(a.games, d.games);
+        assert_eq!(a.seed.seed, d.seed);
+        assert_eq!(a.threads.threads, d.threads);
+        assert_eq!(Payoff::parse(&a.payoff).unwrap(), d.payoff);
+        assert_eq!(a.bootstrap, d.bootstrap);
+        assert_eq!(a.tolerance, d.tolerance);
+        assert_eq!(a.calibration_games, d.calibration_games);
+        assert_eq!(a.until, d.until);
+        assert_eq!(a.match_cpu, d.match_cpu);
+        assert_eq!(a.resume, d.resume);
+        assert!(a.budgets.is_none() && d.budgets.is_empty());
+    }
+}
