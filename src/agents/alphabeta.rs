@@ -6,7 +6,7 @@
 //! Values are from the deciding seat's side: seats on its side maximise, every
 //! other seat minimises ("paranoid" search, exact minimax in two-player
 //! zero-sum games). Chance nodes take the expectation over
-//! [`Rules::chance_outcomes`]. Terminal values are the normalized returns pushed
+//! [`Rules::chance_outcomes`](crate::game::Rules::chance_outcomes). Terminal values are the normalized returns pushed
 //! beyond the heuristic's [-1, 1] and shaded by depth, so a proven win beats any
 //! estimate and a sooner win beats a later one. Ties among the best root moves
 //! are broken uniformly at random from the seat's stream, so two solvers play

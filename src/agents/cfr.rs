@@ -1,7 +1,7 @@
 //! `cfr`: an equilibrium player for two-player zero-sum games small enough to
 //! solve in memory (Kuhn and Leduc poker). It builds the whole game tree
 //! ([`GameTree`]: chance enumerated, information sets from
-//! [`Rules::info_key`]), runs CFR+ on it ([`crate::tree::cfr`]: why CFR+
+//! [`Rules::info_key`](crate::game::Rules::info_key)), runs CFR+ on it ([`crate::tree::cfr`]: why CFR+
 //! is said there) and plays the average strategy at the information set of
 //! its seat's view, drawing with the seat's random stream. It sees what any
 //! agent sees: the tree is the rules', the information set its own view's.

@@ -8,7 +8,7 @@ use crate::game::{Game, PlayerId, Returns, Turn};
 use crate::rng::{GameRng, below, unit};
 
 /// Terminal returns on the heuristic's scale: divided by the game's
-/// [`Evaluation::max_utility`] when it has one; otherwise unchanged when they already
+/// [`Evaluation::max_utility`](crate::game::Evaluation::max_utility) when it has one; otherwise unchanged when they already
 /// lie in [-1, 1] (win/draw/loss games), else divided by their largest
 /// magnitude, which keeps their order and makes them comparable with heuristic values.
 pub fn normalized_returns<G: Game>(game: &G, state: &G::State) -> Returns {

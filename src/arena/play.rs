@@ -46,10 +46,10 @@ pub struct GameResult {
     pub actions: u32,
     /// Stopped at the game-length cap.
     pub truncated: bool,
-    /// The rule that ended the game ([`Rules::ending`]), or the runner's
+    /// The rule that ended the game ([`Rules::ending`](crate::game::Rules::ending)), or the runner's
     /// [`ENDING_LENGTH_CAP`] or [`ENDING_FAULT`].
     pub ending: &'static str,
-    /// Rounds played, for games that count rounds ([`Reporting::rounds`]).
+    /// Rounds played, for games that count rounds ([`Reporting::rounds`](crate::game::Reporting::rounds)).
     pub rounds: Option<u32>,
     /// A fault that forfeited the game (agent panic, illegal action), if any.
     pub error: Option<String>,
@@ -142,7 +142,7 @@ fn is_legal<A: PartialEq + Copy>(legal: &[A], action: A) -> bool {
 }
 
 /// The metric (1 for one seat per game) naming the game's first player: what
-/// [`Reporting::first_player`] says, or else the seat of the first decision.
+/// [`Reporting::first_player`](crate::game::Reporting::first_player) says, or else the seat of the first decision.
 pub const FIRST_PLAYER: &str = "first_player";
 
 /// Plays one game with `agents[seat]` in each seat. The game's seed fixes the

@@ -1,5 +1,5 @@
 //! Component ablation (`boardlab ablate`): each component of
-//! [`Reporting::ablations`] is taken away through its spec parameter and the game
+//! [`Reporting::ablations`](crate::game::Reporting::ablations) is taken away through its spec parameter and the game
 //! replayed on the same seeds (common random numbers). In every game where
 //! some seat held or played the component, the effect is that seat's result
 //! with the component minus its result without it, on the same seed: a causal
@@ -112,7 +112,7 @@ pub fn effect(ab: &Ablation, base: &[PlayedGame], ablated: &[PlayedGame]) -> Eff
     }
 }
 
-/// Measures every (selected) component of `game`'s [`Reporting::ablations`].
+/// Measures every (selected) component of `game`'s [`Reporting::ablations`](crate::game::Reporting::ablations).
 pub fn ablate<G: Game + Clone>(game: &G, o: &AblateOptions) -> Result<AblateResult> {
     ablate_in(&Builtin::default(), &Typed::new(game.clone(), &[]), o)
 }

@@ -1,6 +1,6 @@
 //! State evaluations for the greedy agent and for the searches' rollout cuts:
 //! the game's own heuristic (the default), or a linear evaluation of the
-//! game's [`Evaluation::eval_features`] with weights fitted from self-play
+//! game's [`Evaluation::eval_features`](crate::game::Evaluation::eval_features) with weights fitted from self-play
 //! outcomes ([`crate::analysis::fit`], `boardlab fit`), read from a TOML weights file.
 //!
 //! A fitted evaluation is a logistic model of the chance that `player`'s
@@ -23,7 +23,7 @@ const CLAMP: f64 = 0.99;
 /// Which evaluation scores a non-terminal state.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum Eval {
-    /// The game's [`Evaluation::heuristic`].
+    /// The game's [`Evaluation::heuristic`](crate::game::Evaluation::heuristic).
     #[default]
     Heuristic,
     /// A fitted linear evaluation of the game's features.
@@ -41,7 +41,7 @@ impl Eval {
     }
 
     /// [`Eval::value`] for every seat in seat order (with the game's
-    /// heuristic, [`Evaluation::heuristics`]).
+    /// heuristic, [`Evaluation::heuristics`](crate::game::Evaluation::heuristics)).
     pub fn values<G: Game>(&self, game: &G, state: &G::State) -> crate::game::Returns {
         match self {
             Eval::Heuristic => game.heuristics(state),
@@ -52,8 +52,8 @@ impl Eval {
     }
 
     /// Reads the agent parameter `eval`: `heuristic` (default), `fitted`
-    /// (the game's embedded weights, [`Evaluation::fitted_eval`]), another name
-    /// the game ships weights for ([`Evaluation::named_evals`]) or `@FILE`.
+    /// (the game's embedded weights, [`Evaluation::fitted_eval`](crate::game::Evaluation::fitted_eval)), another name
+    /// the game ships weights for ([`Evaluation::named_evals`](crate::game::Evaluation::named_evals)) or `@FILE`.
     /// `check_game`: also require the weights to fit game `G` (false when a
     /// spec is only checked for syntax, before any game is known).
     pub fn from_params<G: Game>(params: &mut Params, check_game: bool) -> Result<Eval, SpecError> {
@@ -168,7 +168,7 @@ pub struct LinearEval {
     /// What the weights were fitted on (game, agent, games), for people.
     #[serde(default)]
     pub fitted_on: String,
-    /// The game's feature names ([`Evaluation::feature_names`]), in order.
+    /// The game's feature names ([`Evaluation::feature_names`](crate::game::Evaluation::feature_names)), in order.
     pub features: Vec<String>,
     /// One weight per feature, on the logit scale.
     pub weights: Vec<f64>,

@@ -242,8 +242,8 @@ fn check_replay<G: Game>(
     );
 }
 
-/// A finished game names its ending from [`Rules::endings`], and it is the
-/// game's own cap ([`ENDING_CAP`]) exactly when [`Rules::truncated`] says so.
+/// A finished game names its ending from [`Rules::endings`](crate::game::Rules::endings), and it is the
+/// game's own cap ([`ENDING_CAP`]) exactly when [`Rules::truncated`](crate::game::Rules::truncated) says so.
 pub fn check_ending<G: Game>(game: &G, state: &G::State) -> Result<(), String> {
     let ending = game.ending(state);
     if !game.endings().contains(&ending) {
@@ -262,7 +262,7 @@ pub fn check_ending<G: Game>(game: &G, state: &G::State) -> Result<(), String> {
     Ok(())
 }
 
-/// A game whose own simulation cap is forced down ([`Rules::with_cap`]) ends
+/// A game whose own simulation cap is forced down ([`Rules::with_cap`](crate::game::Rules::with_cap)) ends
 /// at that cap, and then reports itself `truncated` with the ending `cap`.
 /// Games without a cap of their own never report a truncation.
 pub fn check_cap<G: Game>(game: &G, seed: u64) {
@@ -297,9 +297,9 @@ pub fn check_cap<G: Game>(game: &G, seed: u64) {
 
 /// The properties every reachable state must have, reported as an error
 /// instead of a panic so that `boardlab soak` and the fuzz targets can name the
-/// seed and step themselves: the game's own [`Rules::check_invariants`], legal
+/// seed and step themselves: the game's own [`Rules::check_invariants`](crate::game::Rules::check_invariants), legal
 /// actions non-empty exactly at a player's turn, no duplicates, within
-/// [`Rules::max_actions`], chance outcomes distinct with positive probabilities
+/// [`Rules::max_actions`](crate::game::Rules::max_actions), chance outcomes distinct with positive probabilities
 /// summing to 1, and well-formed returns at the end. Leaves the legal list it
 /// checked in `legal`, so that a caller stepping on does not compute it twice.
 pub fn check_state<G: Game>(
@@ -573,7 +573,7 @@ fn check_determinize<G: Game>(
     (checks, changed)
 }
 
-/// Narration leaks nothing: [`Reporting::action_label_for`] for a seat names only
+/// Narration leaks nothing: [`Reporting::action_label_for`](crate::game::Reporting::action_label_for) for a seat names only
 /// what that seat can tell. Plays `games` random games; at every third step,
 /// for every seat `h` and every option (legal action or chance outcome) there:
 ///

@@ -31,7 +31,7 @@ pub trait DynGame: Send + Sync {
     fn spec(&self) -> String;
     /// Number of seats.
     fn num_players(&self) -> usize;
-    /// [`Rules::side`] of every seat.
+    /// [`Rules::side`](crate::game::Rules::side) of every seat.
     fn sides(&self) -> Vec<u8>;
     /// Checks agent texts as [`DynGame::run`] reads them, one per seat or fewer.
     fn check_agents(&self, agents: &[String]) -> Result<(), SpecError>;
@@ -40,7 +40,7 @@ pub trait DynGame: Send + Sync {
     fn run(&self, agents: &[String], opts: &RunOptions) -> Result<RunOutput, RunError>;
     /// [`merge_for`]: the shard directories of one run of this game.
     fn merge(&self, dirs: &[PathBuf], out: &Path, force: bool) -> Result<Merged, RunError>;
-    /// [`Reporting::ablations`].
+    /// [`Reporting::ablations`](crate::game::Reporting::ablations).
     fn ablations(&self) -> Vec<Ablation>;
     /// [`crate::arena::identical::play_identical`] with the agent named by text, as
     /// [`DynGame::run`] reads it, in every seat.

@@ -4,9 +4,9 @@
 //! NashConv / 2. Zero exactly at a Nash equilibrium.
 //!
 //! Generic over any [`Game`] whose chance nodes are enumerable
-//! ([`Rules::chance_outcomes`]) and whose setup randomness, if any, goes through
+//! ([`Rules::chance_outcomes`](crate::game::Rules::chance_outcomes)) and whose setup randomness, if any, goes through
 //! chance nodes (the tree is built from one initial state). Information sets
-//! are the classes of [`Rules::info_key`] of the acting player, which must give
+//! are the classes of [`Rules::info_key`](crate::game::Rules::info_key) of the acting player, which must give
 //! perfect recall. An agent's policy is estimated by asking it for decisions at
 //! every information set, from determinized views as the runner gives them
 //! (`crate::analysis::exploitability::agent_policy`, above the agents).

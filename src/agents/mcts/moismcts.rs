@@ -9,7 +9,7 @@
 //! ISMCTS does for the opponents it models inside the searcher's own tree.
 //!
 //! What a seat observes of a move is read from the game's narration:
-//! [`Reporting::action_label_for`] names nothing the observer will not know, so a
+//! [`Reporting::action_label_for`](crate::game::Reporting::action_label_for) names nothing the observer will not know, so a
 //! label equal to the full one means the move is seen exactly, and otherwise
 //! the label itself is the class of moves the observer cannot tell apart.
 //! Chance outcomes stay out of the trees (open loop).
