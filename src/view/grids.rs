@@ -12,6 +12,8 @@ use crate::games::tictactoe::{self, TicTacToe};
 
 const X_COLOUR: &str = "#1f77b4";
 const O_COLOUR: &str = "#d62728";
+/// Connect Four's discs: seat 0 yellow, seat 1 red.
+const DISCS: [&str; 2] = ["#f2c230", "#d62728"];
 
 impl Picture for TicTacToe {
     super::move_number_from_encoding!();
@@ -110,6 +112,10 @@ impl Picture for TicTacToe {
 
 impl Picture for Connect4 {
     super::move_number_from_encoding!();
+    fn seat_colours(&self) -> &'static [&'static str] {
+        &DISCS
+    }
+
     fn canvas(&self, _states: &[connect4::State]) -> Option<Canvas> {
         Some(Canvas::sized(7.0 * 60.0 + 20.0, 6.0 * 60.0 + 70.0))
     }
@@ -140,9 +146,9 @@ impl Picture for Connect4 {
                 // Seven bits a column: six rows and the bitboard's guard bit.
                 let bit = 1u64 << (c * 7 + row);
                 let fill = if s.discs[0] & bit != 0 {
-                    "#f2c230"
+                    DISCS[0]
                 } else if s.discs[1] & bit != 0 {
-                    "#d62728"
+                    DISCS[1]
                 } else {
                     "#fffdf8"
                 };

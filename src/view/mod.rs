@@ -73,6 +73,12 @@ pub trait Picture: Game {
         Vec::new()
     }
 
+    /// Each seat's colour in the drawing, which the action log takes up so
+    /// a seat reads the same in both; empty: the page's own palette.
+    fn seat_colours(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// What the text board's symbols mean (`boardlab play` shows it).
     fn text_legend(&self) -> Vec<(String, String)> {
         Vec::new()
@@ -242,6 +248,7 @@ struct PageData {
     steps: Vec<StepData>,
     result: String,
     legend: Vec<(String, String)>,
+    seat_colours: &'static [&'static str],
 }
 
 /// The viewer's page for a replayed trace: one self-contained HTML file.
@@ -316,6 +323,7 @@ pub fn page<G: Picture>(game: &G, replay: &Replay<G>) -> String {
         steps,
         result,
         legend: game.legend(),
+        seat_colours: game.seat_colours(),
     };
     page::html(
         &data.title,

@@ -103,6 +103,12 @@ if (D.view_box) { $("board").setAttribute("viewBox", D.view_box); } else { $("bo
 const label = (s) => s.l[Math.min(pov, s.l.length - 1)];
 const who = (s) => s.p === null ? "chance" : "seat " + s.p;
 const whoLog = (s) => s.p === null ? "" : "seat " + s.p + ": ";
+// The log marks each seat in the drawing's colour where the game has its own.
+D.seat_colours.forEach((c, p) => {
+  const st = document.createElement("style");
+  st.textContent = ".seat" + p + " { border-left-color: " + c + "; }";
+  document.head.appendChild(st);
+});
 const log = $("log");
 D.steps.forEach((s, i) => {
   const li = document.createElement("li");

@@ -188,3 +188,16 @@ def test_no_text_runs_off_the_picture(pages, browser, name):
         page.locator("#jump").dispatch_event("change")
         assert page.evaluate(OUTSIDE) == [], (name, step)
     assert errors == [], errors
+
+
+def test_the_log_marks_each_seat_in_its_colour_on_the_board(pages, browser):
+    # Connect Four's seat 0 plays yellow discs: its log lines are marked
+    # yellow, not the blue of the page's palette; seat 1 red.
+    page, errors = open_page(browser, pages["connect4"])
+    colour = "(s) => getComputedStyle(document.querySelector('#log li.' + s)).borderLeftColor"
+    assert page.evaluate(colour, "seat0") == "rgb(242, 194, 48)"
+    assert page.evaluate(colour, "seat1") == "rgb(214, 39, 40)"
+    # A game drawn in the page's own palette keeps it (Fox: seat 0 blue).
+    fox, _ = open_page(browser, pages["fox"])
+    assert fox.evaluate(colour, "seat0") == "rgb(31, 119, 180)"
+    assert errors == [], errors
