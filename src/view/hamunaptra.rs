@@ -16,6 +16,8 @@ const EDGE: f64 = 22.0;
 const SEAT_H: f64 = 132.0;
 const CARD_W: f64 = 64.0;
 const CARD_H: f64 = 40.0;
+/// Characters of a card's name a line (two lines at most).
+const NAME_CHARS: usize = 12;
 const SEAT: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
 
 /// Map bounds in cells: (x0, x1, y0, y1).
@@ -89,12 +91,20 @@ impl Hamunaptra {
                 fill,
                 "#555",
             );
-            let short: String = name.chars().take(10).collect();
-            // The id on top is the key of a move that picks the card.
+            // The id on top is the key of a move that picks the card; the
+            // name under it in two lines at most, cut with an ellipsis.
             let id = self.comps.kind_id(k);
-            svg::bold(&mut out, CARD_W / 2.0, 15.0, 10.0, "middle", "#222", id);
-            if short != id {
-                svg::text(&mut out, CARD_W / 2.0, 31.0, 9.0, "middle", "#222", &short);
+            svg::bold(&mut out, CARD_W / 2.0, 13.0, 10.0, "middle", "#222", id);
+            if name != id {
+                let mut lines = svg::wrap(&name, NAME_CHARS, "");
+                if lines.len() > 2 {
+                    // What does not fit runs on from the second line, cut.
+                    lines[1] = svg::clip(&lines[1..].join(" "), NAME_CHARS);
+                }
+                for (i, line) in lines.iter().take(2).enumerate() {
+                    let y = 25.0 + 10.5 * i as f64;
+                    svg::text(&mut out, CARD_W / 2.0, y, 8.5, "middle", "#222", line);
+                }
             }
             out.push_str("</symbol>");
         }

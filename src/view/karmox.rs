@@ -187,7 +187,7 @@ impl Karmox {
             12.0,
             "start",
             "#444",
-            &clip(
+            &svg::clip(
                 &format!("event E{:02}: {}", v.square, event.text),
                 SIDE_CHARS + 4,
             ),
@@ -206,7 +206,7 @@ impl Karmox {
             12.0,
             "start",
             "#444",
-            &format!("now: {}", clip(&phase, 60)),
+            &format!("now: {}", svg::clip(&phase, 60)),
         );
         panel
     }
@@ -263,7 +263,7 @@ impl Karmox {
                 self.slot(v, c)
                     .map_or(String::new(), |t| format!(" · cell {}", self.c.tiles[t].id)),
             );
-            for part in wrap(&line, SIDE_CHARS) {
+            for part in svg::wrap(&line, SIDE_CHARS, "   ") {
                 svg::text(&mut panel, px + 18.0, *y, SIDE_FONT, "start", "#222", &part);
                 *y += LINE_H;
             }
@@ -297,7 +297,7 @@ impl Karmox {
                 SIDE_FONT,
                 "start",
                 "#555",
-                &clip(m, SIDE_CHARS),
+                &svg::clip(m, SIDE_CHARS),
             );
             *y += LINE_H;
         }
@@ -326,7 +326,7 @@ impl Karmox {
             12.0,
             "start",
             "#444",
-            &clip(&format!("supply: {}", supply.join(" ")), SIDE_CHARS),
+            &svg::clip(&format!("supply: {}", supply.join(" ")), SIDE_CHARS),
         );
         panel
     }
@@ -495,32 +495,4 @@ impl Picture for Karmox {
         ));
         l
     }
-}
-
-/// `text` in lines of at most `n` characters, broken at spaces (a word
-/// longer than a line is clipped).
-fn wrap(text: &str, n: usize) -> Vec<String> {
-    let mut lines: Vec<String> = Vec::new();
-    let mut line = String::new();
-    for word in text.split(' ') {
-        let len = line.chars().count();
-        if len > 0 && len + 1 + word.chars().count() > n {
-            lines.push(std::mem::take(&mut line));
-            line.push_str("   ");
-        } else if len > 0 {
-            line.push(' ');
-        }
-        line.push_str(word);
-    }
-    lines.push(line);
-    lines.into_iter().map(|l| clip(&l, n)).collect()
-}
-
-fn clip(text: &str, n: usize) -> String {
-    if text.chars().count() <= n {
-        return text.to_string();
-    }
-    let mut t: String = text.chars().take(n - 1).collect();
-    t.push('…');
-    t
 }

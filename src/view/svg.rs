@@ -88,3 +88,51 @@ pub fn use_at(out: &mut String, id: &str, x: f64, y: f64) {
 pub fn defs() -> String {
     r##"<defs><pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="#4a4f73"/><line x1="0" y1="0" x2="0" y2="6" stroke="#6b7094" stroke-width="2"/></pattern><marker id="arrowhead" viewBox="0 0 10 10" refX="7" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#2b2b2b"/></marker></defs>"##.to_string()
 }
+
+/// `text` in lines of at most `n` characters, broken at spaces (a word
+/// longer than a line is clipped); lines after the first start with `indent`.
+pub fn wrap(text: &str, n: usize, indent: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut line = String::new();
+    let mut words = 0;
+    for word in text.split(' ') {
+        if words > 0 && line.chars().count() + 1 + word.chars().count() > n {
+            lines.push(std::mem::take(&mut line));
+            line.push_str(indent);
+            words = 0;
+        } else if words > 0 {
+            line.push(' ');
+        }
+        line.push_str(word);
+        words += 1;
+    }
+    lines.push(line);
+    lines.into_iter().map(|l| clip(&l, n)).collect()
+}
+
+/// `text` cut to `n` characters, an ellipsis marking the cut.
+pub fn clip(text: &str, n: usize) -> String {
+    if text.chars().count() <= n {
+        return text.to_string();
+    }
+    let mut t: String = text.chars().take(n - 1).collect();
+    t.push('…');
+    t
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::{clip, wrap};
+
+    #[test]
+    fn wrap_breaks_at_spaces_and_clips_what_cannot_break() {
+        assert_eq!(
+            wrap("Messenger's Sandals", 12, ""),
+            ["Messenger's", "Sandals"]
+        );
+        assert_eq!(wrap("a b c", 12, ""), ["a b c"]);
+        assert_eq!(wrap("one two three", 7, "  "), ["one two", "  three"]);
+        assert_eq!(wrap("Archaeologist", 6, ""), ["Archa…"]);
+        assert_eq!(clip("Scarab", 6), "Scarab");
+    }
+}

@@ -201,3 +201,18 @@ def test_the_log_marks_each_seat_in_its_colour_on_the_board(pages, browser):
     fox, _ = open_page(browser, pages["fox"])
     assert fox.evaluate(colour, "seat0") == "rgb(31, 119, 180)"
     assert errors == [], errors
+
+
+def test_hamunaptra_cards_show_their_whole_names(pages, browser):
+    # A card's name runs on to a second line rather than being cut: every
+    # name of up to 24 characters reads whole under its id.
+    page, errors = open_page(browser, pages["hamunaptra"])
+    cut = page.evaluate("""() => [...document.querySelectorAll('symbol[id^="h"]')]
+      .filter((s) => s.id !== 'hback')
+      .map((s) => [s.querySelector('title').textContent,
+                   [...s.querySelectorAll('text')].slice(1).map((t) => t.textContent).join(' ')])
+      .filter(([name, shown]) => shown && name.length <= 24 && shown !== name)""")
+    assert cut == [], cut
+    shown = page.evaluate("document.querySelectorAll('symbol[id^=\"h\"]').length")
+    assert shown > 10, shown
+    assert errors == [], errors
