@@ -59,8 +59,14 @@ pub fn clustered_rate(units: &[(u64, f64)]) -> Rate {
         };
     }
     let rate = sums.iter().map(|s| s.0).sum::<f64>() / m;
+    let ss: f64 = sums.iter().map(|s| (s.0 - rate * s.1).powi(2)).sum();
+    cluster_robust(m, k, rate, ss)
+}
+
+/// The rate of `m` units in `k` clusters with its cluster-robust interval,
+/// from the clusters' summed squared residuals `ss`.
+fn cluster_robust(m: f64, k: f64, rate: f64, ss: f64) -> Rate {
     let se = if k > 1.0 {
-        let ss: f64 = sums.iter().map(|s| (s.0 - rate * s.1).powi(2)).sum();
         (k / (k - 1.0) * ss).sqrt() / m
     } else {
         f64::INFINITY
@@ -91,23 +97,11 @@ pub fn clustered_rate_counted(clusters: &std::collections::BTreeMap<(u64, u64), 
         .map(|(&(p, _), &c)| p as f64 / 2.0 * c as f64)
         .sum::<f64>()
         / m;
-    let se = if k > 1.0 {
-        let ss: f64 = clusters
-            .iter()
-            .map(|(&(p, n), &c)| c as f64 * (p as f64 / 2.0 - rate * n as f64).powi(2))
-            .sum();
-        (k / (k - 1.0) * ss).sqrt() / m
-    } else {
-        f64::INFINITY
-    };
-    Rate {
-        n: m as u64,
-        clusters: k as u64,
-        rate,
-        se,
-        low: (rate - Z95 * se).max(0.0),
-        high: (rate + Z95 * se).min(1.0),
-    }
+    let ss: f64 = clusters
+        .iter()
+        .map(|(&(p, n), &c)| c as f64 * (p as f64 / 2.0 - rate * n as f64).powi(2))
+        .sum();
+    cluster_robust(m, k, rate, ss)
 }
 
 /// Two one-sided tests (TOST) of "the two rates differ by less than `tol`":
