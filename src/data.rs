@@ -4,29 +4,69 @@
 //! to its code, embeds them with `include_str!`, and lets the user replace them
 //! with a parameter naming a file (TOML or JSON by extension).
 
+use std::any::{Any, TypeId};
+use std::sync::Mutex;
+
 use serde::de::DeserializeOwned;
 
 use crate::error::SpecError;
 
 /// Parses `path` if given, else the embedded default text (TOML).
 /// `validate` checks the parsed value (counts, ranges) and explains what is wrong.
-pub fn load<T: DeserializeOwned>(
+pub fn load<T: DeserializeOwned + Clone + Send + Sync + 'static>(
     path: Option<&str>,
-    embedded: &str,
+    embedded: &'static str,
     validate: impl Fn(&T) -> Result<(), String>,
 ) -> Result<T, SpecError> {
-    let (name, text) = match path {
-        None => ("<embedded default>".to_string(), embedded.to_string()),
-        Some(p) => (p.to_string(), read_text(p)?),
+    match path {
+        None => embedded_default(embedded, || {
+            parse_named("<embedded default>", embedded, &validate)
+        }),
+        Some(p) => parse_named(p, &read_text(p)?, &validate),
+    }
+}
+
+/// `parse` of the embedded default `text`, run once per process and cloned
+/// afterwards: a sweep of thousands of cells builds thousands of games, and
+/// parsing the same text for each one dominated an experiment's start.
+/// An error is not kept (it is the data's bug, reported at first use).
+pub fn embedded_default<T: Clone + Send + Sync + 'static>(
+    text: &'static str,
+    parse: impl FnOnce() -> Result<T, SpecError>,
+) -> Result<T, SpecError> {
+    type Parsed = (TypeId, &'static str, Box<dyn Any + Send + Sync>);
+    static PARSED: Mutex<Vec<Parsed>> = Mutex::new(Vec::new());
+    let find = |parsed: &[Parsed]| {
+        parsed
+            .iter()
+            .find(|(ty, t, _)| *ty == TypeId::of::<T>() && *t == text)
+            .and_then(|(_, _, value)| value.downcast_ref::<T>().cloned())
     };
+    if let Some(value) = find(&PARSED.lock().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(value);
+    }
+    let value = parse()?;
+    let mut parsed = PARSED.lock().unwrap_or_else(|e| e.into_inner());
+    if find(&parsed).is_none() {
+        parsed.push((TypeId::of::<T>(), text, Box::new(value.clone())));
+    }
+    Ok(value)
+}
+
+/// `text` read from the file `name` (JSON by extension, else TOML), checked.
+fn parse_named<T: DeserializeOwned>(
+    name: &str,
+    text: &str,
+    validate: impl Fn(&T) -> Result<(), String>,
+) -> Result<T, SpecError> {
     let fail = |why: String| SpecError::DataFile {
-        path: name.clone(),
+        path: name.to_string(),
         why,
     };
     let value: T = if name.ends_with(".json") {
-        parse_json(&text).map_err(fail)?
+        parse_json(text).map_err(fail)?
     } else {
-        parse_toml(&text).map_err(fail)?
+        parse_toml(text).map_err(fail)?
     };
     validate(&value).map_err(fail)?;
     Ok(value)
@@ -112,4 +152,36 @@ pub fn read_text(path: &str) -> Result<String, SpecError> {
             why: e.to_string(),
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An embedded default is parsed once a process, then handed out as
+    /// copies; a failed parse is not kept, so it fails again, each time.
+    #[test]
+    fn an_embedded_default_is_parsed_once() {
+        static TEXT: &str = "n = 3";
+        #[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+        struct N {
+            n: u32,
+        }
+        let calls = std::cell::Cell::new(0);
+        let parse = || {
+            calls.set(calls.get() + 1);
+            parse_named::<N>("<embedded default>", TEXT, |_| Ok(()))
+        };
+        assert_eq!(embedded_default(TEXT, parse).unwrap(), N { n: 3 });
+        assert_eq!(embedded_default(TEXT, parse).unwrap(), N { n: 3 });
+        assert_eq!(calls.get(), 1);
+        static BAD: &str = "n = ";
+        let failing = || {
+            calls.set(calls.get() + 1);
+            parse_named::<N>("<embedded default>", BAD, |_| Ok(()))
+        };
+        assert!(embedded_default(BAD, failing).is_err());
+        assert!(embedded_default(BAD, failing).is_err());
+        assert_eq!(calls.get(), 3);
+    }
 }

@@ -324,6 +324,19 @@ pub fn run_in(
     file: &Path,
     opts: &ExperimentOptions,
 ) -> Result<Vec<CellResult>, arena::RunError> {
+    if opts.progress {
+        // Every combination's game is built and checked before the first
+        // game: a sweep of many thousands takes seconds, said here.
+        let combinations = exp
+            .sweep
+            .values()
+            .fold(1usize, |n, values| n.saturating_mul(values.len()));
+        eprintln!(
+            "checking the {combinations} parameter combination{} of {}",
+            if combinations == 1 { "" } else { "s" },
+            file.display()
+        );
+    }
     let cells = exp.cells_in(source)?;
     let threads = opts.threads.unwrap_or(exp.threads);
     if threads > crate::arena::max_threads() {

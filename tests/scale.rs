@@ -341,6 +341,40 @@ fn an_agent_that_ignores_the_move_limit_is_not_waited_for() {
     assert_eq!(timed_out, 8, "{csv}");
 }
 
+/// When more computations are abandoned than may run at once, the next
+/// timed move waits for one to end: the run says so and for how long, rather
+/// than slowing without a word.
+#[test]
+fn waiting_for_abandoned_computations_is_reported() {
+    // The process's cap: twice the cores, at least 4.
+    let cap = std::thread::available_parallelism()
+        .map_or(4, |n| 2 * n.get())
+        .max(4);
+    let games = (cap + 2).to_string();
+    let out = boardlab(&[
+        "run",
+        "--game",
+        "tictactoe",
+        "--agents",
+        "faulty(fault=slow,ms=700,after=0),random",
+        "--games",
+        &games,
+        "--threads",
+        "1",
+        "--move-timeout-ms",
+        "5",
+        "-q",
+    ]);
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!(
+            "for computations abandoned at the move limit to end (at most {cap} run at once"
+        )),
+        "{stdout}"
+    );
+}
+
 /// `run_args` on Fox (which has chance) with duplicate deals.
 fn duplicate_args<'a>(dir: &'a str, games: &'a str) -> Vec<&'a str> {
     let mut args = run_args(dir, games);

@@ -16,7 +16,7 @@
 //! their results are the same as without the helper.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -29,6 +29,8 @@ use crate::rng::GameRng;
 static STRAYS: Mutex<usize> = Mutex::new(0);
 /// Signalled whenever an abandoned computation ends.
 static FREED: Condvar = Condvar::new();
+/// Microseconds timed moves have waited for room, summed over the process.
+static WAITED_MICROS: AtomicU64 = AtomicU64::new(0);
 
 /// How many abandoned computations may run at once: twice the cores, at least 4.
 pub fn max_strays() -> usize {
@@ -40,6 +42,13 @@ pub fn max_strays() -> usize {
 /// Abandoned computations still running (for tests and diagnostics).
 pub fn strays() -> usize {
     *STRAYS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// How long timed moves have waited for abandoned computations to end,
+/// summed over the process: a run's time lost to agents that overran their
+/// move limit and kept computing, for the runner to report.
+pub fn waited() -> Duration {
+    Duration::from_micros(WAITED_MICROS.load(Ordering::Relaxed))
 }
 
 /// What became of one timed decision.
@@ -158,9 +167,14 @@ impl<G: Game> Watchdog<G> {
 fn wait_for_room() {
     let cap = max_strays();
     let mut strays = STRAYS.lock().unwrap_or_else(|e| e.into_inner());
+    if *strays < cap {
+        return;
+    }
+    let start = Instant::now();
     while *strays >= cap {
         strays = FREED.wait(strays).unwrap_or_else(|e| e.into_inner());
     }
+    WAITED_MICROS.fetch_add(start.elapsed().as_micros() as u64, Ordering::Relaxed);
 }
 
 /// Starts a game's helper thread: it takes decisions until the game drops

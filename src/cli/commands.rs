@@ -293,7 +293,9 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
     let game = registry.parse(&a.game.game)?;
     let agents = seat_agents(&a.agents, game.num_players())?;
     let opts = a.options();
+    let waited_before = arena::watchdog::waited();
     let out = game.run(&agents, &opts)?;
+    let waited = arena::watchdog::waited().saturating_sub(waited_before);
     let spec = game.spec();
     let played = match out.stop_reason {
         Some(_) => out.resumed + out.played,
@@ -358,6 +360,13 @@ fn run(a: RunArgs, registry: &Registry) -> Result<ExitCode> {
         println!(
             "warning: {} games ended in a fault (see the error column)",
             out.errors
+        );
+    }
+    if waited >= std::time::Duration::from_millis(100) {
+        println!(
+            "warning: moves waited {:.1} s in all (summed over threads) for computations abandoned at the move limit to end (at most {} run at once, since a thread cannot be stopped): an agent that ignores its deadline slows the run",
+            waited.as_secs_f64(),
+            arena::watchdog::max_strays()
         );
     }
     let finished = out.resumed + out.played;

@@ -942,22 +942,24 @@ fn as_json(p: &Option<String>) -> (Option<&str>, bool) {
 pub fn load_components(paths: &DataPaths) -> Result<Components, SpecError> {
     // Embedded defaults are JSON; `crate::data::load` treats embedded text as TOML,
     // so defaults are parsed here directly.
-    fn get<T: serde::de::DeserializeOwned>(
+    fn get<T: serde::de::DeserializeOwned + Clone + Send + Sync + 'static>(
         path: &Option<String>,
-        embedded: &str,
+        embedded: &'static str,
         validate: impl Fn(&T) -> Result<(), String>,
     ) -> Result<T, SpecError> {
         let (p, default) = as_json(path);
         if default {
-            let v: T = serde_json::from_str(embedded).map_err(|e| SpecError::DataFile {
-                path: "<embedded default>".into(),
-                why: e.to_string(),
-            })?;
-            validate(&v).map_err(|why| SpecError::DataFile {
-                path: "<embedded default>".into(),
-                why,
-            })?;
-            Ok(v)
+            crate::data::embedded_default(embedded, || {
+                let v: T = serde_json::from_str(embedded).map_err(|e| SpecError::DataFile {
+                    path: "<embedded default>".into(),
+                    why: e.to_string(),
+                })?;
+                validate(&v).map_err(|why| SpecError::DataFile {
+                    path: "<embedded default>".into(),
+                    why,
+                })?;
+                Ok(v)
+            })
         } else {
             crate::data::load(p, embedded, validate)
         }
