@@ -3,7 +3,7 @@
 //! so they run in parallel.
 
 use boardlab::game::Rules;
-use boardlab::game::conformance::{Config, check, check_observer_labels};
+use boardlab::game::conformance::{Config, check, check_observed_moves, check_observer_labels};
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::with_game;
 
@@ -28,6 +28,8 @@ fn conforms_spec(spec: &str) {
         if g.has_hidden_information() {
             let compared = check_observer_labels(g, 3, 1);
             assert!(compared > 0, "{spec}: no labels compared");
+            let checked = check_observed_moves(g, 3, 1);
+            assert!(checked > 0, "{spec}: no observed moves checked");
         }
     });
 }

@@ -687,6 +687,73 @@ pub fn check_observer_labels<G: Game>(game: &G, games: u32, seed: u64) -> u64 {
     compared
 }
 
+/// [`Reporting::observed_move`](crate::game::Reporting::observed_move) agrees
+/// with the labels. Plays `games` random games; at every state, for every
+/// seat and every option (legal action or chance outcome): `None` exactly
+/// when the seat's label is the full one, and otherwise one key per seat's
+/// label over the whole run (two options share a key exactly when they share
+/// a label). Panics naming the option; returns how many were checked.
+pub fn check_observed_moves<G: Game>(game: &G, games: u32, seed: u64) -> u64 {
+    use std::collections::HashMap;
+    let n = game.num_players() as u8;
+    let mut key_of: HashMap<String, u64> = HashMap::new();
+    let mut label_of: HashMap<u64, String> = HashMap::new();
+    let mut checked = 0u64;
+    for g in 0..games {
+        let seed = seed.wrapping_add(u64::from(g));
+        let mut rng = rng_from_seed(seed);
+        let mut state = game.initial_state(&mut rng);
+        for step in 0..game.max_game_length() {
+            let turn = game.turn(&state);
+            if turn == Turn::Terminal {
+                break;
+            }
+            let options: Vec<G::Action> = match turn {
+                Turn::Chance => game
+                    .chance_outcomes(&state)
+                    .into_iter()
+                    .map(|o| o.0)
+                    .collect(),
+                _ => game.legal_actions(&state).to_vec(),
+            };
+            for &a in &options {
+                let full = game.action_label(&state, a);
+                for h in 0..n {
+                    let ctx = || {
+                        format!(
+                            "{} seed {seed} step {step}: {a:?} seen by seat {h}",
+                            game.spec()
+                        )
+                    };
+                    let label = game.action_label_for(&state, a, h);
+                    let key = game.observed_move(&state, a, h);
+                    checked += 1;
+                    if label == full {
+                        assert_eq!(key, None, "seen in full, yet hidden: {}", ctx());
+                        continue;
+                    }
+                    let Some(key) = key else {
+                        panic!("labelled \"{label}\", yet seen in full: {}", ctx());
+                    };
+                    let k = *key_of.entry(label.clone()).or_insert(key);
+                    assert_eq!(k, key, "one label \"{label}\", two keys: {}", ctx());
+                    let l = label_of.entry(key).or_insert_with(|| label.clone());
+                    assert_eq!(*l, label, "one key, two labels: {}", ctx());
+                }
+            }
+            let action = match turn {
+                Turn::Chance => game.sample_chance(&state, &mut rng),
+                _ => {
+                    let legal = game.legal_actions(&state);
+                    legal[below(&mut rng, legal.len())]
+                }
+            };
+            game.apply(&mut state, action);
+        }
+    }
+    checked
+}
+
 /// Plays `games` random games and returns the mean number of actions, a quick
 /// smoke check usable from benches.
 pub fn mean_length<G: Game>(game: &G, games: u32, seed: u64) -> f64 {

@@ -319,6 +319,27 @@ pub trait Reporting: Rules {
         }
     }
 
+    /// What `observer` learns of `action` in `state`, for searches that keep
+    /// a tree per seat: `None` when it can tell which action it was, else a
+    /// key shared by exactly the actions it cannot tell apart (those with one
+    /// [`Reporting::action_label_for`] for it). It must agree with the labels;
+    /// the conformance suite checks that.
+    ///
+    /// Default: read from the labels, which allocates two strings a call;
+    /// games that are searched this way override it without allocating.
+    fn observed_move(
+        &self,
+        state: &Self::State,
+        action: Self::Action,
+        observer: PlayerId,
+    ) -> Option<u64> {
+        if !self.has_hidden_information() {
+            return None;
+        }
+        let seen = self.action_label_for(state, action, observer);
+        (seen != self.action_label(state, action)).then(|| fnv1a(seen.as_bytes()))
+    }
+
     /// A role label for a seat in a given game (faction, character…), empty if none.
     fn role(&self, _state: &Self::State, _player: PlayerId) -> String {
         String::new()
@@ -519,4 +540,11 @@ pub fn random_playout<G: Game>(
         steps += 1;
     }
     steps
+}
+
+/// FNV-1a: a hash that is the same in every build and on every platform.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }

@@ -8,10 +8,12 @@
 //! seat's tree plans on another seat's hidden moves, which single-observer
 //! ISMCTS does for the opponents it models inside the searcher's own tree.
 //!
-//! What a seat observes of a move is read from the game's narration:
-//! [`Reporting::action_label_for`](crate::game::Reporting::action_label_for) names nothing the observer will not know, so a
-//! label equal to the full one means the move is seen exactly, and otherwise
-//! the label itself is the class of moves the observer cannot tell apart.
+//! What a seat observes of a move is the game's
+//! [`Reporting::observed_move`](crate::game::Reporting::observed_move), which
+//! agrees with its narration: [`Reporting::action_label_for`](crate::game::Reporting::action_label_for)
+//! names nothing the observer will not know, so a label equal to the full one
+//! means the move is seen exactly, and otherwise the label itself is the class
+//! of moves the observer cannot tell apart.
 //! Chance outcomes stay out of the trees (open loop).
 
 use super::mast::Mast;
@@ -31,7 +33,8 @@ use crate::rng::GameRng;
 pub enum Seen<A> {
     /// The seat knows which action it was (its own moves, public moves).
     Exact(A),
-    /// One of the moves the seat cannot tell apart: a hash of what it saw.
+    /// One of the moves the seat cannot tell apart
+    /// ([`Reporting::observed_move`](crate::game::Reporting::observed_move)'s key).
     Hidden(u64),
 }
 
@@ -43,22 +46,13 @@ pub fn observed<G: Game>(
     mover: PlayerId,
     observer: PlayerId,
 ) -> Seen<G::Action> {
-    if observer == mover || !game.has_hidden_information() {
+    if observer == mover {
         return Seen::Exact(action);
     }
-    let seen = game.action_label_for(state, action, observer);
-    if seen == game.action_label(state, action) {
-        Seen::Exact(action)
-    } else {
-        Seen::Hidden(fnv1a(seen.as_bytes()))
+    match game.observed_move(state, action, observer) {
+        None => Seen::Exact(action),
+        Some(key) => Seen::Hidden(key),
     }
-}
-
-/// FNV-1a: a hash that is the same in every build and on every platform.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }
 
 /// The trees of one decision and their scratch space.

@@ -573,6 +573,11 @@ impl Reporting for Fox {
     fn action_label_for(&self, s: &State, action: Action, _observer: PlayerId) -> String {
         self.label(s, action)
     }
+    /// Every seat sees every move: what is hidden (the face-down tiles) is
+    /// settled by chance, when a tile is flipped.
+    fn observed_move(&self, _s: &State, _action: Action, _observer: PlayerId) -> Option<u64> {
+        None
+    }
 }
 
 impl Evaluation for Fox {

@@ -771,29 +771,82 @@ impl Reporting for Hamunaptra {
     fn action_label(&self, state: &State, action: Action) -> String {
         self.label(state, action)
     }
+    fn action_label_for(&self, state: &State, action: Action, observer: PlayerId) -> String {
+        match self.hidden_move(state, action, observer) {
+            Some(hidden) => hidden.label(),
+            None => self.label(state, action),
+        }
+    }
+    fn observed_move(&self, state: &State, action: Action, observer: PlayerId) -> Option<u64> {
+        self.hidden_move(state, action, observer)
+            .map(HiddenMove::key)
+    }
+}
+
+/// A move whose card an observer does not see: it sees only the kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HiddenMove {
+    Draw,
+    Lose,
+    PlayEquip,
+    /// An offer to this seat.
+    Propose(u8),
+    Give,
+    Accept,
+    GiveBack,
+    Discard,
+}
+
+impl HiddenMove {
+    fn label(self) -> String {
+        match self {
+            HiddenMove::Draw => "draw a card".into(),
+            HiddenMove::Lose => "penalty: a card back into the pile".into(),
+            HiddenMove::PlayEquip => "play equipment face down".into(),
+            HiddenMove::Propose(to) => format!("offer a card to seat {to}"),
+            HiddenMove::Give => "offer a card".into(),
+            HiddenMove::Accept => "accept the trade".into(),
+            HiddenMove::GiveBack => "pick a card to give back".into(),
+            HiddenMove::Discard => "discard a card (hand limit)".into(),
+        }
+    }
+
+    /// One number per label.
+    fn key(self) -> u64 {
+        match self {
+            HiddenMove::Draw => 0,
+            HiddenMove::Lose => 1,
+            HiddenMove::PlayEquip => 2,
+            HiddenMove::Give => 3,
+            HiddenMove::Accept => 4,
+            HiddenMove::GiveBack => 5,
+            HiddenMove::Discard => 6,
+            HiddenMove::Propose(to) => 7 + u64::from(to),
+        }
+    }
+}
+
+impl Hamunaptra {
     /// Hands, face-down equipment, discards and trade cards are seen only by
     /// their holder and trade partner (as in `info_key`); others see the kind
     /// of move without the card.
-    fn action_label_for(&self, state: &State, action: Action, observer: PlayerId) -> String {
-        let s = state;
+    fn hidden_move(&self, s: &State, action: Action, observer: PlayerId) -> Option<HiddenMove> {
         let trader = observer == s.seat || observer == s.trade_to;
-        match action {
-            Action::Draw(_) if observer != s.seat => "draw a card".to_string(),
-            Action::Lose(_) if observer != s.seat => "penalty: a card back into the pile".into(),
-            Action::PlayEquip(_) if observer != s.seat => "play equipment face down".into(),
+        Some(match action {
+            Action::Draw(_) if observer != s.seat => HiddenMove::Draw,
+            Action::Lose(_) if observer != s.seat => HiddenMove::Lose,
+            Action::PlayEquip(_) if observer != s.seat => HiddenMove::PlayEquip,
             Action::Propose { to, .. } if observer != s.seat && observer != to => {
-                format!("offer a card to seat {to}")
+                HiddenMove::Propose(to)
             }
-            Action::Give(_) if !trader => "offer a card".into(),
+            Action::Give(_) if !trader => HiddenMove::Give,
             // Whether a trade happened is public (spec §5.1), its cards
             // are not.
-            Action::Accept(_) if !trader && s.offer.is_some() => "accept the trade".into(),
-            Action::Accept(_) if !trader => "pick a card to give back".into(),
-            Action::Discard(_) if observer != self.discarder(s) => {
-                "discard a card (hand limit)".into()
-            }
-            _ => self.label(s, action),
-        }
+            Action::Accept(_) if !trader && s.offer.is_some() => HiddenMove::Accept,
+            Action::Accept(_) if !trader => HiddenMove::GiveBack,
+            Action::Discard(_) if observer != self.discarder(s) => HiddenMove::Discard,
+            _ => return None,
+        })
     }
 }
 

@@ -571,11 +571,64 @@ impl Reporting for Karmaka {
     fn action_label(&self, state: &State, action: Action) -> String {
         self.label(state, action)
     }
-    /// The full label unless the action moves a card between two face-down
-    /// places that the observer does not know it in afterwards (Deeds, Ruins
-    /// and the card in the centre are face up; elsewhere `known` says who
-    /// knows a card's place).
     fn action_label_for(&self, state: &State, action: Action, observer: PlayerId) -> String {
+        match self.hidden_move(state, action, observer) {
+            Some(hidden) => hidden.label(),
+            None => self.label(state, action),
+        }
+    }
+    fn observed_move(&self, state: &State, action: Action, observer: PlayerId) -> Option<u64> {
+        self.hidden_move(state, action, observer)
+            .map(HiddenMove::key)
+    }
+}
+
+/// A move of a card the observer does not see: it sees only the kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HiddenMove {
+    Future,
+    AllyFuture,
+    Position,
+    FromWell,
+    /// A card of this seat's Hand is shown (to someone else).
+    Shown(u8),
+    Unseen,
+    Pick,
+}
+
+impl HiddenMove {
+    fn label(self) -> String {
+        match self {
+            HiddenMove::Future => "put a card face down on their Future Life".into(),
+            HiddenMove::AllyFuture => "put a card face down on their ally's Future Life".into(),
+            HiddenMove::Position => "take a Future Life card".into(),
+            HiddenMove::FromWell => "a card is taken from the Well".into(),
+            HiddenMove::Shown(v) => format!("a card of P{v}'s Hand is shown"),
+            HiddenMove::Unseen => "a card moves unseen".into(),
+            HiddenMove::Pick => "pick a card unseen".into(),
+        }
+    }
+
+    /// One number per label.
+    fn key(self) -> u64 {
+        match self {
+            HiddenMove::Future => 0,
+            HiddenMove::AllyFuture => 1,
+            HiddenMove::Position => 2,
+            HiddenMove::FromWell => 3,
+            HiddenMove::Unseen => 4,
+            HiddenMove::Pick => 5,
+            HiddenMove::Shown(v) => 6 + u64::from(v),
+        }
+    }
+}
+
+impl Karmaka {
+    /// `None` (the full label) unless the action moves a card between two
+    /// face-down places that the observer does not know it in afterwards
+    /// (Deeds, Ruins and the card in the centre are face up; elsewhere
+    /// `known` says who knows a card's place).
+    fn hidden_move(&self, state: &State, action: Action, observer: PlayerId) -> Option<HiddenMove> {
         fn places(s: &State) -> [u8; NCARDS] {
             let mut at = [u8::MAX; NCARDS];
             let mut put = |pile: &[u8], place: usize| {
@@ -613,19 +666,19 @@ impl Reporting for Karmaka {
                 && after.known[c] & bit(observer) == 0
         });
         if !unseen {
-            return self.label(state, action);
+            return None;
         }
-        match action {
-            Action::Future(_) => "put a card face down on their Future Life".into(),
-            Action::AllyFuture(_) => "put a card face down on their ally's Future Life".into(),
-            Action::Position(_) => "take a Future Life card".into(),
+        Some(match action {
+            Action::Future(_) => HiddenMove::Future,
+            Action::AllyFuture(_) => HiddenMove::AllyFuture,
+            Action::Position(_) => HiddenMove::Position,
             Action::Chance(_) => match state.phase {
-                state::Phase::Drawing(..) => "a card is taken from the Well".into(),
-                state::Phase::SwindleChance(v, _) => format!("a card of P{v}'s Hand is shown"),
-                _ => "a card moves unseen".into(),
+                state::Phase::Drawing(..) => HiddenMove::FromWell,
+                state::Phase::SwindleChance(v, _) => HiddenMove::Shown(v),
+                _ => HiddenMove::Unseen,
             },
-            _ => "pick a card unseen".into(),
-        }
+            _ => HiddenMove::Pick,
+        })
     }
 }
 

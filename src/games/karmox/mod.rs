@@ -516,6 +516,17 @@ impl Reporting for Karmox {
     fn action_label_for(&self, s: &State, a: Action, observer: PlayerId) -> String {
         self.label_for(s, a, observer)
     }
+    /// Only a mission drawn by the other side is unseen (see `label_for`).
+    fn observed_move(&self, s: &State, a: Action, observer: PlayerId) -> Option<u64> {
+        match (s.phase, a) {
+            (state::Phase::Drawing, Action::Draw(_))
+                if s.draw_side != self.seat_side[observer as usize] =>
+            {
+                Some(u64::from(s.draw_side))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Evaluation for Karmox {

@@ -260,6 +260,10 @@ impl Reporting for Kuhn {
         }
         self.action_label(s, action)
     }
+    fn observed_move(&self, s: &State, _action: Action, observer: PlayerId) -> Option<u64> {
+        let dealt = Self::dealt(s);
+        (dealt < 2 && usize::from(observer) != dealt).then_some(dealt as u64)
+    }
 }
 
 impl Evaluation for Kuhn {

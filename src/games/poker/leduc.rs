@@ -339,6 +339,11 @@ impl Reporting for Leduc {
         }
         self.action_label(s, action)
     }
+    fn observed_move(&self, s: &State, _action: Action, observer: PlayerId) -> Option<u64> {
+        let dealt = Self::dealt(s);
+        (Self::phase(s) == Phase::Deal && dealt < 2 && usize::from(observer) != dealt)
+            .then_some(dealt as u64)
+    }
     fn action_label(&self, s: &State, action: Action) -> String {
         match Self::phase(s) {
             Phase::Deal => {
