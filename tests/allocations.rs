@@ -232,6 +232,12 @@ fn search_allocations_do_not_grow_with_iterations() {
         ("karmox", "ismcts"),
         ("hamunaptra", "ismcts"),
         ("hamunaptra(players=4)", "ismcts"),
+        // One tree per seat, following what each sees of the others' moves.
+        ("karmaka", "moismcts"),
+        ("fox", "moismcts"),
+        ("karmox", "moismcts"),
+        ("hamunaptra", "moismcts"),
+        ("hamunaptra(players=4)", "moismcts"),
     ] {
         let game = AnyGame::parse(spec).unwrap();
         let small = with_game!(&game, g => search_allocations(g, kind, 400));
