@@ -31,12 +31,42 @@ from ._boardlab import (  # noqa: F401
     load_game,
 )
 from . import _boardlab
+from .vector import VectorEnv  # noqa: F401
 
 CHANCE = -1
 TERMINAL = -4
 
 
-def run(game, agents, games=1, seed=0, threads=1, out=None, force=False):
+#: ``run`` keeps the rows of at most this many games in memory unless told
+#: otherwise (``keep_rows``): beyond it they go only to ``out``.
+ROWS_KEPT_UP_TO = 100_000
+
+
+class RunResult(list):
+    """What ``run`` returns: games.csv's rows as dicts (one per seat and game)
+    when they were kept, empty otherwise, with the run's summary.
+
+    * ``rows_kept``: whether the list holds the rows;
+    * ``games``, ``played``, ``errors``, ``capped``: counts, as in run.json;
+    * ``agents``: summary.csv's rows (``agent_index``, ``agent``, ``games``,
+      ``wins``, ``draws``, ``losses``, ``win_rate``, ``ci_low``, ``ci_high``,
+      ``mean_score``); ``seats``: seats.csv's (``seat`` and the same tallies);
+    * ``out``: the folder written, or None.
+    """
+
+    def __init__(self, rows, summary, rows_kept, out):
+        super().__init__(rows)
+        self.rows_kept = rows_kept
+        self.games = summary["games"]
+        self.played = summary["played"]
+        self.errors = summary["errors"]
+        self.capped = summary["capped"]
+        self.agents = summary["agents"]
+        self.seats = summary["seats"]
+        self.out = out
+
+
+def run(game, agents, games=1, seed=0, threads=1, out=None, force=False, keep_rows=None):
     """Plays a tournament through boardlab's runner and returns games.csv's rows.
 
     ``game`` is a spec (``"fox(players=3)"``) or a Game from ``load_game``.
@@ -46,12 +76,21 @@ def run(game, agents, games=1, seed=0, threads=1, out=None, force=False):
     seat and the legal action indices. Seatings rotate as in the CLI; an agent
     that returns an illegal action forfeits that game (the row's ``error``
     says why), and one that raises stops the run with its exception. With
-    ``out``, the same files as ``boardlab run --out`` are written there.
-    Returns a list of dicts, one per seat and game.
+    ``out``, the same files as ``boardlab run --out`` are written there, each
+    game's rows as it ends.
+
+    Returns a ``RunResult``: a list of dicts, one per seat and game, with the
+    summary as attributes (``agents``, ``seats``, ``games``, ``errors``). The
+    rows are kept in memory when ``keep_rows`` is true, by default for runs
+    of at most ``ROWS_KEPT_UP_TO`` games; a larger run keeps only its summary
+    (the list is empty, ``rows_kept`` False), its rows going to ``out`` when
+    given, so that its memory stays flat however many games it plays.
     """
     if hasattr(game, "spec"):
         game = game.spec()
-    rows, _errors = _boardlab._run(
+    if keep_rows is None:
+        keep_rows = games <= ROWS_KEPT_UP_TO
+    rows, summary = _boardlab._run(
         game,
         list(agents),
         games=games,
@@ -59,8 +98,9 @@ def run(game, agents, games=1, seed=0, threads=1, out=None, force=False):
         threads=threads,
         out=None if out is None else str(out),
         force=force,
+        keep_rows=bool(keep_rows),
     )
-    return _json.loads(rows)
+    return RunResult(_json.loads(rows), _json.loads(summary), bool(keep_rows), out)
 
 
 def metagame(game, agents, out, games=60, seed=0, threads=1, payoff="win",

@@ -18,7 +18,9 @@ use boardlab::spec::Spec;
 use boardlab::with_game;
 use pyo3::exceptions::{PyEOFError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList};
+use pyo3::types::{PyByteArray, PyBytes, PyList};
+
+mod vector;
 
 /// pyspiel's player ids for chance and terminal states.
 const CHANCE: i32 = -1;
@@ -38,6 +40,8 @@ trait DynGame: Send + Sync {
     fn has_hidden_information(&self) -> bool;
     fn max_utility(&self) -> Option<f64>;
     fn new_initial_state(&self, seed: u64) -> Box<dyn DynState>;
+    /// `n` games stepped together (`boardlab.VectorEnv`).
+    fn vector(&self, n: usize, seed: u64) -> Box<dyn vector::DynVector>;
     fn state_from_json(&self, json: &str) -> Result<Box<dyn DynState>, String>;
     fn run(&self, seats: &[Seat], opts: &RunOptions) -> PyResult<arena::RunOutput>;
     /// The runtime's view of this game, with each Python callable a kind of
@@ -117,6 +121,9 @@ impl<G: Encode> DynGame for GameBox<G> {
     fn new_initial_state(&self, seed: u64) -> Box<dyn DynState> {
         let mut rng = rng_from_seed(seed);
         self.wrap(self.game.initial_state(&mut rng))
+    }
+    fn vector(&self, n: usize, seed: u64) -> Box<dyn vector::DynVector> {
+        Box::new(vector::Vector::new(self.game.clone(), n, seed))
     }
     fn state_from_json(&self, json: &str) -> Result<Box<dyn DynState>, String> {
         let state: G::State = serde_json::from_str(json).map_err(|e| e.to_string())?;
@@ -775,9 +782,12 @@ fn _game_info(name: &str) -> PyResult<(String, Vec<(String, String)>)> {
 }
 
 /// Runs a tournament through the real runner; returns the rows of games.csv
-/// as JSON (the Python wrapper turns them into dicts).
+/// as JSON when `keep_rows` (an empty list otherwise: the rows went only to
+/// `out`, if given) and the summary as JSON (the Python wrapper turns them
+/// into dicts).
 #[pyfunction]
-#[pyo3(signature = (game, agents, games=1, seed=0, threads=1, out=None, force=false))]
+#[pyo3(signature = (game, agents, games=1, seed=0, threads=1, out=None, force=false, keep_rows=true))]
+#[allow(clippy::too_many_arguments)]
 fn _run(
     game: &str,
     agents: &Bound<'_, PyList>,
@@ -786,7 +796,8 @@ fn _run(
     threads: usize,
     out: Option<PathBuf>,
     force: bool,
-) -> PyResult<(String, u64)> {
+    keep_rows: bool,
+) -> PyResult<(String, String)> {
     // The command line's own checks of --games and --threads.
     let games = boardlab::arena::check_games(&games.to_string()).map_err(PyValueError::new_err)?;
     let threads =
@@ -817,14 +828,48 @@ fn _run(
         threads,
         out,
         force,
-        keep_rows: true,
+        keep_rows,
         command: format!("boardlab.run({game:?}, games={games}, seed={seed})"),
         ..RunOptions::default()
     };
     let output = g.run(&seats, &opts)?;
     let rows =
         serde_json::to_string(&output.rows).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
-    Ok((rows, output.errors))
+    let tally = |t: &boardlab::arena::record::Tally| {
+        serde_json::json!({
+            "games": t.games,
+            "wins": t.wins,
+            "draws": t.draws,
+            "losses": t.losses,
+            "win_rate": t.win_rate,
+            "ci_low": t.ci_low,
+            "ci_high": t.ci_high,
+            "mean_score": t.mean_score,
+        })
+    };
+    let with_key = |key: serde_json::Value, t: &boardlab::arena::record::Tally| {
+        let mut v = tally(t);
+        if let (serde_json::Value::Object(m), serde_json::Value::Object(k)) = (&mut v, key) {
+            for (name, value) in k {
+                m.insert(name, value);
+            }
+        }
+        v
+    };
+    let summary = serde_json::json!({
+        "games": output.games,
+        "played": output.played,
+        "errors": output.errors,
+        "capped": output.capped,
+        "rounded": output.rounded,
+        "agents": output.agents.iter().map(|a| with_key(
+            serde_json::json!({"agent_index": a.agent_index, "agent": a.agent}), &a.tally,
+        )).collect::<Vec<_>>(),
+        "seats": output.seats.iter().map(|st| with_key(
+            serde_json::json!({"seat": st.seat}), &st.tally,
+        )).collect::<Vec<_>>(),
+    });
+    Ok((rows, summary.to_string()))
 }
 
 /// Plays and solves a meta-game (`boardlab metagame`) whose members are agent
@@ -942,12 +987,115 @@ fn _random_playouts(py: Python<'_>, game: &str, n: u64, seed: u64) -> PyResult<u
     }))
 }
 
+/// The core of `boardlab.VectorEnv` (python/boardlab/vector.py): `n` games
+/// of one spec stepped per call, written into bytearrays that the Python side
+/// views as numpy arrays (no per-game Python objects).
+#[pyclass(module = "boardlab")]
+struct VectorCore {
+    inner: Mutex<Box<dyn vector::DynVector>>,
+    /// obs, mask, rewards, done, truncated, to_play (see `vector::Buffers`).
+    bufs: [Py<PyByteArray>; 6],
+    n: usize,
+    game: Arc<dyn DynGame>,
+}
+
+impl VectorCore {
+    fn with_buffers<T>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut dyn vector::DynVector, &mut vector::Buffers) -> T,
+    ) -> T {
+        let b: Vec<Bound<'_, PyByteArray>> = self.bufs.iter().map(|b| b.bind(py).clone()).collect();
+        // SAFETY: the bytearrays are this object's own, never resized (the
+        // numpy views over them forbid it) and written only here, with the
+        // interpreter held and no Python code running in between.
+        let mut out = unsafe {
+            vector::Buffers {
+                obs: b[0].as_bytes_mut(),
+                mask: b[1].as_bytes_mut(),
+                rewards: b[2].as_bytes_mut(),
+                done: b[3].as_bytes_mut(),
+                truncated: b[4].as_bytes_mut(),
+                to_play: b[5].as_bytes_mut(),
+            }
+        };
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        f(&mut **inner, &mut out)
+    }
+}
+
+#[pymethods]
+impl VectorCore {
+    #[new]
+    fn new(py: Python<'_>, spec: &str, n: i64, seed: u64) -> PyResult<VectorCore> {
+        let game = parse_game(spec)?;
+        let n = usize::try_from(n)
+            .ok()
+            .filter(|&n| (1..=1 << 20).contains(&n))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("n = {n} envs: give between 1 and 1048576"))
+            })?;
+        let obs_len: usize = game.observation_shape().iter().product();
+        let sizes = [
+            n * obs_len * 4,
+            n * game.num_distinct_actions() as usize,
+            n * game.num_players() * 4,
+            n,
+            n,
+            n * 4,
+        ];
+        let bufs = sizes.map(|len| PyByteArray::new(py, &vec![0u8; len]).unbind());
+        Ok(VectorCore {
+            inner: Mutex::new(game.vector(n, seed)),
+            bufs,
+            n,
+            game,
+        })
+    }
+    /// The buffers: obs, mask, rewards, done, truncated, to_play.
+    fn buffers(&self, py: Python<'_>) -> Vec<Py<PyByteArray>> {
+        self.bufs.iter().map(|b| b.clone_ref(py)).collect()
+    }
+    #[pyo3(signature = (seed=None))]
+    fn reset(&self, py: Python<'_>, seed: Option<u64>) {
+        self.with_buffers(py, |v, out| v.reset(seed, out));
+    }
+    /// `actions`: `n` int64 in the machine's byte order.
+    fn step(&self, py: Python<'_>, actions: &[u8]) -> PyResult<()> {
+        let actions: Vec<i64> = actions
+            .chunks_exact(8)
+            .map(|c| i64::from_ne_bytes(c.try_into().expect("8 bytes")))
+            .collect();
+        self.with_buffers(py, |v, out| v.step(&actions, out))
+            .map_err(PyValueError::new_err)
+    }
+    fn state(&self, i: i64) -> PyResult<State> {
+        let guard = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| guard.state(i))
+            .map(State::new)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "env {i}: no such env before reset() or outside 0..{}",
+                    self.n
+                ))
+            })
+    }
+    fn game(&self) -> GameObj {
+        GameObj {
+            inner: self.game.clone(),
+        }
+    }
+}
+
 #[pymodule]
 fn _boardlab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     boardlab::arena::play::quiet_contained_panics();
     m.add_class::<GameObj>()?;
     m.add_class::<State>()?;
     m.add_class::<BuiltinAgentObj>()?;
+    m.add_class::<VectorCore>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(load_game, m)?)?;
     m.add_function(wrap_pyfunction!(agent, m)?)?;

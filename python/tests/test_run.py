@@ -82,3 +82,70 @@ def test_ctrl_c_interrupts_a_run_of_builtin_agents(tmp_path):
     # The games played before it are kept, as after a kill.
     with open(tmp_path / "games.csv") as f:
         assert len(list(csv.DictReader(f))) > 0
+
+
+def _cli_run(tmp_path, game, agents, games, seed):
+    """The command line's run, or None without BOARDLAB_BIN."""
+    import os
+    import subprocess
+
+    binary = os.environ.get("BOARDLAB_BIN")
+    if not binary:
+        return None
+    out = tmp_path / "cli"
+    subprocess.run(
+        [binary, "run", "--game", game, "--agents", ",".join(agents), "--games", str(games),
+         "--seed", str(seed), "--threads", "2", "--out", str(out)],
+        check=True, capture_output=True, text=True)
+    return out
+
+
+def _csv(path, drop=()):
+    with open(path) as f:
+        return [{k: v for k, v in r.items() if k not in drop} for r in csv.DictReader(f)]
+
+
+# Columns that measure the machine rather than the game.
+TIMING = {"think_us", "wall_us"}
+
+
+def test_a_large_run_streams_its_rows_and_keeps_only_the_summary(tmp_path, monkeypatch):
+    """Beyond ROWS_KEPT_UP_TO games no row is held: they go to games.csv, the
+    result keeps the summary, and both are the command line's."""
+    monkeypatch.setattr(boardlab, "ROWS_KEPT_UP_TO", 50)
+    agents = ["random", "greedy"]
+    result = boardlab.run("tictactoe", agents=agents, games=400, seed=11, threads=2,
+                          out=tmp_path / "py")
+    assert len(result) == 0 and result.rows_kept is False
+    assert result.games == 400 and result.errors == 0
+    rows = _csv(tmp_path / "py" / "games.csv")
+    assert len(rows) == 800
+    assert [a["agent"] for a in result.agents] == agents
+    assert sum(a["games"] for a in result.agents) == 800
+    for a in result.agents:
+        mine = [r for r in rows if r["agent"] == a["agent"]]
+        assert a["wins"] == sum(r["outcome"] == "win" for r in mine)
+        assert a["losses"] == sum(r["outcome"] == "loss" for r in mine)
+    kept = boardlab.run("tictactoe", agents=agents, games=400, seed=11, keep_rows=True)
+    assert kept.rows_kept and len(kept) == 800
+    assert [r["outcome"] for r in kept] == [r["outcome"] for r in rows]
+    # Without out, only the summary: the same tallies.
+    bare = boardlab.run("tictactoe", agents=agents, games=400, seed=11)
+    assert len(bare) == 0 and bare.agents == result.agents and bare.seats == result.seats
+    cli = _cli_run(tmp_path, "tictactoe", agents, 400, 11)
+    if cli is not None:
+        drop = TIMING
+        assert _csv(cli / "games.csv", drop) == _csv(tmp_path / "py" / "games.csv", drop)
+        summary = _csv(cli / "summary.csv")
+        assert [r["agent"] for r in summary] == agents
+        for theirs, ours in zip(summary, result.agents):
+            for k in ["games", "wins", "draws", "losses"]:
+                assert int(theirs[k]) == ours[k]
+            for k in ["win_rate", "ci_low", "ci_high", "mean_score"]:
+                assert float(theirs[k]) == pytest.approx(ours[k], abs=1e-6)
+
+
+def test_a_small_run_keeps_its_rows_by_default():
+    result = boardlab.run("tictactoe", agents=["random", "random"], games=6, seed=2)
+    assert result.rows_kept and len(result) == 12 and result.games == 6
+    assert sum(s["games"] for s in result.seats) == 12
