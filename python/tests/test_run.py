@@ -149,3 +149,17 @@ def test_a_small_run_keeps_its_rows_by_default():
     result = boardlab.run("tictactoe", agents=["random", "random"], games=6, seed=2)
     assert result.rows_kept and len(result) == 12 and result.games == 6
     assert sum(s["games"] for s in result.seats) == 12
+
+
+def test_memory_stays_flat_over_a_run_that_keeps_no_rows(tmp_path):
+    """200,000 games (400,000 rows: about 500 MB as dicts) played with no row
+    kept raise the process's peak memory by far less than the rows would take."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    result = boardlab.run("tictactoe", agents=["random", "random"], games=200_000, seed=1,
+                          threads=2, out=tmp_path)
+    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
+    assert not result.rows_kept and len(result) == 0 and result.games == 200_000
+    assert sum(s["games"] for s in result.seats) == 400_000
+    assert grown_mb < 60, f"peak memory grew {grown_mb:.0f} MB"
