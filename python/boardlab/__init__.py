@@ -138,6 +138,18 @@ def metagame(game, agents, out, games=60, seed=0, threads=1, payoff="win",
     return _json.loads(text)
 
 
+def legal_next(legal, prefix=()):
+    """The values the next component of a factored action can take: among the
+    legal factored actions ``legal`` (``state.legal_factored()``) those that
+    start with ``prefix``, their component ``len(prefix)``, ascending. With no
+    prefix, the legal kinds; with ``(kind,)``, the legal first fields of that
+    kind, and so on: the legal structure an autoregressive policy samples
+    component by component."""
+    k = len(prefix)
+    prefix = tuple(prefix)
+    return sorted({t[k] for t in legal if tuple(t[:k]) == prefix})
+
+
 def random_playouts(game, n, seed=0):
     """Plays ``n`` uniformly random games in Rust; returns the total number of actions."""
     return _boardlab._random_playouts(game, n, seed)

@@ -101,7 +101,10 @@ class BoardlabGame(pyspiel.Game):
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         perfect_recall = getattr(iig_obs_type, "perfect_recall", False)
-        shape = None if perfect_recall else self._native.observation_tensor_shape()
+        if perfect_recall:
+            shape = self._native.information_state_tensor_shape()
+        else:
+            shape = self._native.observation_tensor_shape()
         return _Observer(shape, perfect_recall)
 
 
@@ -150,8 +153,10 @@ class BoardlabState(pyspiel.State):
 
 
 class _Observer:
-    """pyspiel's PyObserver interface: boardlab's information state string for
-    perfect recall, its observation tensor (the seat's view) otherwise."""
+    """pyspiel's PyObserver interface: boardlab's information state string
+    and, for perfect recall, its information state tensor where the game has
+    one (Kuhn, Leduc; none elsewhere); its observation tensor (the seat's
+    view) otherwise."""
 
     def __init__(self, shape, perfect_recall):
         self._perfect_recall = perfect_recall
@@ -160,11 +165,17 @@ class _Observer:
             self.dict = {}
         else:
             self.tensor = np.zeros(int(np.prod(shape)), np.float32)
-            self.dict = {"observation": self.tensor.reshape(shape)}
+            key = "info_state" if perfect_recall else "observation"
+            self.dict = {key: self.tensor.reshape(shape)}
 
     def set_from(self, state, player):
-        if self.tensor is not None:
-            self.tensor[:] = state.native().observation_tensor(player).ravel()
+        if self.tensor is None:
+            return
+        native = state.native()
+        if self._perfect_recall:
+            self.tensor[:] = native.information_state_tensor(player).ravel()
+        else:
+            self.tensor[:] = native.observation_tensor(player).ravel()
 
     def string_from(self, state, player):
         return state.native().information_state_string(player)
@@ -215,7 +226,7 @@ def _register(name):
         max_num_players=high,
         min_num_players=low,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=probe.information_state_tensor_shape() is not None,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=specification,

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use boardlab::agents::registry::AgentSpec;
 use boardlab::agents::{Agent, Decision};
 use boardlab::arena::{self, AgentFactory, RunOptions};
-use boardlab::game::encoding::Encode;
+use boardlab::game::encoding::{Encode, FACTORS, Factored};
 use boardlab::game::{PlayerId, Rules, Turn};
 use boardlab::games::{AnyGame, GAMES};
 use boardlab::rng::{GameRng, rng_from_seed};
@@ -37,6 +37,8 @@ trait DynGame: Send + Sync {
     fn num_distinct_actions(&self) -> u32;
     fn max_game_length(&self) -> u32;
     fn observation_shape(&self) -> Vec<usize>;
+    fn information_state_shape(&self) -> Option<Vec<usize>>;
+    fn factored(&self) -> Option<Factored>;
     fn has_hidden_information(&self) -> bool;
     fn max_utility(&self) -> Option<f64>;
     fn new_initial_state(&self, seed: u64) -> Box<dyn DynState>;
@@ -64,6 +66,7 @@ trait DynState: Send + Sync {
     fn returns(&self) -> Vec<f64>;
     fn info_string(&self, player: PlayerId) -> String;
     fn observation(&self, player: PlayerId) -> Vec<f32>;
+    fn information_state(&self, player: PlayerId) -> Vec<f32>;
     fn determinize(&self, player: PlayerId, seed: u64) -> Box<dyn DynState>;
     fn render(&self) -> String;
     fn to_json(&self) -> String;
@@ -111,6 +114,12 @@ impl<G: Encode> DynGame for GameBox<G> {
     }
     fn observation_shape(&self) -> Vec<usize> {
         self.game.observation_shape()
+    }
+    fn information_state_shape(&self) -> Option<Vec<usize>> {
+        self.game.information_state_shape()
+    }
+    fn factored(&self) -> Option<Factored> {
+        self.game.factored()
     }
     fn has_hidden_information(&self) -> bool {
         self.game.has_hidden_information()
@@ -342,6 +351,12 @@ impl<G: Encode> DynState for StateBox<G> {
         self.game.observation_tensor(&self.state, player, &mut out);
         out
     }
+    fn information_state(&self, player: PlayerId) -> Vec<f32> {
+        let mut out = Vec::new();
+        self.game
+            .information_state_tensor(&self.state, player, &mut out);
+        out
+    }
     fn determinize(&self, player: PlayerId, seed: u64) -> Box<dyn DynState> {
         let mut rng = rng_from_seed(seed);
         Box::new(StateBox {
@@ -480,6 +495,17 @@ struct GameObj {
     inner: Arc<dyn DynGame>,
 }
 
+impl GameObj {
+    fn factored_or_error(&self) -> PyResult<Factored> {
+        self.inner.factored().ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{} has no factored action form (Karmox and Hamunaptra have one)",
+                self.inner.spec()
+            ))
+        })
+    }
+}
+
 #[pymethods]
 impl GameObj {
     /// The canonical spec.
@@ -498,6 +524,54 @@ impl GameObj {
     }
     fn observation_tensor_shape(&self) -> Vec<usize> {
         self.inner.observation_shape()
+    }
+    /// Shape of `State.information_state_tensor`, or None for a game that
+    /// provides none.
+    fn information_state_tensor_shape(&self) -> Option<Vec<usize>> {
+        self.inner.information_state_shape()
+    }
+    /// The number of values of each component of the factored actions
+    /// (kind, then three fields), or None for a game without a factored form
+    /// (only Karmox and Hamunaptra have one).
+    fn factored_shape(&self) -> Option<(u32, u32, u32, u32)> {
+        self.inner.factored().map(|f| {
+            let s = f.shape();
+            (s[0], s[1], s[2], s[3])
+        })
+    }
+    /// The field sizes of each kind of the factored actions, in kind order.
+    fn action_fields(&self) -> PyResult<Vec<Vec<u32>>> {
+        Ok(self.factored_or_error()?.fields().to_vec())
+    }
+    /// The factored form `(kind, f0, f1, f2)` of a flat action index.
+    fn to_factored(&self, action: i64) -> PyResult<(u32, u32, u32, u32)> {
+        let f = self.factored_or_error()?;
+        u32::try_from(action)
+            .ok()
+            .and_then(|i| f.to_factored(i))
+            .map(|t| (t[0], t[1], t[2], t[3]))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("action {action} is outside 0..{}", f.total()))
+            })
+    }
+    /// The flat action index of a factored tuple `(kind, f0, f1, f2)`
+    /// (missing trailing fields are 0).
+    #[pyo3(name = "from_factored")]
+    fn action_of_factored(&self, factored: Vec<i64>) -> PyResult<u32> {
+        let f = self.factored_or_error()?;
+        if factored.is_empty() || factored.len() > FACTORS {
+            return Err(PyValueError::new_err(format!(
+                "a factored action is 1 to {FACTORS} components (kind, f0, f1, f2), not {}",
+                factored.len()
+            )));
+        }
+        let mut t = [0u32; FACTORS];
+        for (c, &v) in factored.iter().enumerate() {
+            t[c] = u32::try_from(v).map_err(|_| {
+                PyValueError::new_err(format!("component {c} is {v}: components are not negative"))
+            })?;
+        }
+        f.from_factored(t).map_err(PyValueError::new_err)
     }
     /// True when some seat cannot see the whole state.
     fn has_hidden_information(&self) -> bool {
@@ -581,6 +655,24 @@ impl State {
             _ => self.inner.legal_actions(),
         }
     }
+    /// The legal actions in factored form, one `(kind, f0, f1, f2)` row each,
+    /// in the order of `legal_actions()`; a ValueError for a game without one.
+    fn legal_factored(&self) -> PyResult<Vec<(u32, u32, u32, u32)>> {
+        let game = self.inner.game();
+        let f = game.factored().ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{} has no factored action form (Karmox and Hamunaptra have one)",
+                game.spec()
+            ))
+        })?;
+        Ok(self
+            .inner
+            .legal_actions()
+            .into_iter()
+            .filter_map(|a| f.to_factored(a))
+            .map(|t| (t[0], t[1], t[2], t[3]))
+            .collect())
+    }
     /// A 0/1 list of length `num_distinct_actions()`.
     fn legal_actions_mask(&self) -> Vec<u8> {
         let mut mask = vec![0u8; self.inner.game().num_distinct_actions() as usize];
@@ -647,11 +739,25 @@ impl State {
     /// What `player` sees, as a float32 numpy array of `observation_tensor_shape()`.
     fn observation_tensor<'py>(&self, py: Python<'py>, player: i64) -> PyResult<Bound<'py, PyAny>> {
         let data = self.inner.observation(self.seat(player)?);
-        let bytes: Vec<u8> = data.iter().flat_map(|x| x.to_le_bytes()).collect();
-        let np = py.import("numpy")?;
-        let arr = np.call_method1("frombuffer", (PyBytes::new(py, &bytes), "<f4"))?;
-        let shape = self.inner.game().observation_shape();
-        arr.call_method1("reshape", (shape,))?.call_method0("copy")
+        float_array(py, &data, self.inner.game().observation_shape())
+    }
+    /// What `player` knows of the play so far (perfect recall), as a float32
+    /// numpy array of `information_state_tensor_shape()`; a ValueError for a
+    /// game that provides none.
+    fn information_state_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: i64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seat = self.seat(player)?;
+        let game = self.inner.game();
+        let shape = game.information_state_shape().ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{} provides no information state tensor (Kuhn and Leduc do); use observation_tensor",
+                game.spec()
+            ))
+        })?;
+        float_array(py, &self.inner.information_state(seat), shape)
     }
     /// A full state consistent with what `player` knows, every hidden part resampled.
     #[pyo3(signature = (player, seed=0))]
@@ -692,6 +798,18 @@ impl State {
         );
         Ok((f, args))
     }
+}
+
+/// `data` as a float32 numpy array of `shape`.
+fn float_array<'py>(
+    py: Python<'py>,
+    data: &[f32],
+    shape: Vec<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let bytes: Vec<u8> = data.iter().flat_map(|x| x.to_le_bytes()).collect();
+    let np = py.import("numpy")?;
+    let arr = np.call_method1("frombuffer", (PyBytes::new(py, &bytes), "<f4"))?;
+    arr.call_method1("reshape", (shape,))?.call_method0("copy")
 }
 
 /// Rebuilds a state from its game spec and JSON (for pickling).

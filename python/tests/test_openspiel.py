@@ -157,7 +157,9 @@ def test_rl_environment_steps_every_game():
             steps += 1
         assert steps > 0, name
         info = step.observations["info_state"][0]
-        assert len(info) == int(np.prod(boardlab.load_game(name).observation_tensor_shape())), name
+        native = boardlab.load_game(name)
+        shape = native.information_state_tensor_shape() or native.observation_tensor_shape()
+        assert len(info) == int(np.prod(shape)), name
 
 
 def test_cpp_mcts_searches_through_mcts_search():
@@ -215,3 +217,53 @@ def test_an_openspiel_bot_is_a_member_of_the_meta_game(tmp_path):
     assert again["value"] == solved["value"]
     with pytest.raises(ValueError, match="neither"):
         boardlab.metagame("connect4", ["random", 3], out=tmp_path / "x")
+
+
+@pytest.mark.parametrize("name, moves", [("kuhn", 2), ("leduc", 3)])
+def test_information_state_tensor_is_openspiels_on_random_play(name, moves):
+    """boardlab's Kuhn and Leduc information state tensors equal OpenSpiel's own
+    C++ games' at every state of random play, for both seats. Actions keep
+    OpenSpiel's numbers; boardlab's card outcomes follow the moves."""
+    ours_game = pyspiel.load_game(f"boardlab_{name}")
+    theirs_game = pyspiel.load_game(f"{name}_poker")
+    assert ours_game.get_type().provides_information_state_tensor
+    assert ours_game.information_state_tensor_shape() == theirs_game.information_state_tensor_shape()
+    rng = np.random.default_rng(5)
+    compared = set()
+    for _ in range(300):
+        ours, theirs = ours_game.new_initial_state(), theirs_game.new_initial_state()
+        while True:
+            for p in range(2):
+                mine = ours.information_state_tensor(p)
+                assert mine == theirs.information_state_tensor(p), (theirs.history(), p)
+                compared.add(tuple(mine))
+            if theirs.is_terminal():
+                assert ours.is_terminal()
+                break
+            if theirs.is_chance_node():
+                card = int(rng.choice([a for a, _ in theirs.chance_outcomes()]))
+                ours.apply_action(moves + card)
+                theirs.apply_action(card)
+            else:
+                assert ours.legal_actions() == theirs.legal_actions()
+                a = int(rng.choice(theirs.legal_actions()))
+                ours.apply_action(a)
+                theirs.apply_action(a)
+    assert len(compared) > (20 if name == "kuhn" else 200)
+
+
+def test_rl_environment_hands_out_the_information_state_tensor():
+    env = rl_environment.Environment("boardlab_leduc")
+    step = env.reset()
+    assert len(step.observations["info_state"][0]) == 30
+
+
+def test_games_without_an_information_state_tensor_say_so():
+    game = boardlab.load_game("fox")
+    assert game.information_state_tensor_shape() is None
+    assert not pyspiel.load_game("boardlab_fox").get_type().provides_information_state_tensor
+    with pytest.raises(ValueError, match="no information state tensor"):
+        game.new_initial_state().information_state_tensor(0)
+    kuhn = boardlab.load_game("kuhn")
+    assert kuhn.information_state_tensor_shape() == [11]
+    assert kuhn.new_initial_state().information_state_tensor(0).shape == (11,)

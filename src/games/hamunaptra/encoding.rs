@@ -16,6 +16,10 @@
 //! 0–3 the grid neighbour in that direction, 4 the stair's passage twin,
 //! which the state's board fixes (the only state-dependent part).
 //!
+//! Factored form ([`Factored`]): `(kind, f0, f1, f2)`, the kind the block's
+//! number in the order above (38) and its fields in the order written (an
+//! overtake's `from`, then its two hops' links), shape (38, 961, 961, 5).
+//!
 //! Observation (flat), from the observer's masked state (other hands, tables,
 //! discards, the pile and trades it is not party to hidden, spec §5):
 //! * 18 planes of the 31 × 31 grid (plane-major, row-major): tile laid, open
@@ -35,7 +39,7 @@
 use super::Hamunaptra;
 use super::state::{Action, NCELLS, NO_CELL, NONE, Phase, Stage, State, W, xy};
 use crate::game::PlayerId;
-use crate::game::encoding::{Blocks, Encode, one_hot, relative};
+use crate::game::encoding::{Blocks, Encode, Factored, one_hot, relative};
 
 const C: u32 = NCELLS as u32;
 const K: u32 = 64;
@@ -85,6 +89,52 @@ fn blocks() -> Blocks {
         1,
         1,
     ])
+}
+
+/// The factored form: the blocks' kinds with their fields, in order.
+fn factored() -> Factored {
+    let f = Factored::new(vec![
+        vec![32],
+        vec![5],
+        vec![K],
+        vec![K],
+        vec![16],
+        vec![16],
+        vec![4, K],
+        vec![K],
+        vec![],
+        vec![],
+        vec![4],
+        vec![K],
+        vec![16],
+        vec![],
+        vec![K],
+        vec![E, 16],
+        vec![16, C],
+        vec![C, 5, 5],
+        vec![2],
+        vec![],
+        vec![K],
+        vec![C],
+        vec![4],
+        vec![E, C],
+        vec![],
+        vec![C],
+        vec![E, 16],
+        vec![],
+        vec![2],
+        vec![2, 17],
+        vec![16],
+        vec![],
+        vec![C],
+        vec![E],
+        vec![],
+        vec![16, C],
+        vec![],
+        vec![],
+    ]);
+    debug_assert!(f.matches(&blocks()));
+    f
 }
 
 fn phase_index(p: Phase) -> usize {
@@ -167,6 +217,10 @@ impl Hamunaptra {
 }
 
 impl Encode for Hamunaptra {
+    fn factored(&self) -> Option<Factored> {
+        Some(factored())
+    }
+
     fn num_distinct_actions(&self) -> u32 {
         blocks().total()
     }

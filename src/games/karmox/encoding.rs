@@ -9,6 +9,10 @@
 //! `Tomes{c, stat}` 18, `Liberate(cell)` 6, `EndTurn` 1, `Tile(t)` 48,
 //! `Push(n)` 32. Compound fields are row-major in the order written.
 //!
+//! Factored form ([`Factored`]): `(kind, f0, f1, f2)`, the kind the block's
+//! number in the order above (24) and its fields in the order written, shape
+//! (24, 1025, 1025, 1).
+//!
 //! Observation (flat), from the observer's information key (other sides'
 //! face-down mission cards and the deck's unknown part masked, spec §5):
 //! * 6 characters × 20: in play, on the board, on the observer's side, seat
@@ -30,7 +34,7 @@ use super::Karmox;
 use super::data::{MAX_MISSIONS, MAX_SQ, MAX_TILES, NO_SQ};
 use super::state::{Action, Loc, Phase, State};
 use crate::game::PlayerId;
-use crate::game::encoding::{Blocks, Encode, bits, one_hot, relative};
+use crate::game::encoding::{Blocks, Encode, Factored, bits, one_hot, relative};
 
 const S: u32 = MAX_SQ as u32 + 1;
 const TILES: u32 = MAX_TILES as u32;
@@ -65,6 +69,38 @@ fn blocks() -> Blocks {
         TILES,
         PUSH,
     ])
+}
+
+/// The factored form: the blocks' kinds with their fields, in order.
+fn factored() -> Factored {
+    let f = Factored::new(vec![
+        vec![7],
+        vec![13, 13],
+        vec![2],
+        vec![CARDS],
+        vec![6],
+        vec![3],
+        vec![6],
+        vec![6],
+        vec![],
+        vec![S],
+        vec![S],
+        vec![TILES, 6],
+        vec![6],
+        vec![6],
+        vec![6, 6],
+        vec![6, 6],
+        vec![6, S],
+        vec![6],
+        vec![6],
+        vec![6, 3],
+        vec![6],
+        vec![],
+        vec![TILES],
+        vec![PUSH],
+    ]);
+    debug_assert!(f.matches(&blocks()));
+    f
 }
 
 fn phase_index(p: Phase) -> usize {
@@ -112,6 +148,10 @@ impl Karmox {
 }
 
 impl Encode for Karmox {
+    fn factored(&self) -> Option<Factored> {
+        Some(factored())
+    }
+
     fn num_distinct_actions(&self) -> u32 {
         blocks().total()
     }

@@ -10,6 +10,13 @@
 //! * Leduc (40): the seat one-hot (2), its card one-hot (6), the public card
 //!   one-hot (6), the betting of each round, 4 slots one-hot fold / call /
 //!   raise (24), and each seat's chips in the pot over 13 (2).
+//!
+//! Information state tensors (perfect recall), in OpenSpiel's layouts for
+//! `kuhn_poker` and `leduc_poker`, checked against pyspiel in
+//! `python/tests/test_openspiel.py`:
+//! * Kuhn (11): the observation, which holds the whole betting.
+//! * Leduc (30): the seat one-hot (2), its card (6), the public card (6), each
+//!   round's 4 betting slots as two flags, call `1 0`, raise `0 1` (16).
 
 use super::kuhn::{self, Kuhn};
 use super::leduc::{self, Leduc};
@@ -78,6 +85,14 @@ impl Encode for Kuhn {
     fn information_string(&self, state: &kuhn::State, player: PlayerId) -> String {
         format!("seat {player} {:?}", self.info_key(state, player))
     }
+    fn information_state_shape(&self) -> Option<Vec<usize>> {
+        Some(vec![11])
+    }
+    /// The observation: it already holds the whole betting, and its layout is
+    /// OpenSpiel's `kuhn_poker` information state tensor.
+    fn information_state_tensor(&self, state: &kuhn::State, player: PlayerId, out: &mut Vec<f32>) {
+        self.observation_tensor(state, player, out);
+    }
 }
 
 impl Encode for Leduc {
@@ -107,5 +122,25 @@ impl Encode for Leduc {
     }
     fn information_string(&self, state: &leduc::State, player: PlayerId) -> String {
         format!("seat {player} {:?}", self.info_key(state, player))
+    }
+    fn information_state_shape(&self) -> Option<Vec<usize>> {
+        Some(vec![30])
+    }
+    /// OpenSpiel's `leduc_poker` layout: the seat one-hot (2), its card (6),
+    /// the public card (6), then each round's 4 betting slots as two flags,
+    /// call `1 0` and raise `0 1` (a fold, which ends the hand, sets none).
+    fn information_state_tensor(&self, state: &leduc::State, player: PlayerId, out: &mut Vec<f32>) {
+        out.clear();
+        let key = self.info_key(state, player);
+        one_hot(out, usize::from(player), 2);
+        card(out, key.card, 6);
+        card(out, key.public, 6);
+        for round in &key.rounds {
+            for slot in 0..4 {
+                let a = round.get(slot).copied();
+                out.push(f32::from(u8::from(a == Some(leduc::CALL))));
+                out.push(f32::from(u8::from(a == Some(leduc::RAISE))));
+            }
+        }
     }
 }
