@@ -5,7 +5,8 @@ import pytest
 
 import boardlab
 
-SPECS = ["tictactoe", "connect4", "kuhn", "leduc", "fox", "karmaka(players=3)", "karmox", "hamunaptra"]
+SPECS = ["tictactoe", "connect4", "kuhn", "leduc", "planted", "fox", "karmaka(players=3)", "karmox",
+         "hamunaptra"]
 
 
 def random_actions(rng, mask):
@@ -72,11 +73,13 @@ def test_arrays_are_the_seat_to_acts_view_of_the_true_state(spec):
         for i in range(4):
             after = before[i].child(int(actions[i]))
             if done[i]:
-                # Chance nodes may follow the action: play them as the env did
-                # is impossible from here, but a finished game pays its returns,
-                # which sum as the game's do and lie within its bounds.
+                # The env drew the chance outcomes after the action from its
+                # own stream, so the finished game cannot be replayed here;
+                # its returns lie within the game's bounds.
                 bound = game.max_utility() or 1.0
                 assert np.all(np.abs(rewards[i]) <= bound + 1e-6)
+                if after.is_terminal():
+                    assert np.allclose(rewards[i], after.returns())
                 returns_seen += 1
             else:
                 assert not rewards[i].any()
