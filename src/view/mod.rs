@@ -23,6 +23,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::agents::RootStat;
+use crate::arena::progress::Progress;
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::game::{Game, PlayerId};
 
@@ -253,6 +254,16 @@ struct PageData {
 
 /// The viewer's page for a replayed trace: one self-contained HTML file.
 pub fn page<G: Picture>(game: &G, replay: &Replay<G>) -> String {
+    page_with(
+        game,
+        replay,
+        &Progress::of(0, false, "state", String::new()),
+    )
+}
+
+/// [`page`], counting the states drawn on `progress` (a long game's page
+/// takes seconds to draw). The page does not depend on the bar.
+pub fn page_with<G: Picture>(game: &G, replay: &Replay<G>, progress: &Progress) -> String {
     let n = game.num_players();
     let final_state = replay.states.last().expect("a replay has a state");
     let canvas = game.canvas(&replay.states);
@@ -264,7 +275,8 @@ pub fn page<G: Picture>(game: &G, replay: &Replay<G>) -> String {
         .states
         .iter()
         .map(|s| {
-            povs.iter()
+            let frame = povs
+                .iter()
                 .map(|&pov| match &canvas {
                     Some(c) => game
                         .draw(s, pov, c)
@@ -273,9 +285,12 @@ pub fn page<G: Picture>(game: &G, replay: &Replay<G>) -> String {
                         .collect(),
                     None => vec![pool.add(game.render(s, pov))],
                 })
-                .collect()
+                .collect();
+            progress.inc(1);
+            frame
         })
         .collect();
+    progress.finish_and_clear();
     let steps = replay
         .steps
         .iter()
