@@ -8,7 +8,7 @@ use super::{Canvas, Picture};
 use crate::game::PlayerId;
 use crate::games::hamunaptra::Hamunaptra;
 use crate::games::hamunaptra::data::KindClass;
-use crate::games::hamunaptra::state::{Action, NO_CELL, NONE, Phase, State, xy};
+use crate::games::hamunaptra::state::{Action, NO_CELL, NONE, Phase, State, cell_of, xy};
 
 const SQ: f64 = 56.0;
 /// The margin of the map's coordinates.
@@ -313,6 +313,24 @@ impl Hamunaptra {
         pieces
     }
 
+    /// Every cell of the map drawn, as a clickable area named `cell:x,y`.
+    fn pic_cells(&self, v: &State) -> String {
+        let mut out = String::new();
+        let (x0, x1, y0, y1) = self.pic_bounds(std::slice::from_ref(v));
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let c = cell_of(x, y);
+                let (sx, sy) = cell_at(c);
+                svg::pick(&mut out, [sx, sy, SQ, SQ], &self.pic_cell_pick(c));
+            }
+        }
+        out
+    }
+
+    fn pic_cell_pick(&self, c: u16) -> String {
+        format!("cell:{}", self.cell_key(c))
+    }
+
     /// The scale of `v`'s map and the transform that draws it: the tiles
     /// placed so far fill the canvas's map area (centred across it, from its
     /// top), enlarged at most [`ZOOM_MAX`] times, so the first turns' few
@@ -481,6 +499,35 @@ impl Picture for Hamunaptra {
     /// A cell by the coordinates on the map's edges (`2,-1`), a character,
     /// card, foe or equipment by the id the board prints (`C03`, `C-STR`,
     /// `M1`, `E05`), joined with `>` to where it goes (`C03>2,-1`).
+    /// The map's cells: an entrance; a character's cell, then where it
+    /// steps; an overtake's three cells; where a card is laid, a site or a
+    /// retreat, when the map drawn reaches it. Cards, trades and the like
+    /// stay buttons.
+    fn picks(&self, s: &State, action: Action) -> Vec<String> {
+        let cells = |list: &[u16]| -> Vec<String> {
+            let (x0, x1, y0, y1) = self.pic_bounds(std::slice::from_ref(s));
+            let drawn = |&c: &u16| {
+                let (x, y) = xy(c);
+                (x0..=x1).contains(&x) && (y0..=y1).contains(&y)
+            };
+            if list.iter().all(drawn) {
+                list.iter().map(|&c| self.pic_cell_pick(c)).collect()
+            } else {
+                Vec::new()
+            }
+        };
+        match action {
+            Action::Entrance(i) => cells(&[self.entrances[i as usize]]),
+            Action::Step { ch, to } => match s.chars.get(ch as usize) {
+                Some(c) if c.cell != NO_CELL => cells(&[c.cell, to]),
+                _ => Vec::new(),
+            },
+            Action::Overtake { from, via, to } => cells(&[from, via, to]),
+            Action::At(c) | Action::Site(c) | Action::Retreat(c) => cells(&[c]),
+            _ => Vec::new(),
+        }
+    }
+
     fn move_key(&self, _s: &State, action: Action) -> Option<String> {
         let c = &self.comps;
         let at = |cell: u16| self.cell_key(cell);
@@ -590,6 +637,7 @@ impl Picture for Hamunaptra {
             zoomed("coords", &transform, &self.pic_coords(&v, zoom)),
             zoomed("map", &transform, &self.pic_tiles(&v)),
             zoomed("pieces", &transform, &pieces),
+            zoomed("picks", &transform, &self.pic_cells(&v)),
         ];
         for p in 0..self.players {
             out.extend(self.pic_seat(&v, pov, c, p));

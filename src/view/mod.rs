@@ -102,6 +102,16 @@ pub trait Picture: Game {
         None
     }
 
+    /// The parts of the drawing a person clicks, in order, to choose
+    /// `action` at `boardlab play --html`: each names an element the drawing
+    /// tags with the same `data-pick` attribute ([`svg::pick`]), such as
+    /// `cell:5` or `column:3`. Empty, the default: the move is chosen by its
+    /// button only.
+    fn picks(&self, state: &Self::State, action: Self::Action) -> Vec<String> {
+        let _ = (state, action);
+        Vec::new()
+    }
+
     /// What `player` holds, for the line above a human's move list: the
     /// role (faction, character) by default, or the seat's pieces.
     fn seat_name(&self, state: &Self::State, player: PlayerId) -> String {
