@@ -169,3 +169,61 @@ fn trace_text_cannot_break_the_page() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A long trace's page takes seconds to draw: on a terminal `view` shows a
+/// bar counting the states drawn, with an ETA; piped, it prints only its
+/// closing line. The page is the same either way.
+#[cfg(unix)]
+#[test]
+fn view_shows_progress_on_a_terminal_and_is_quiet_when_piped() {
+    let dir = temp_dir("view-progress");
+    let traces = dir.join("t");
+    let made = boardlab(&[
+        "run",
+        "--game",
+        "hamunaptra",
+        "--agents",
+        "random,random",
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "-q",
+        "--trace",
+        traces.to_str().unwrap(),
+    ]);
+    assert!(made.status.success());
+    let trace = traces.join("game-00000000.jsonl");
+    let (piped, shown) = (dir.join("piped.html"), dir.join("shown.html"));
+    let o = boardlab(&[
+        "view",
+        trace.to_str().unwrap(),
+        "--out",
+        piped.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(stdout.contains("steps drawn in"), "{stdout}");
+
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_boardlab"));
+    cmd.args(["view", trace.to_str().unwrap(), "--out"])
+        .arg(&shown);
+    let mut p = rexpect::session::spawn_command(cmd, Some(60_000)).expect("spawn over a pty");
+    p.exp_string("drawing").unwrap();
+    p.exp_string("states").unwrap();
+    p.exp_string("ETA").unwrap();
+    p.exp_string("steps drawn in").unwrap();
+    p.exp_eof().unwrap();
+    assert_eq!(
+        std::fs::read(&piped).unwrap(),
+        std::fs::read(&shown).unwrap(),
+        "the bar changed the page"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

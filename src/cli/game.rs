@@ -82,7 +82,14 @@ impl<G: Picture> GameCommands for Typed<G> {
     }
     fn view(&self, header: Header, lines: &[String]) -> Result<(String, usize)> {
         let replay = crate::view::replay(self.game(), header, lines).map_err(|e| anyhow!("{e}"))?;
-        Ok((crate::view::page(self.game(), &replay), replay.steps.len()))
+        let bar = crate::arena::progress::Progress::of(
+            replay.states.len() as u64,
+            true,
+            "state",
+            "drawing".to_string(),
+        );
+        let page = crate::view::page_with(self.game(), &replay, &bar);
+        Ok((page, replay.steps.len()))
     }
     fn soak(&self, master: u64, start: u64, games: u64, pool: &rayon::ThreadPool) -> Tally {
         super::soak::soak(self.game(), master, start, games, pool)

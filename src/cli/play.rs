@@ -48,7 +48,8 @@ struct Snapshot<S> {
 pub(super) trait Table<G: Picture> {
     /// A line for the humans: narration, forced moves, notices.
     fn say(&mut self, line: &str);
-    /// Asks seat `p`, who sees `view`, for one of `moves` (key, label);
+    /// Asks seat `p`, who sees `view`, for one of `moves` (key, label),
+    /// each chosen on the drawing by its `picks` ([`Picture::picks`]);
     /// `again` after a refused command, with the question already shown.
     fn ask(
         &mut self,
@@ -56,6 +57,7 @@ pub(super) trait Table<G: Picture> {
         view: &G::State,
         p: PlayerId,
         moves: &[(String, String)],
+        picks: &[Vec<String>],
         again: bool,
     ) -> Reply;
     /// A human's own move, as that seat chose it (the terminal shows it as
@@ -90,6 +92,7 @@ impl<G: Picture> Table<G> for Terminal {
         view: &G::State,
         p: PlayerId,
         moves: &[(String, String)],
+        _picks: &[Vec<String>],
         again: bool,
     ) -> Reply {
         let board = game.render(view, Some(p));
@@ -199,9 +202,10 @@ fn ask_human<G: Picture>(
         .into_iter()
         .zip(legal.iter().map(|&a| game.action_label(view, a)))
         .collect();
+    let picks: Vec<Vec<String>> = legal.iter().map(|&a| game.picks(view, a)).collect();
     let mut again = false;
     loop {
-        match table.ask(game, view, p, &moves, again) {
+        match table.ask(game, view, p, &moves, &picks, again) {
             Reply::Move(i) => return Ok(Choice::Move(legal[i])),
             Reply::Quit => {
                 table.say("game ended: you quit");

@@ -64,6 +64,9 @@ struct Shown {
     view_box: Option<String>,
     text: Option<String>,
     moves: Vec<(String, String)>,
+    /// Each move's picks: the parts of the drawing clicked, in order, to
+    /// choose it (`data-pick`); empty for a move chosen by its button only.
+    picks: Vec<Vec<String>>,
     log: Vec<String>,
     over: Option<String>,
     /// Set when the game has stopped (over, quit or an error) and the server
@@ -125,6 +128,7 @@ impl Server {
         self.closed.store(true, Ordering::SeqCst);
         self.publish(|s| {
             s.moves.clear();
+            s.picks.clear();
             s.notice.clear();
             if let Some(status) = status {
                 s.status = status.to_string();
@@ -249,6 +253,7 @@ impl<G: Picture> Table<G> for Browser {
         view: &G::State,
         p: PlayerId,
         moves: &[(String, String)],
+        picks: &[Vec<String>],
         again: bool,
     ) -> Reply {
         if !again {
@@ -256,6 +261,7 @@ impl<G: Picture> Table<G> for Browser {
                 Self::draw(game, view, p, s);
                 s.status = your_move(&game.seat_name(view, p), p);
                 s.moves = moves.to_vec();
+                s.picks = picks.to_vec();
             });
         }
         let keys: Vec<String> = moves.iter().map(|(k, _)| normal(k)).collect();
@@ -268,6 +274,7 @@ impl<G: Picture> Table<G> for Browser {
                     if let Some(i) = keys.iter().position(|k| *k == normal(&key)) {
                         self.server.publish(|s| {
                             s.moves.clear();
+                            s.picks.clear();
                             s.notice.clear();
                             s.status = "waiting for the other seats".into();
                         });
@@ -705,6 +712,10 @@ aside { flex: 1; min-width: 260px; max-width: 420px; }
 aside h2 { font-size: 15px; margin: 0 0 6px; }
 #log { height: 70vh; overflow: auto; margin: 0; padding-left: 2.4em; font-size: 13px; background: #fffdf8; border: 1px solid #ccc; }
 #legend { padding: 0 16px 16px; font-size: 13px; }
+#board [data-pick].cand { fill-opacity: 0.3; stroke: #c98a00; stroke-width: 3; cursor: pointer; }
+#board [data-pick].picked { fill: #4a90d9; fill-opacity: 0.35; stroke: #1f5fa8; stroke-width: 3; }
+#moves button.cand { outline: 3px solid #c98a00; }
+#hint { color: #555; font-size: 13px; min-height: 1.2em; }
 #legend dt { font-weight: bold; float: left; clear: left; min-width: 9em; }
 #legend dd { margin-left: 10em; }
 </style>
@@ -719,6 +730,7 @@ aside h2 { font-size: 15px; margin: 0 0 6px; }
 <pre id="text" hidden></pre>
 <div id="status"></div>
 <div id="notice"></div>
+<div id="hint"></div>
 <div id="moves"></div>
 </section>
 <aside><h2>Actions</h2><ol id="log"></ol></aside>
@@ -729,6 +741,51 @@ aside h2 { font-size: 15px; margin: 0 0 6px; }
 const $ = (id) => document.getElementById(id);
 const SECRET = document.querySelector('meta[name="boardlab-secret"]').content;
 let version = 0, legendShown = false, closed = false;
+// The moves on offer, each with its picks, and the picks clicked so far.
+let offered = [], picks = [], chosen = [];
+// The moves on offer with their picks, for a test driving the page.
+window.boardlabChoice = () => ({ offered, picks, chosen });
+// The moves whose picks begin with those clicked so far.
+function candidates() {
+  return offered.map((m, i) => i).filter((i) =>
+    picks[i].length >= chosen.length && chosen.every((p, j) => picks[i][j] === p) && picks[i].length > 0);
+}
+// Highlights what may be clicked next: the drawing's parts, and once a
+// part is chosen, the buttons of the moves it still allows.
+function highlight() {
+  const cands = candidates();
+  const next = new Set(cands.filter((i) => picks[i].length > chosen.length).map((i) => picks[i][chosen.length]));
+  for (const el of $("board").querySelectorAll("[data-pick]")) {
+    const p = el.getAttribute("data-pick");
+    el.classList.toggle("cand", !closed && next.has(p));
+    el.classList.toggle("picked", chosen.includes(p));
+  }
+  for (const b of $("moves").querySelectorAll("button")) {
+    b.classList.toggle("cand", chosen.length > 0 && cands.includes(Number(b.dataset.index)));
+  }
+  $("hint").textContent = chosen.length === 0
+    ? (next.size ? "click a highlighted part of the board, or a button" : "")
+    : "chosen: " + chosen.join(", ") + " (Escape cancels)";
+}
+function pick(p) {
+  chosen.push(p);
+  const cands = candidates();
+  const exact = cands.filter((i) => picks[i].length === chosen.length);
+  if (exact.length === 1 && cands.length === 1) {
+    chosen = [];
+    send("/move", offered[exact[0]][0]);
+    return;
+  }
+  if (cands.length === 0) chosen = [];
+  highlight();
+}
+$("board").addEventListener("click", (e) => {
+  const el = e.target.closest("[data-pick]");
+  if (el && el.classList.contains("cand")) pick(el.getAttribute("data-pick"));
+});
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && chosen.length) { chosen = []; highlight(); }
+});
 function render(s) {
   version = s.version;
   document.title = $("title").textContent = s.title;
@@ -744,9 +801,11 @@ function render(s) {
   $("notice").textContent = s.notice;
   const moves = $("moves");
   moves.textContent = "";
-  for (const [key, label] of s.moves) {
+  offered = s.moves; picks = s.picks; chosen = [];
+  for (const [index, [key, label]] of s.moves.entries()) {
     const b = document.createElement("button");
     b.dataset.key = key;
+    b.dataset.index = index;
     const k = document.createElement("b"); k.textContent = key;
     b.appendChild(k); b.appendChild(document.createTextNode(label));
     b.onclick = () => send("/move", key);
@@ -770,6 +829,7 @@ function render(s) {
     $("legend").appendChild(dl);
   }
   if (s.stopped !== null) stopped(s.stopped);
+  highlight();
 }
 // The game has stopped: say so, and offer nothing more to click.
 function stopped(why) {
@@ -797,6 +857,7 @@ async function poll() {
 }
 async function send(path, body) {
   for (const b of $("moves").querySelectorAll("button")) b.disabled = true;
+  offered = []; picks = []; chosen = []; highlight();
   try {
     const r = await fetch(path, { method: "POST", body: body || "", headers: { "X-Boardlab-Secret": SECRET } });
     if (!r.ok) $("notice").textContent = await r.text();

@@ -706,10 +706,12 @@ fn sweeps(cells: &[Cell], keys: &[String]) -> Option<Section> {
                     });
                 }
             }
-            let series: Vec<Series> = series
-                .into_iter()
-                .map(|(label, points)| Series { label, points })
-                .collect();
+            let series = merge_identical_series(
+                series
+                    .into_iter()
+                    .map(|(label, points)| Series { label, points })
+                    .collect(),
+            );
             let title = format!("win rate by seat against {key} ({lineup})");
             let svg = if numeric {
                 plots::sweep_chart_svg(&title, key, &series).ok()
@@ -729,12 +731,13 @@ fn sweeps(cells: &[Cell], keys: &[String]) -> Option<Section> {
             if let Some(svg) = svg {
                 blocks.push(Block::Chart {
                     caption: format!(
-                        "Seat win rates against `{key}` with {lineup}, 95 % intervals{}.",
+                        "Seat win rates against `{key}` with {lineup}, 95 % intervals{}{}.",
                         if numeric {
                             ""
                         } else {
                             "; the values are categories, each in its own slot"
-                        }
+                        },
+                        identical_note(series.iter().map(|s| s.label.as_str()))
                     ),
                     svg,
                 });
@@ -966,6 +969,7 @@ fn skill_chart(
                 .collect(),
         })
         .collect();
+    let curves = merge_identical(curves, |c| c.points.clone(), |c| &mut c.label);
     let what = match kind {
         "seat" => "Seat",
         "ending" => "Ending",
@@ -986,7 +990,7 @@ fn skill_chart(
     Block::Chart {
         caption: format!(
             "{measured}: one line per group through its budgets, \
-                 vertical whiskers the rate's 95 % interval{}{fair_line}{}.",
+                 vertical whiskers the rate's 95 % interval{}{fair_line}{}{}.",
             if by_elo {
                 ", horizontal whiskers the Elo's"
             } else {
@@ -1000,7 +1004,8 @@ fn skill_chart(
                 )
             } else {
                 String::new()
-            }
+            },
+            identical_note(curves.iter().map(|c| c.label.as_str()))
         ),
         svg: plots::skill_curve_svg(
             &if ending {
@@ -1173,13 +1178,110 @@ fn study_sections(dir: &Path) -> Vec<Section> {
     out
 }
 
-/// Builds the dashboard of the study in `dir`.
-pub fn build(dir: &Path) -> Result<Dashboard, String> {
-    let name = dir
-        .canonicalize()
+/// How a line standing for several seats ends its legend text.
+const IDENTICAL: &str = " (identical)";
+
+/// Lines that would draw exactly on top of one another (seats sharing
+/// every result, such as one side's seats) merged into one, whose legend
+/// names them all: "seat 0 = seat 2 (identical)". `points` gives what is
+/// drawn of an item, `label` its legend text.
+fn merge_identical<T, P: PartialEq>(
+    items: Vec<T>,
+    points: impl Fn(&T) -> P,
+    label: impl Fn(&mut T) -> &mut String,
+) -> Vec<T> {
+    let mut out: Vec<(T, Vec<String>)> = Vec::new();
+    for mut item in items {
+        let drawn = points(&item);
+        match out.iter_mut().find(|(o, _)| points(o) == drawn) {
+            Some((_, labels)) => labels.push(std::mem::take(label(&mut item))),
+            None => {
+                let first = label(&mut item).clone();
+                out.push((item, vec![first]));
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(mut item, labels)| {
+            if labels.len() > 1 {
+                *label(&mut item) = format!("{}{IDENTICAL}", labels.join(" = "));
+            }
+            item
+        })
+        .collect()
+}
+
+/// A sweep's series with the lines that coincide merged ([`merge_identical`]).
+fn merge_identical_series(series: Vec<Series>) -> Vec<Series> {
+    merge_identical(
+        series,
+        |s| {
+            let mut p = s.points.clone();
+            p.sort_by(|a, b| a.x.total_cmp(&b.x));
+            p
+        },
+        |s| &mut s.label,
+    )
+}
+
+/// The caption's note naming the lines that stand for several groups.
+fn identical_note<'a>(labels: impl Iterator<Item = &'a str>) -> String {
+    let same: Vec<&str> = labels.filter(|l| l.ends_with(IDENTICAL)).collect();
+    if same.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; groups with the same results at every point share one line: {}",
+            same.join("; ")
+        )
+    }
+}
+
+/// The study's own name, from what it recorded: an experiment's file name
+/// (provenance.json), a run's game and agents (run.json), a balance study's
+/// game and agent (balance-run.json); the folder's name when none is there.
+fn study_name(dir: &Path) -> String {
+    let read = |file: &str| -> Option<serde_json::Value> {
+        let text = crate::fsutil::read_text(&dir.join(file), crate::fsutil::MAX_TEXT_BYTES).ok()?;
+        serde_json::from_str(&text).ok()
+    };
+    let text = |v: &serde_json::Value, key: &str| -> Option<String> {
+        v.get(key)?.as_str().map(str::to_string)
+    };
+    if let Some(path) = read("provenance.json").and_then(|v| text(&v, "experiment")) {
+        let stem = Path::new(&path)
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .filter(|s| !s.is_empty());
+        if let Some(stem) = stem {
+            return format!("experiment {stem}");
+        }
+    }
+    if let Some(v) = read(crate::files::MANIFEST_FILE) {
+        let agents = v.get("agents").and_then(|a| a.as_array()).map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        if let (Some(game), Some(agents)) = (text(&v, "game"), agents) {
+            return format!("{game} with {agents}");
+        }
+    }
+    if let Some(v) = read(crate::files::BALANCE_RUN_FILE)
+        && let (Some(game), Some(agent)) = (text(&v, "game"), text(&v, "agent"))
+    {
+        return format!("balance of {game} with {agent}");
+    }
+    dir.canonicalize()
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
-        .unwrap_or_else(|| dir.display().to_string());
+        .unwrap_or_else(|| dir.display().to_string())
+}
+
+/// Builds the dashboard of the study in `dir`.
+pub fn build(dir: &Path) -> Result<Dashboard, String> {
+    let name = study_name(dir);
     if !dir.join("cells.csv").exists() && !dir.join(crate::files::GAMES_FILE).exists() {
         // A folder of study files alone (a `balance`, `fair` or `ablate` output).
         let sections = study_sections(dir);

@@ -25,6 +25,20 @@ const START: [(&str, &str); 3] = [
     ("#dcdcdc", "Guardians' start"),
 ];
 
+/// Every square as a clickable area named `square:c3`, on top of the board.
+fn pic_squares() -> String {
+    let mut out = String::new();
+    for sq in 0..25u8 {
+        let (x, y) = origin(sq);
+        svg::pick(
+            &mut out,
+            [x + 2.0, y + 2.0, SQ - 4.0, SQ - 4.0],
+            &format!("square:{}", square_name(sq)),
+        );
+    }
+    out
+}
+
 fn origin(sq: u8) -> (f64, f64) {
     let (x, y) = (f64::from(sq % 5), f64::from(sq / 5));
     (LEFT + x * SQ, TOP + (4.0 - y) * SQ)
@@ -243,7 +257,20 @@ impl Picture for Fox {
             layer("tiles", &self.pic_tiles(s)),
             layer("pawns", &pic_pawns(s)),
             layer("panel", &self.pic_panel(s)),
+            layer("picks", &pic_squares()),
         ]
+    }
+
+    /// A square by its name: a move or Zev's reveal there; Puffer's tile
+    /// (its turn then on the buttons); Scarlett's two tiles, one after the
+    /// other.
+    fn picks(&self, _s: &State, action: Action) -> Vec<String> {
+        let square = |q: u8| format!("square:{}", square_name(q));
+        match action {
+            Action::Move(q) | Action::Reveal(q) | Action::Rotate(q, _) => vec![square(q)],
+            Action::Swap(a, b) => vec![square(a), square(b)],
+            Action::Pass | Action::Tile(_) => Vec::new(),
+        }
     }
 
     fn text_legend(&self) -> Vec<(String, String)> {

@@ -76,11 +76,25 @@ impl Picture for TicTacToe {
         };
         let mut st = String::new();
         svg::text(&mut st, 160.0, 334.0, 16.0, "middle", "#333", &status);
+        let mut picks = String::new();
+        for i in 0..9u16 {
+            let (x, y) = (
+                14.0 + 100.0 * f64::from(i % 3),
+                14.0 + 100.0 * f64::from(i / 3),
+            );
+            svg::pick(&mut picks, [x, y, 92.0, 92.0], &format!("cell:{}", i + 1));
+        }
         vec![
             layer("grid", &grid),
             layer("marks", &marks),
             layer("status", &st),
+            layer("picks", &picks),
         ]
+    }
+
+    /// A cell: its number, as the board and the move keys name it.
+    fn picks(&self, _s: &tictactoe::State, action: tictactoe::Action) -> Vec<String> {
+        vec![format!("cell:{}", action + 1)]
     }
 
     fn text_legend(&self) -> Vec<(String, String)> {
@@ -173,11 +187,26 @@ impl Picture for Connect4 {
         };
         let mut st = String::new();
         svg::text(&mut st, 220.0, 420.0, 16.0, "middle", "#333", &status);
+        let mut picks = String::new();
+        for c in 0..7u32 {
+            let x = 12.0 + 60.0 * f64::from(c);
+            svg::pick(
+                &mut picks,
+                [x, 12.0, 56.0, 392.0],
+                &format!("column:{}", c + 1),
+            );
+        }
         vec![
             layer("frame", &frame),
             layer("discs", &discs),
             layer("status", &st),
+            layer("picks", &picks),
         ]
+    }
+
+    /// A column: its number, as the board and the move keys name it.
+    fn picks(&self, _s: &connect4::State, action: connect4::Action) -> Vec<String> {
+        vec![format!("column:{}", action + 1)]
     }
 
     fn text_legend(&self) -> Vec<(String, String)> {

@@ -8,7 +8,7 @@ use super::{Canvas, Picture};
 use crate::game::PlayerId;
 use crate::games::hamunaptra::Hamunaptra;
 use crate::games::hamunaptra::data::KindClass;
-use crate::games::hamunaptra::state::{Action, NO_CELL, NONE, Phase, State, xy};
+use crate::games::hamunaptra::state::{Action, NO_CELL, NONE, Phase, State, cell_of, xy};
 
 const SQ: f64 = 56.0;
 /// The margin of the map's coordinates.
@@ -19,6 +19,17 @@ const CARD_H: f64 = 40.0;
 /// Characters of a card's name a line (two lines at most).
 const NAME_CHARS: usize = 12;
 const SEAT: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
+/// The map area is at least this many cells tall, so that the first turns'
+/// one-row board has room to be drawn large.
+const MIN_MAP_CELLS: f64 = 6.0;
+/// The most a small board is enlarged to fill the map area: a cell is drawn
+/// between `SQ` and `ZOOM_MAX · SQ` units.
+const ZOOM_MAX: f64 = 2.5;
+
+/// A layer drawn under a transform (the map's zoom).
+fn zoomed(class: &str, transform: &str, body: &str) -> String {
+    format!(r#"<g class="{class}" transform="{transform}">{body}</g>"#)
+}
 
 /// Map bounds in cells: (x0, x1, y0, y1).
 type Bounds = (i32, i32, i32, i32);
@@ -302,18 +313,54 @@ impl Hamunaptra {
         pieces
     }
 
-    /// Coordinates along the canvas' map edges, for the cells this state has.
-    fn pic_coords(&self, v: &State, c: &Canvas) -> String {
-        let mut coords = String::new();
-        let (edge_x, edge_y) = (c.x + 10.0 + EDGE, c.y + 40.0 + EDGE);
+    /// Every cell of the map drawn, as a clickable area named `cell:x,y`.
+    fn pic_cells(&self, v: &State) -> String {
+        let mut out = String::new();
         let (x0, x1, y0, y1) = self.pic_bounds(std::slice::from_ref(v));
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                let c = cell_of(x, y);
+                let (sx, sy) = cell_at(c);
+                svg::pick(&mut out, [sx, sy, SQ, SQ], &self.pic_cell_pick(c));
+            }
+        }
+        out
+    }
+
+    fn pic_cell_pick(&self, c: u16) -> String {
+        format!("cell:{}", self.cell_key(c))
+    }
+
+    /// The scale of `v`'s map and the transform that draws it: the tiles
+    /// placed so far fill the canvas's map area (centred across it, from its
+    /// top), enlarged at most [`ZOOM_MAX`] times, so the first turns' few
+    /// tiles are not drawn at the scale of the whole game's map.
+    fn pic_zoom(&self, v: &State, c: &Canvas) -> (f64, String) {
+        let (area_x, area_y) = (c.x + 10.0 + EDGE, c.y + 40.0 + EDGE);
+        let area_w = c.w - 20.0 - EDGE;
+        let area_h = c.h - 60.0 - EDGE - SEAT_H * f64::from(self.players);
+        let b = self.pic_bounds(std::slice::from_ref(v));
+        let (w, h) = Self::map_size(b);
+        let zoom = (area_w / w).min(area_h / h).min(ZOOM_MAX);
+        let tx = area_x + (area_w - w * zoom) / 2.0 - f64::from(b.0) * SQ * zoom;
+        let ty = area_y + f64::from(b.3) * SQ * zoom;
+        (zoom, format!("translate({tx:.1} {ty:.1}) scale({zoom:.3})"))
+    }
+
+    /// The map's coordinates above its top row and left of its left column,
+    /// in map units, at a font size that reads the same at any `zoom`.
+    fn pic_coords(&self, v: &State, zoom: f64) -> String {
+        let mut coords = String::new();
+        let (x0, x1, y0, y1) = self.pic_bounds(std::slice::from_ref(v));
+        let (edge_x, edge_y) = (f64::from(x0) * SQ, -f64::from(y1) * SQ);
+        let size = 11.0 / zoom;
         for x in x0..=x1 {
             let cx = (f64::from(x) + 0.5) * SQ;
             svg::text(
                 &mut coords,
                 cx,
-                edge_y - 4.0,
-                11.0,
+                edge_y - 4.0 / zoom,
+                size,
                 "middle",
                 "#555",
                 &x.to_string(),
@@ -323,9 +370,9 @@ impl Hamunaptra {
             let cy = (0.55 - f64::from(y)) * SQ;
             svg::text(
                 &mut coords,
-                edge_x - 4.0,
+                edge_x - 4.0 / zoom,
                 cy,
-                11.0,
+                size,
                 "end",
                 "#555",
                 &y.to_string(),
@@ -452,6 +499,35 @@ impl Picture for Hamunaptra {
     /// A cell by the coordinates on the map's edges (`2,-1`), a character,
     /// card, foe or equipment by the id the board prints (`C03`, `C-STR`,
     /// `M1`, `E05`), joined with `>` to where it goes (`C03>2,-1`).
+    /// The map's cells: an entrance; a character's cell, then where it
+    /// steps; an overtake's three cells; where a card is laid, a site or a
+    /// retreat, when the map drawn reaches it. Cards, trades and the like
+    /// stay buttons.
+    fn picks(&self, s: &State, action: Action) -> Vec<String> {
+        let cells = |list: &[u16]| -> Vec<String> {
+            let (x0, x1, y0, y1) = self.pic_bounds(std::slice::from_ref(s));
+            let drawn = |&c: &u16| {
+                let (x, y) = xy(c);
+                (x0..=x1).contains(&x) && (y0..=y1).contains(&y)
+            };
+            if list.iter().all(drawn) {
+                list.iter().map(|&c| self.pic_cell_pick(c)).collect()
+            } else {
+                Vec::new()
+            }
+        };
+        match action {
+            Action::Entrance(i) => cells(&[self.entrances[i as usize]]),
+            Action::Step { ch, to } => match s.chars.get(ch as usize) {
+                Some(c) if c.cell != NO_CELL => cells(&[c.cell, to]),
+                _ => Vec::new(),
+            },
+            Action::Overtake { from, via, to } => cells(&[from, via, to]),
+            Action::At(c) | Action::Site(c) | Action::Retreat(c) => cells(&[c]),
+            _ => Vec::new(),
+        }
+    }
+
     fn move_key(&self, _s: &State, action: Action) -> Option<String> {
         let c = &self.comps;
         let at = |cell: u16| self.cell_key(cell);
@@ -539,7 +615,7 @@ impl Picture for Hamunaptra {
             x: f64::from(b.0) * SQ - 10.0 - EDGE,
             y: -f64::from(b.3) * SQ - 40.0 - EDGE,
             w: w.max(960.0) + 20.0 + EDGE,
-            h: h + 60.0 + EDGE + SEAT_H * f64::from(self.players),
+            h: h.max(MIN_MAP_CELLS * SQ) + 60.0 + EDGE + SEAT_H * f64::from(self.players),
         })
     }
 
@@ -554,12 +630,14 @@ impl Picture for Hamunaptra {
         defs.push_str(&self.pic_symbols());
         let mut pieces = self.pic_foes(&v);
         pieces.push_str(&self.pic_characters(&v));
+        let (zoom, transform) = self.pic_zoom(&v, c);
         let mut out = vec![
             layer("defs", &defs),
             layer("head", &Self::pic_head(&v, left, top)),
-            layer("coords", &self.pic_coords(&v, c)),
-            layer("map", &self.pic_tiles(&v)),
-            layer("pieces", &pieces),
+            zoomed("coords", &transform, &self.pic_coords(&v, zoom)),
+            zoomed("map", &transform, &self.pic_tiles(&v)),
+            zoomed("pieces", &transform, &pieces),
+            zoomed("picks", &transform, &self.pic_cells(&v)),
         ];
         for p in 0..self.players {
             out.extend(self.pic_seat(&v, pov, c, p));

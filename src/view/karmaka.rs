@@ -19,6 +19,16 @@ const SEAT_H: f64 = 196.0;
 const RUNGS: [&str; 5] = ["Dung Beetle", "Snake", "Wolf", "Ape", "Transcendence"];
 const SEAT: [&str; 4] = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
 
+/// How far apart a row's cards are drawn: side by side, overlapping when
+/// `n` of them do not fit in `width`.
+fn row_step(width: f64, n: usize) -> f64 {
+    if n > 1 {
+        ((width - CARD_W - 8.0) / (n - 1) as f64).min(CARD_W + 4.0)
+    } else {
+        0.0
+    }
+}
+
 fn colour(c: Colour) -> &'static str {
     match c {
         Colour::Red => "#e06666",
@@ -94,11 +104,7 @@ impl Karmaka {
             &format!("{label} ({})", cards.len()),
         );
         let x0 = x + 4.0;
-        let step = if cards.len() > 1 {
-            ((width - CARD_W - 8.0) / (cards.len() - 1) as f64).min(CARD_W + 4.0)
-        } else {
-            0.0
-        };
+        let step = row_step(width, cards.len());
         for (i, &c) in cards.iter().enumerate() {
             self.pic_card(out, x0 + step * i as f64, y + 18.0, c);
         }
@@ -258,6 +264,39 @@ impl Karmaka {
             self.pic_row(&mut pile, x + 4.0 + dx, y + dy, half - 10.0, name, cards);
             out.push(layer("pile", &pile));
         }
+        if pov == Some(p) {
+            out.push(layer("picks", &self.pic_picks(v, p, x, y, half)));
+        }
+    }
+
+    /// The parts of seat `p`'s panel that choose a move from its Hand: each
+    /// Hand card (`card:PAN`), then where it goes: its Deeds (`pile:deeds`)
+    /// or its Future Life (`pile:future`).
+    fn pic_picks(&self, v: &State, p: PlayerId, x: f64, y: f64, half: f64) -> String {
+        let mut out = String::new();
+        let pile_h = 18.0 + CARD_H + 4.0;
+        svg::pick(
+            &mut out,
+            [x + 4.0, y + 24.0, half - 10.0, pile_h],
+            "pile:deeds",
+        );
+        svg::pick(
+            &mut out,
+            [x + 4.0, y + 106.0, half - 10.0, pile_h],
+            "pile:future",
+        );
+        let hand = &v.hands[p as usize];
+        let step = row_step(half - 10.0, hand.len());
+        for (i, &c) in hand.iter().enumerate() {
+            if c == NONE {
+                continue;
+            }
+            let t = self.cards.kind[c as usize];
+            let x0 = x + 4.0 + half + 4.0 + step * i as f64;
+            let pick = format!("card:{}", self.cards.types[t as usize].code);
+            svg::pick(&mut out, [x0, y + 24.0 + 18.0, CARD_W, CARD_H], &pick);
+        }
+        out
     }
 }
 
@@ -287,6 +326,19 @@ impl Picture for Karmaka {
             Action::Chance(_) => return None,
         })
     }
+    /// A card from the Hand, then its Deeds or Future Life when it goes
+    /// there (its ability and an ally's Future Life are the buttons left
+    /// highlighted after the card).
+    fn picks(&self, _s: &State, action: Action) -> Vec<String> {
+        let card = |t: u8| format!("card:{}", self.cards.types[t as usize].code);
+        match action {
+            Action::Points(t) => vec![card(t), "pile:deeds".into()],
+            Action::Future(t) => vec![card(t), "pile:future".into()],
+            Action::Ability(t) | Action::AllyFuture(t) => vec![card(t)],
+            _ => Vec::new(),
+        }
+    }
+
     fn canvas(&self, _states: &[State]) -> Option<Canvas> {
         Some(Canvas::sized(
             W,

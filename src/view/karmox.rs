@@ -167,6 +167,25 @@ impl Karmox {
         pieces
     }
 
+    /// Every square (`square:l9`), and on top every character standing on
+    /// the board (`char:M`), as clickable areas.
+    fn pic_picks(&self, v: &State) -> String {
+        let b = &self.c.board;
+        let mut out = String::new();
+        for q in 0..(b.w * b.h) as u16 {
+            let (x, y) = self.pic_at(q);
+            svg::pick(&mut out, [x, y, SQ, SQ], &format!("square:{}", b.key(q)));
+        }
+        for (c, ch) in v.ch.iter().enumerate() {
+            if ch.in_play && ch.prison == 0 {
+                let (x, y) = self.pic_at(ch.pos);
+                let pick = format!("char:{}", CHAR_IDS[c]);
+                svg::pick(&mut out, [x + 1.0, y + 1.0, SQ - 2.0, SQ - 2.0], &pick);
+            }
+        }
+        out
+    }
+
     /// The status beside the board: round, seat, event and phase.
     fn pic_status(&self, v: &State, px: f64) -> String {
         let mut panel = String::new();
@@ -452,7 +471,26 @@ impl Picture for Karmox {
             out.extend(self.pic_side(&v, side, px, &mut y));
         }
         out.push(layer("supply", &self.pic_supply(&v, px, y)));
+        out.push(layer("picks", &self.pic_picks(&v)));
         out
+    }
+
+    /// A character, then its target (a character or a square); a square
+    /// for a destination or an anchor. Free actions, the portal, trades'
+    /// tiles and the like stay buttons (or are left highlighted after the
+    /// character).
+    fn picks(&self, _s: &State, action: Action) -> Vec<String> {
+        let b = &self.c.board;
+        let ch = |c: u8| format!("char:{}", CHAR_IDS[c as usize % 6]);
+        let square = |q: u16| format!("square:{}", b.key(q));
+        match action {
+            Action::Move(c) | Action::Equip(c) | Action::Char(c) => vec![ch(c)],
+            Action::Attack { c, d } => vec![ch(c), ch(d)],
+            Action::Give { c, p } => vec![ch(c), ch(p)],
+            Action::Teleport { c, to } => vec![ch(c), square(to)],
+            Action::Dest(q) | Action::Anchor(q) => vec![square(q)],
+            _ => Vec::new(),
+        }
     }
 
     fn legend(&self) -> Vec<(String, String)> {

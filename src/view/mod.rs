@@ -23,6 +23,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use crate::agents::RootStat;
+use crate::arena::progress::Progress;
 use crate::arena::trace::{ActionLine, Header, ResultLine};
 use crate::game::{Game, PlayerId};
 
@@ -99,6 +100,16 @@ pub trait Picture: Game {
     fn move_number(&self, state: &Self::State, action: Self::Action) -> Option<usize> {
         let _ = (state, action);
         None
+    }
+
+    /// The parts of the drawing a person clicks, in order, to choose
+    /// `action` at `boardlab play --html`: each names an element the drawing
+    /// tags with the same `data-pick` attribute ([`svg::pick`]), such as
+    /// `cell:5` or `column:3`. Empty, the default: the move is chosen by its
+    /// button only.
+    fn picks(&self, state: &Self::State, action: Self::Action) -> Vec<String> {
+        let _ = (state, action);
+        Vec::new()
     }
 
     /// What `player` holds, for the line above a human's move list: the
@@ -253,6 +264,16 @@ struct PageData {
 
 /// The viewer's page for a replayed trace: one self-contained HTML file.
 pub fn page<G: Picture>(game: &G, replay: &Replay<G>) -> String {
+    page_with(
+        game,
+        replay,
+        &Progress::of(0, false, "state", String::new()),
+    )
+}
+
+/// [`page`], counting the states drawn on `progress` (a long game's page
+/// takes seconds to draw). The page does not depend on the bar.
+pub fn page_with<G: Picture>(game: &G, replay: &Replay<G>, progress: &Progress) -> String {
     let n = game.num_players();
     let final_state = replay.states.last().expect("a replay has a state");
     let canvas = game.canvas(&replay.states);
@@ -264,7 +285,8 @@ pub fn page<G: Picture>(game: &G, replay: &Replay<G>) -> String {
         .states
         .iter()
         .map(|s| {
-            povs.iter()
+            let frame = povs
+                .iter()
                 .map(|&pov| match &canvas {
                     Some(c) => game
                         .draw(s, pov, c)
@@ -273,9 +295,12 @@ pub fn page<G: Picture>(game: &G, replay: &Replay<G>) -> String {
                         .collect(),
                     None => vec![pool.add(game.render(s, pov))],
                 })
-                .collect()
+                .collect();
+            progress.inc(1);
+            frame
         })
         .collect();
+    progress.finish_and_clear();
     let steps = replay
         .steps
         .iter()

@@ -66,6 +66,17 @@ pub fn layer(class: &str, body: &str) -> String {
     format!(r#"<g class="{class}">{body}</g>"#)
 }
 
+/// A clickable area `[x, y, w, h]` named `pick` (`data-pick`), invisible
+/// in the drawing: `boardlab play --html` highlights it when it selects a
+/// move ([`Picture::picks`](super::Picture::picks)).
+pub fn pick(out: &mut String, [x, y, w, h]: [f64; 4], pick: &str) {
+    let _ = write!(
+        out,
+        r##"<rect class="pick" data-pick="{}" x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" rx="6" fill="#ffd54a" fill-opacity="0"/>"##,
+        esc(pick)
+    );
+}
+
 /// A card back: face down, identity hidden.
 pub fn card_back(out: &mut String, x: f64, y: f64, w: f64, h: f64) {
     rect(out, [x, y, w, h], 4.0, "#3b3f5c", "#1d1f2e");

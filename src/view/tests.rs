@@ -202,3 +202,52 @@ fn every_game_keys_its_moves_uniquely_and_has_a_text_legend() {
         }
     }
 }
+
+/// `play --html` picks: at every decision of random games, each part a
+/// legal move is chosen by names an element of the drawing the acting seat
+/// sees, and the games drawn with clickable parts offer some moves by them.
+#[test]
+fn every_pick_names_a_part_of_the_drawing() {
+    fn check<G: Picture>(g: &G, spec: &str) -> usize {
+        let mut picked = 0;
+        for seed in 0..2 {
+            let mut rng = crate::rng::rng_from_seed(seed);
+            let mut s = g.initial_state(&mut rng);
+            for _ in 0..200 {
+                let a = match g.turn(&s) {
+                    crate::game::Turn::Terminal => break,
+                    crate::game::Turn::Chance => g.sample_chance(&s, &mut rng),
+                    crate::game::Turn::Player(p) => {
+                        let legal = g.legal_actions(&s);
+                        let picks: Vec<Vec<String>> =
+                            legal.iter().map(|&a| g.picks(&s, a)).collect();
+                        if picks.iter().any(|p| !p.is_empty()) {
+                            let canvas = g.canvas(std::slice::from_ref(&s)).unwrap();
+                            let drawn = g.draw(&s, Some(p), &canvas).concat();
+                            for pick in picks.iter().flatten() {
+                                let attr = format!("data-pick=\"{}\"", svg::esc(pick));
+                                assert!(drawn.contains(&attr), "{spec}: {pick} is not drawn");
+                            }
+                            picked += picks.iter().filter(|p| !p.is_empty()).count();
+                        }
+                        legal[crate::rng::below(&mut rng, legal.len())]
+                    }
+                };
+                g.apply(&mut s, a);
+            }
+        }
+        picked
+    }
+    for name in [
+        "tictactoe",
+        "connect4",
+        "fox",
+        "karmaka",
+        "karmox",
+        "hamunaptra",
+    ] {
+        let game = AnyGame::parse(name).unwrap();
+        let picked = with_game!(&game, g => check(g, name));
+        assert!(picked > 0, "{name}: no move is chosen on the board");
+    }
+}

@@ -193,3 +193,118 @@ def test_another_origin_cannot_play(browser):
     finally:
         proc.kill()
         other_server.shutdown()
+
+
+def test_tictactoe_move_by_clicking_a_cell(browser):
+    # The empty cells are highlighted on the board; clicking one plays there.
+    proc, url = serve("--game", "tictactoe", "--agents", "human,random", "--seed", "3")
+    try:
+        page, errors = open_page(browser, url)
+        assert page.locator("#board [data-pick].cand").count() == 9
+        page.locator('#board [data-pick="cell:5"]').click()
+        page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
+        lines = page.locator("#log li").all_inner_texts()
+        assert lines[0].startswith("seat 0 (you): cell 5"), lines
+        assert lines[1].startswith("seat 1 (random): cell 8"), lines
+        page.wait_for_selector("#moves button:not([disabled])")
+        # The taken cells are no longer offered, the free ones are.
+        cands = page.eval_on_selector_all(
+            "#board [data-pick].cand", "els => els.map(e => e.getAttribute('data-pick'))")
+        assert sorted(cands) == [f"cell:{k}" for k in (1, 2, 3, 4, 6, 7, 9)], cands
+        # A taken cell does nothing when clicked.
+        page.locator('#board [data-pick="cell:5"]').click()
+        page.wait_for_timeout(300)
+        assert page.locator("#log li").count() == 2
+        assert errors == [], errors
+        quit_and_wait(page, proc)
+    finally:
+        proc.kill()
+
+
+def test_connect4_move_by_clicking_a_column(browser):
+    proc, url = serve("--game", "connect4", "--agents", "human,random", "--seed", "3")
+    try:
+        page, errors = open_page(browser, url)
+        assert page.locator("#board [data-pick].cand").count() == 7
+        start = page.locator("#board .discs").inner_html()
+        page.locator('#board [data-pick="column:4"]').click()
+        page.wait_for_function("document.querySelectorAll('#log li').length >= 2")
+        lines = page.locator("#log li").all_inner_texts()
+        assert lines[0].startswith("seat 0 (you): column 4"), lines
+        page.wait_for_selector("#moves button:not([disabled])")
+        assert page.locator("#board .discs").inner_html() != start
+        assert errors == [], errors
+        quit_and_wait(page, proc)
+    finally:
+        proc.kill()
+
+
+def play_by_clicks(page):
+    """Plays the offered move with the most picks by clicking its parts of
+    the board in order (a button among those left highlighted when the
+    parts allow several); an unfinished choice is cancelled once by Escape.
+    Returns the move's label."""
+    choice = page.evaluate("boardlabChoice()")
+    offered, picks = choice["offered"], choice["picks"]
+    i = max(range(len(offered)), key=lambda k: len(picks[k]))
+    assert picks[i], ("no move is chosen on the board", offered)
+    key, label = offered[i]
+    first = page.locator(f'#board [data-pick="{picks[i][0]}"]').first
+    assert "cand" in first.get_attribute("class")
+    cancelled = False
+    n = len(page.locator("#log li").all())
+    for j, p in enumerate(picks[i]):
+        page.locator(f'#board [data-pick="{p}"].cand').first.click()
+        left = sum(1 for q in picks if q[: j + 1] == picks[i][: j + 1])
+        if left > 1 and not cancelled:
+            # Escape forgets the parts chosen: the first click again.
+            assert page.locator("#board [data-pick].picked").count() >= 1
+            page.keyboard.press("Escape")
+            assert page.locator("#board [data-pick].picked").count() == 0
+            cancelled = True
+            for q in picks[i][: j + 1]:
+                page.locator(f'#board [data-pick="{q}"].cand').first.click()
+    if page.locator("#log li").count() == n and sum(1 for q in picks if q == picks[i]) > 1:
+        button = page.locator(f'#moves button.cand[data-key="{key}"]')
+        assert button.count() == 1
+        button.click()
+    page.wait_for_function(
+        "([n, label]) => [...document.querySelectorAll('#log li')].slice(n)"
+        ".some(li => li.textContent.startsWith('seat 0 (you): ' + label))",
+        arg=[n, label],
+    )
+    return label
+
+
+WAIT_TURN = (
+    "!document.getElementById('result').hidden"
+    " || [...document.querySelectorAll('#moves button')].some(b => !b.disabled)"
+)
+
+
+@pytest.mark.parametrize(
+    "spec", ["tictactoe", "connect4", "fox", "karmaka", "karmox", "hamunaptra"])
+def test_moves_by_clicking_the_board(browser, spec):
+    # Two of the human's moves are made by clicking the board (a move no
+    # part of the board chooses, such as a draft, by its button).
+    proc, url = serve("--game", spec, "--agents", "human,random", "--seed", "2")
+    try:
+        page, errors = open_page(browser, url)
+        clicked = 0
+        for _ in range(60):
+            page.wait_for_function(WAIT_TURN)
+            if clicked == 2 or page.locator("#result").is_visible():
+                break
+            if any(page.evaluate("boardlabChoice().picks")):
+                play_by_clicks(page)
+                clicked += 1
+            else:
+                n = page.locator("#log li").count()
+                page.locator("#moves button").first.click()
+                page.wait_for_function(
+                    "(n) => document.querySelectorAll('#log li').length > n", arg=n)
+        assert clicked == 2, spec
+        assert errors == [], errors
+        quit_and_wait(page, proc)
+    finally:
+        proc.kill()

@@ -67,13 +67,30 @@ def studies():
     exp = tmp / "exp"
     boardlab("experiment", str(exp_file), "--out", str(exp), "--threads", "1", "-q")
     boardlab("report", str(exp))
+    # Three-player Fox: the two guardians' seats share every result.
+    guard_file = tmp / "guardians.toml"
+    guard_file.write_text(
+        'description = "Fox for three"\ngame = "fox(players=3)"\ngames = 30\nseed = 5\n'
+        'sweep = { tiles = ["experiments/fox-tiles/standard.toml", '
+        '"experiments/fox-tiles/orthogonal.toml"] }\nlineups = [["random"]]\n'
+    )
+    guard = tmp / "guard"
+    boardlab("experiment", str(guard_file), "--out", str(guard), "--threads", "1", "-q")
+    boardlab("report", str(guard))
     # A balance-against-skill study alone in its folder (balance.csv).
     skill = tmp / "balance"
     boardlab("balance", "--game", "planted", "--agent", "mcts", "--budgets", "16,32",
              "--max-games", "200", "--ladder-games", "20", "--threads", "1",
              "--out", str(skill))
     boardlab("report", str(skill))
-    yield {"run": run, "exp": exp, "balance": skill}
+    # Four-player Fox: seats 0 and 2 (the foxes) share every result, and so
+    # do seats 1 and 3.
+    teams = tmp / "teams"
+    boardlab("balance", "--game", "fox(players=4)", "--agent", "mcts", "--budgets", "4,8",
+             "--max-games", "40", "--ladder-games", "4", "--threads", "1",
+             "--out", str(teams))
+    boardlab("report", str(teams))
+    yield {"run": run, "exp": exp, "balance": skill, "guard": guard, "teams": teams}
     shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -175,3 +192,48 @@ def test_balance_page(studies, browser):
     rows = page.locator("#balance-0 tbody tr")
     assert rows.count() == 10
     assert rows.nth(9).inner_text().startswith("ending")
+
+
+def test_titles_name_the_study_not_its_folder(studies, browser):
+    # The folders are called run, exp and balance; each page is titled by
+    # what its study recorded: the run's game and agents, the experiment's
+    # file, the balance study's game and agent.
+    expected = {
+        "run": "karmox(players=2) with random, random: dashboard",
+        "exp": "experiment tiles: dashboard",
+        "balance": "balance of planted with mcts: dashboard",
+    }
+    for key, title in expected.items():
+        page, errors, failed = open_page(browser, studies[key] / "report.html")
+        assert page.locator("h1").inner_text() == title, key
+        assert page.title() == title, key
+        assert errors == [] and failed == [], (errors, failed)
+
+
+def test_identical_seats_share_one_named_line(studies, browser):
+    # In four-player Fox seats 0 and 2 share every result, as do seats 1 and
+    # 3: their curves would draw on top of each other, so the skill chart
+    # draws one line for each pair, whose legend names both seats, and the
+    # caption says so.
+    page, errors, failed = open_page(browser, studies["teams"] / "report.html")
+    assert errors == [] and failed == [], (errors, failed)
+    chart = page.locator("figure").filter(has_text="Seat win rates against skill").first
+    svg = chart.locator("svg.skill-curve")
+    texts = svg.locator("text").evaluate_all("els => els.map(e => e.textContent)")
+    seats = [t for t in texts if t.startswith("seat ")]
+    assert seats == ["seat 0 = seat 2 (identical)", "seat 1 = seat 3 (identical)"], texts
+    assert svg.locator("polyline.curve").count() == 2
+    caption = chart.locator("figcaption").inner_text()
+    assert "share one line: seat 0 = seat 2 (identical); seat 1 = seat 3 (identical)" in caption
+
+
+def test_a_side_of_seats_is_one_line_in_a_sweep(studies, browser):
+    # Three-player Fox: the guardians' seats 1 and 2 are read as one side,
+    # one line in the sweep chart, never two lines on top of each other.
+    page, errors, failed = open_page(browser, studies["guard"] / "report.html")
+    assert errors == [] and failed == [], (errors, failed)
+    chart = page.locator("#sweeps figure").first
+    texts = chart.locator("svg text").evaluate_all("els => els.map(e => e.textContent)")
+    seats = [t for t in texts if "seat" in t and "against" not in t]
+    assert len(seats) == 2 and seats[0] == "seat 0", texts
+    assert seats[1].startswith("side of seats 1"), texts

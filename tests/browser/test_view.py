@@ -216,3 +216,33 @@ def test_hamunaptra_cards_show_their_whole_names(pages, browser):
     shown = page.evaluate("document.querySelectorAll('symbol[id^=\"h\"]').length")
     assert shown > 10, shown
     assert errors == [], errors
+
+
+# The board's tiles as the browser lays them out: [x, y, width, height] in
+# pixels, and the top of the first seat's panel.
+TILES = """() => {
+  const tiles = [...document.querySelectorAll('#board .map rect[fill="#8c7350"]')]
+    .map((r) => { const b = r.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; });
+  const seat = document.querySelector('#board .seat0 rect').getBoundingClientRect();
+  return { tiles, seatTop: seat.y };
+}"""
+
+
+def test_hamunaptra_early_board_is_drawn_large(pages, browser):
+    # The first turns' few tiles fill the map area instead of keeping the
+    # scale of the whole game's map: at this window a tile is at least
+    # 90 pixels across (55 at the final map's scale), and at every step the
+    # tiles stay above the seats' panels.
+    page, errors = open_page(browser, pages["hamunaptra"])
+    total = int(page.locator("#total").inner_text())
+    sizes = []
+    for step in (0, 1, total // 2, total):
+        page.locator("#jump").fill(str(step))
+        page.locator("#jump").dispatch_event("change")
+        laid = page.evaluate(TILES)
+        assert laid["tiles"], step
+        for x, y, w, h in laid["tiles"]:
+            assert y + h <= laid["seatTop"] + 1, (step, y, h, laid["seatTop"])
+        sizes.append(min(w for _, _, w, _ in laid["tiles"]))
+    assert sizes[0] >= 90, sizes
+    assert errors == [], errors
