@@ -5,7 +5,7 @@
 
 use super::svg::{self, layer};
 use super::{Canvas, Picture};
-use crate::game::PlayerId;
+use crate::game::{PlayerId, Rules, Turn};
 use crate::games::hamunaptra::Hamunaptra;
 use crate::games::hamunaptra::data::KindClass;
 use crate::games::hamunaptra::state::{Action, NO_CELL, NONE, Phase, State, cell_of, xy};
@@ -327,6 +327,12 @@ impl Hamunaptra {
         out
     }
 
+    /// The pick of a card of kind `k` in seat `p`'s hand (cards of one kind
+    /// are alike, so each of them picks it).
+    fn pic_hand_pick(&self, p: PlayerId, k: u8) -> String {
+        format!("hand{p}:{}", self.comps.kind_id(k))
+    }
+
     fn pic_cell_pick(&self, c: u16) -> String {
         format!("cell:{}", self.cell_key(c))
     }
@@ -458,12 +464,15 @@ impl Hamunaptra {
             &format!("hand ({})", pl.hand.len()),
         );
         for (i, &k) in pl.hand.iter().enumerate() {
-            self.pic_card_kind(
-                &mut hand,
-                left + 100.0 + (CARD_W + 4.0) * i as f64,
-                y + 38.0,
-                k,
-            );
+            let x = left + 100.0 + (CARD_W + 4.0) * i as f64;
+            self.pic_card_kind(&mut hand, x, y + 38.0, k);
+            if k != NONE {
+                svg::pick(
+                    &mut hand,
+                    [x, y + 38.0, CARD_W, CARD_H],
+                    &self.pic_hand_pick(p, k),
+                );
+            }
         }
         let hand = layer("hand", &hand);
         let mut table = String::new();
@@ -524,6 +533,13 @@ impl Picture for Hamunaptra {
             },
             Action::Overtake { from, via, to } => cells(&[from, via, to]),
             Action::At(c) | Action::Site(c) | Action::Retreat(c) => cells(&[c]),
+            // A card of the acting seat's hand: to lay, offer, give back or discard.
+            Action::Select(k) | Action::Give(k) | Action::Accept(k) | Action::Discard(k) => {
+                match self.turn(s) {
+                    Turn::Player(p) => vec![self.pic_hand_pick(p, k)],
+                    _ => Vec::new(),
+                }
+            }
             _ => Vec::new(),
         }
     }

@@ -308,3 +308,40 @@ def test_moves_by_clicking_the_board(browser, spec):
         quit_and_wait(page, proc)
     finally:
         proc.kill()
+
+
+def test_hamunaptra_card_chosen_by_clicking_it_in_the_hand(browser):
+    # A card to lay (or offer, give back, discard) is chosen by clicking it
+    # in the human's hand; moves the board does not choose go by button.
+    proc, url = serve("--game", "hamunaptra", "--agents", "human,random", "--seed", "2")
+    try:
+        page, errors = open_page(browser, url)
+        played = None
+        for _ in range(150):
+            page.wait_for_function(WAIT_TURN)
+            if page.locator("#result").is_visible():
+                break
+            choice = page.evaluate("boardlabChoice()")
+            hand = [k for k, p in enumerate(choice["picks"]) if p and p[0].startswith("hand0:")]
+            n = page.locator("#log li").count()
+            if hand:
+                key, label = choice["offered"][hand[0]]
+                pick = choice["picks"][hand[0]][0]
+                card = page.locator(f'#board .hand [data-pick="{pick}"].cand')
+                assert card.count() >= 1
+                card.first.click()
+                page.wait_for_function(
+                    "([n, label]) => [...document.querySelectorAll('#log li')].slice(n)"
+                    ".some(li => li.textContent.startsWith('seat 0 (you): ' + label))",
+                    arg=[n, label],
+                )
+                played = label
+                break
+            page.locator("#moves button").first.click()
+            page.wait_for_function(
+                "(n) => document.querySelectorAll('#log li').length > n", arg=n)
+        assert played, "no card of the hand was offered"
+        assert errors == [], errors
+        quit_and_wait(page, proc)
+    finally:
+        proc.kill()
