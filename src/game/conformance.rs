@@ -674,14 +674,7 @@ pub fn check_observer_labels<G: Game>(game: &G, games: u32, seed: u64) -> u64 {
                     }
                 }
             }
-            let action = match turn {
-                Turn::Chance => game.sample_chance(&state, &mut rng),
-                _ => {
-                    let legal = game.legal_actions(&state);
-                    legal[below(&mut rng, legal.len())]
-                }
-            };
-            game.apply(&mut state, action);
+            random_step(game, &mut state, &mut rng);
         }
     }
     compared
@@ -741,14 +734,7 @@ pub fn check_observed_moves<G: Game>(game: &G, games: u32, seed: u64) -> u64 {
                     assert_eq!(*l, label, "one key, two labels: {}", ctx());
                 }
             }
-            let action = match turn {
-                Turn::Chance => game.sample_chance(&state, &mut rng),
-                _ => {
-                    let legal = game.legal_actions(&state);
-                    legal[below(&mut rng, legal.len())]
-                }
-            };
-            game.apply(&mut state, action);
+            random_step(game, &mut state, &mut rng);
         }
     }
     checked
@@ -769,6 +755,19 @@ pub fn mean_length<G: Game>(game: &G, games: u32, seed: u64) -> f64 {
         ));
     }
     total as f64 / f64::from(games.max(1))
+}
+
+/// One random step at a state that is not terminal: a chance outcome by its
+/// odds, or a uniform legal action.
+fn random_step<G: Game>(game: &G, state: &mut G::State, rng: &mut GameRng) {
+    let action = match game.turn(state) {
+        Turn::Chance => game.sample_chance(state, rng),
+        _ => {
+            let legal = game.legal_actions(state);
+            legal[below(rng, legal.len())]
+        }
+    };
+    game.apply(state, action);
 }
 
 #[cfg(test)]
